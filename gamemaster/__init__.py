@@ -1,0 +1,3 @@
+"""gamemaster: run a studio of AI characters scene by scene."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,51 @@
+"""The one interface the scene loop calls: a built prompt in, reply text out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..models import Agent, Brief, Memory
+from ..scenes import SceneSpec
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One spoken MEETING turn, as the next speaker sees it."""
+
+    speaker: str
+    name: str
+    says: str
+
+
+@dataclass(frozen=True)
+class ReplyRequest:
+    """Everything a backend may use to play one character in one scene or turn.
+
+    ``prompt`` is the full text a language model gets. The other fields are the
+    same facts in structured form, for backends that do not read prose (the
+    offline player, test doubles).
+    """
+
+    agent: Agent
+    spec: SceneSpec
+    prompt: str
+    language: str
+    seed: int
+    memories: list[Memory] = field(default_factory=list)
+    since: list[Memory] = field(default_factory=list)
+    colleagues: dict[str, str] = field(default_factory=dict)
+    briefs: list[Brief] = field(default_factory=list)
+    transcript: list[Turn] = field(default_factory=list)
+    turn: int = 0
+    final_turn: bool = True
+    replan: bool = False
+    previous_error: str | None = None
+
+
+class Backend(Protocol):
+    name: str
+    #: How often the loop may ask again after a reply fails validation.
+    retries: int
+
+    def reply(self, request: ReplyRequest) -> str: ...

@@ -1,0 +1,547 @@
+"""The ``gamemaster`` command line: a thin layer over the Game Master.
+
+Human output uses rich; ``--json`` prints one JSON document for programs.
+Exit codes: 0 ok, 1 a reported problem, 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .problems import GamemasterError
+
+app = typer.Typer(
+    help="Run a studio of AI characters scene by scene.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+scene_app = typer.Typer(help="Play single scenes.", no_args_is_help=True)
+day_app = typer.Typer(help="Play whole days.", no_args_is_help=True)
+app.add_typer(scene_app, name="scene")
+app.add_typer(day_app, name="day")
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for programs.")]
+
+
+class Context:
+    def __init__(self, root: Optional[Path]):
+        from .workspace import Workspace, resolve_root
+
+        self.workspace = Workspace(resolve_root(root))
+
+    def gm(self):
+        from .gm import GameMaster
+
+        self.workspace.require()
+        return GameMaster(self.workspace)
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def _print_json(data) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def _fail(message: str, problems=()) -> None:
+    console = _console(stderr=True)
+    console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    for problem in problems:
+        console.print(f"  {problem}", markup=False, soft_wrap=True)
+    raise typer.Exit(1)
+
+
+def _run(ctx: typer.Context, action):
+    """Call ``action(Context)`` and turn reported problems into exit code 1."""
+    from .fsio import LockBusy
+    from .replies import ReplyError
+
+    try:
+        return action(ctx.obj)
+    except GamemasterError as exc:
+        _fail(str(exc))
+    except ReplyError as exc:
+        _fail(str(exc))
+    except LockBusy as exc:
+        _fail(str(exc))
+
+
+@app.callback()
+def main(
+    ctx: typer.Context,
+    root: Annotated[
+        Optional[Path],
+        typer.Option("--root", envvar="GAMEMASTER_ROOT", help="Workspace folder (default: the current directory)."),
+    ] = None,
+) -> None:
+    ctx.obj = Context(root)
+
+
+def _scene_json(spec, pending=None) -> dict:
+    data = {"ref": spec.ref, **spec.model_dump(mode="json"), "turns": spec.turns}
+    if pending is not None:
+        data["replied"] = [f"{i + 1:02d}-{pending.turns[i]}" for i in sorted(pending.replies)]
+        data["waiting"] = [f"{i + 1:02d}-{pending.turns[i]}" for i in pending.missing()]
+        data["prompts"] = {
+            f"{i + 1:02d}-{a}": str(pending.prompt_path(i)) for i, a in enumerate(pending.turns) if pending.prompt_path(i).exists()
+        }
+    return data
+
+
+def _describe_scene(console, spec, names: dict[str, str]) -> None:
+    people = ", ".join(names.get(p, p) for p in spec.participants)
+    topic = f" · {spec.topic}" if spec.topic else ""
+    console.print(f"[bold]{spec.ref}[/] [cyan]{spec.type.value}[/]{topic}", soft_wrap=True)
+    console.print(f"  {people}", markup=False, soft_wrap=True)
+    console.print(f"  [dim]why: {spec.reason}[/]", soft_wrap=True)
+
+
+# -- workspace -------------------------------------------------------------
+
+
+@app.command()
+def init(
+    ctx: typer.Context,
+    directory: Annotated[Optional[Path], typer.Argument(help="Where to create it (default: --root or here).")] = None,
+    empty: Annotated[bool, typer.Option("--empty", help="No characters: an empty studio.")] = False,
+) -> None:
+    """Create a workspace with the bundled studio and editable prompts."""
+    from .workspace import bundled_dir, init_workspace
+
+    def action(obj: Context):
+        target = directory.resolve() if directory else obj.workspace.root
+        workspace = init_workspace(target, empty=empty)
+        console = _console()
+        if not empty:
+            world = json.loads((bundled_dir("state") / "world.json").read_text(encoding="utf-8"))
+            if world.get("day", 0) > 0:
+                console.print(
+                    f"[yellow]note:[/] the bundled studio has already been played to day {world['day']:03d} "
+                    "in this checkout; `git checkout -- state` restores its start"
+                )
+        console.print(f"workspace ready: {workspace.root}", markup=False)
+        console.print("next: gamemaster day advance", markup=False)
+
+    _run(ctx, action)
+
+
+@app.command()
+def status(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Day, scene, the pending scene and every agent's accumulator, plan and memory count."""
+
+    def action(obj: Context):
+        gm = obj.gm()
+        world = gm.world()
+        agents = gm.agents()
+        pending = gm.pending(world)
+        rows = [
+            {
+                "id": a.id,
+                "name": a.name,
+                "accumulator": a.importance_accumulator,
+                "plan": a.today_plan.text if a.today_plan else None,
+                "talk_wishes": [w.model_dump(by_alias=True) for w in a.talk_wishes],
+                "memories": obj.workspace.stream(a.id).memory_count(),
+                "last_scene": a.last_scene,
+            }
+            for a in agents.values()
+        ]
+        data = {
+            "studio": world.studio,
+            "day": world.day,
+            "scene": world.scene,
+            "reflection_threshold": world.reflection_threshold,
+            "pending": _scene_json(pending.spec, pending) if pending else None,
+            "briefs": [b.model_dump() for b in world.briefs],
+            "agents": rows,
+        }
+        if as_json:
+            return _print_json(data)
+        from rich.table import Table
+
+        console = _console()
+        console.print(f"[bold]{world.studio}[/] · day {world.day:03d} · scene {world.scene:02d}")
+        if pending:
+            console.print("pending:", style="bold")
+            _describe_scene(console, pending.spec, {a: agents[a].name for a in agents})
+            console.print(f"  replies: {len(pending.replies)}/{len(pending.turns)}")
+        table = Table("agent", "accumulator", "memories", "plan", "last scene")
+        for row in rows:
+            over = row["accumulator"] > world.reflection_threshold
+            acc = f"[bold red]{row['accumulator']}[/]" if over else str(row["accumulator"])
+            table.add_row(row["id"], f"{acc}/{world.reflection_threshold}", str(row["memories"]), row["plan"] or "—", row["last_scene"] or "—")
+        console.print(table)
+        for brief in world.briefs:
+            console.print(f"brief {brief.id} waiting: {brief.text}", markup=False)
+
+    _run(ctx, action)
+
+
+# -- the scene cycle ---------------------------------------------------------
+
+
+def _force(kind: Optional[str], with_: Optional[str], topic: Optional[str]):
+    from .scenes import Force, SceneType
+
+    try:
+        scene_type = SceneType(kind.upper()) if kind else None
+    except ValueError:
+        raise typer.BadParameter(f"{kind!r}: choose ARRIVAL, WORK, MEETING or REFLECTION", param_hint="--type")
+    participants = [p.strip() for p in (with_ or "").split(",") if p.strip()]
+    return Force(type=scene_type, participants=participants, topic=topic)
+
+
+TypeOption = Annotated[Optional[str], typer.Option("--type", help="Force the scene type: ARRIVAL, WORK, MEETING, REFLECTION.")]
+WithOption = Annotated[Optional[str], typer.Option("--with", help="Force the participants: comma-separated agent ids.")]
+TopicOption = Annotated[Optional[str], typer.Option("--topic", help="Force the scene's topic.")]
+
+
+@app.command("next")
+def next_scene(
+    ctx: typer.Context,
+    kind: TypeOption = None,
+    with_: WithOption = None,
+    topic: TopicOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Decide the next scene and write its prompts under scenes/ (shows the pending one if any)."""
+    force = _force(kind, with_, topic)
+
+    def action(obj: Context):
+        gm = obj.gm()
+        pending, opened = gm.open_next(force)
+        if as_json:
+            return _print_json({"opened": opened, **_scene_json(pending.spec, pending)})
+        console = _console()
+        console.print("new scene:" if opened else "still pending:", style="bold")
+        _describe_scene(console, pending.spec, {a.id: a.name for a in gm.agents().values()})
+        for i in range(len(pending.turns)):
+            if pending.prompt_path(i).exists():
+                console.print(f"  prompt: {obj.workspace.rel(pending.prompt_path(i))}", markup=False)
+
+    _run(ctx, action)
+
+
+@app.command()
+def prompt(ctx: typer.Context, agent: Annotated[str, typer.Argument(help="Agent id.")]) -> None:
+    """Print AGENT's prompt for the pending scene (in a MEETING: for the current turn)."""
+
+    def action(obj: Context):
+        sys.stdout.write(obj.gm().prompt_text(agent))
+
+    _run(ctx, action)
+
+
+def _read_replies(source: str) -> dict:
+    if source == "-":
+        text = sys.stdin.read()
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise GamemasterError(f"stdin:{exc.lineno}: not valid JSON: {exc.msg}") from None
+        if isinstance(data, dict) and "agent" in data and "scene" in data:
+            return {data["agent"]: data}
+        if not isinstance(data, dict):
+            raise GamemasterError("stdin: expected an object mapping agent ids to replies")
+        return data
+    folder = Path(source)
+    if not folder.is_dir():
+        raise GamemasterError(f"{folder}: not a folder of replies")
+    given = {}
+    for path in sorted(folder.glob("*.json")):
+        try:
+            given[path.stem] = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise GamemasterError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+    if not given:
+        raise GamemasterError(f"{folder}: no <agent>.json files")
+    return given
+
+
+def _scenes_named(given: dict) -> set[str]:
+    refs = set()
+    for value in given.values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, dict) and isinstance(item.get("scene"), str):
+                refs.add(item["scene"])
+    return refs
+
+
+def _report_result(console, spec, result) -> None:
+    console.print(f"applied {spec.ref} {spec.type.value}: {len(result.written)} memories", style="bold")
+    for entry in result.written:
+        console.print(f"  {entry['id']} ({entry['type']}, {entry['importance']}) {entry['description'][:90]}", markup=False)
+    for path in result.artifacts:
+        console.print(f"  artifact: {path}", markup=False)
+
+
+@app.command()
+def apply(
+    ctx: typer.Context,
+    replies: Annotated[
+        Optional[str],
+        typer.Option("--replies", help="A folder of <agent>.json replies, or - for one JSON object on stdin."),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Validate the pending scene's replies and write the scene back (once)."""
+
+    def action(obj: Context):
+        gm = obj.gm()
+        given = _read_replies(replies) if replies else None
+        world = gm.world()
+        pending = gm.pending(world)
+        if pending is None:
+            named = _scenes_named(given or {})
+            if named and all((obj.workspace.scene_dir(r) / "scene.json").exists() for r in named):
+                records = [json.loads((obj.workspace.scene_dir(r) / "scene.json").read_text(encoding="utf-8")) for r in named]
+                if all(r.get("status") == "applied" for r in records):
+                    message = f"scene {', '.join(sorted(named))} is already applied; nothing written"
+                    return _print_json({"applied": False, "message": message}) if as_json else _console().print(message)
+            raise GamemasterError("no scene is pending; run `gamemaster next` first")
+        result = gm.apply_replies(pending, given) if given is not None else gm.apply(pending)
+        summary = gm.close_day_if_over()
+        if as_json:
+            return _print_json(
+                {"applied": True, "scene": pending.spec.ref, "written": result.written, "artifacts": result.artifacts,
+                 "day_summary": str(summary) if summary else None}
+            )
+        console = _console()
+        _report_result(console, pending.spec, result)
+        if summary:
+            console.print(f"day closed: {obj.workspace.rel(summary)}", markup=False)
+
+    _run(ctx, action)
+
+
+def _backend(name: Optional[str]):
+    from .backends import get_backend
+
+    try:
+        return get_backend(name)
+    except KeyError as exc:
+        raise typer.BadParameter(exc.args[0], param_hint="--backend")
+
+
+BackendOption = Annotated[Optional[str], typer.Option("--backend", help="offline (default without an API key) or anthropic.")]
+
+
+class _Display:
+    """Progress for people: one line per scene, a spinner while characters answer."""
+
+    def __init__(self, console, names: dict[str, str], backend_name: str):
+        self.console = console
+        self.names = names
+        self.status = None
+        if backend_name == "offline":
+            console.print("[yellow]offline backend:[/] characters are played locally; no API calls, no key needed")
+
+    def __call__(self, event: str, data: dict) -> None:
+        if event == "scene":
+            _describe_scene(self.console, data["spec"], self.names)
+            if not data["opened"]:
+                self.console.print(f"  [dim]resuming: {data['done']} repl(ies) already stored[/]")
+        elif event == "ask":
+            text = f"{self.names.get(data['agent'], data['agent'])} answers…"
+            if self.status is None:
+                self.status = self.console.status(text)
+                self.status.start()
+            else:
+                self.status.update(text)
+        elif event == "invalid":
+            self.console.print(f"  [red]invalid reply[/] {data['error']}", soft_wrap=True)
+        elif event == "applied":
+            self.stop()
+            outcome = data["outcome"]
+            result = outcome.result
+            self.console.print(
+                f"  → {len(result.written)} memories, {len(result.artifacts)} artifact(s)"
+                + "".join(f"\n  → {a}" for a in result.artifacts)
+            )
+            if outcome.day_summary:
+                from rich.markdown import Markdown
+
+                self.console.rule(f"end of day · {outcome.day_summary.parent.name}")
+                self.console.print(Markdown(outcome.day_summary.read_text(encoding="utf-8")))
+
+    def stop(self) -> None:
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
+
+
+def _play(ctx: typer.Context, backend_name: Optional[str], as_json: bool, play) -> None:
+    def action(obj: Context):
+        gm = obj.gm()
+        backend = _backend(backend_name)
+        console = _console()
+        display = None if as_json else _Display(console, {a.id: a.name for a in gm.agents().values()}, backend.name)
+        try:
+            return play(gm, backend, display or (lambda event, data: None))
+        except KeyboardInterrupt:
+            if display:
+                display.stop()
+            _console(stderr=True).print("interrupted; `gamemaster day advance` resumes where this stopped")
+            raise typer.Exit(130)
+        finally:
+            if display:
+                display.stop()
+
+    _run(ctx, action)
+
+
+def _outcome_json(outcome) -> dict:
+    return {
+        "scene": outcome.spec.ref,
+        "type": outcome.spec.type.value,
+        "participants": outcome.spec.participants,
+        "reason": outcome.spec.reason,
+        "written": outcome.result.written,
+        "artifacts": outcome.result.artifacts,
+        "day_summary": str(outcome.day_summary) if outcome.day_summary else None,
+    }
+
+
+@scene_app.command("run")
+def scene_run(
+    ctx: typer.Context,
+    backend: BackendOption = None,
+    kind: TypeOption = None,
+    with_: WithOption = None,
+    topic: TopicOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Play the pending (or next) scene through a backend and write it back."""
+    force = _force(kind, with_, topic)
+
+    def play(gm, chosen, listen):
+        from .loop import run_scene
+
+        outcome = run_scene(gm, chosen, force, listen)
+        if as_json:
+            _print_json(_outcome_json(outcome))
+
+    _play(ctx, backend, as_json, play)
+
+
+@day_app.command("advance")
+def day_advance(
+    ctx: typer.Context,
+    days: Annotated[int, typer.Option("--days", min=1, help="How many day ends to play to.")] = 1,
+    backend: BackendOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Play scenes until the day ends (--days N: N day ends); resumes after an interruption."""
+
+    def play(gm, chosen, listen):
+        from .loop import advance_days
+
+        report = advance_days(gm, chosen, days, listen)
+        if as_json:
+            _print_json({"scenes": [_outcome_json(o) for o in report.scenes], "summaries": [str(p) for p in report.summaries]})
+
+    _play(ctx, backend, as_json, play)
+
+
+# -- memories, briefs, checks ---------------------------------------------------
+
+
+@app.command()
+def memories(
+    ctx: typer.Context,
+    agent: Annotated[str, typer.Argument(help="Agent id.")],
+    tag: Annotated[Optional[str], typer.Option("--tag", help="Only memories with this tag.")] = None,
+    grep: Annotated[Optional[str], typer.Option("--grep", help="Only memories whose description contains TEXT.")] = None,
+    kind: Annotated[Optional[str], typer.Option("--type", help="Only this memory type.")] = None,
+    last: Annotated[Optional[int], typer.Option("--last", min=1, help="Only the last N matches.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List an agent's memories, filtered by tag, text and type."""
+
+    def action(obj: Context):
+        obj.workspace.require()
+        stream = obj.workspace.stream(agent)
+        if not stream.exists():
+            raise GamemasterError(f"{stream.display}: no memory stream for agent {agent!r}")
+        found, problems = stream.scan()
+        items = [
+            item for item in found
+            if (tag is None or tag in item.memory.tags)
+            and (grep is None or grep.lower() in item.memory.description.lower())
+            and (kind is None or item.memory.type == kind)
+        ]
+        if last:
+            items = items[-last:]
+        if as_json:
+            return _print_json(
+                {"memories": [i.memory.model_dump(mode="json") for i in items], "problems": [str(p) for p in problems]}
+            )
+        from rich.table import Table
+
+        console = _console()
+        table = Table("id", "created", "type", "imp.", "description", "tags")
+        for item in items:
+            m = item.memory
+            table.add_row(m.id, m.created or "—", m.type + (f" d{m.depth}" if m.depth else ""), str(m.importance), m.description, ", ".join(m.tags))
+        console.print(table)
+        for problem in problems:
+            _console(stderr=True).print(str(problem), markup=False)
+
+    _run(ctx, action)
+
+
+@app.command()
+def brief(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(help="The Creative Director's feedback.")],
+    to: Annotated[Optional[list[str]], typer.Option("--to", help="Addressee (repeatable); default everyone.")] = None,
+    importance: Annotated[int, typer.Option("--importance", min=1, max=10, help="Importance of the observation.")] = 9,
+    as_json: JsonOption = False,
+) -> None:
+    """Creative Director feedback, delivered as a high-importance observation."""
+
+    def action(obj: Context):
+        result = obj.gm().brief(text, to or None, importance)
+        if as_json:
+            return _print_json(result.model_dump())
+        _console().print(f"{result.id} delivered to {', '.join(result.to or ['everyone'])} (received in {result.created})", markup=False)
+
+    _run(ctx, action)
+
+
+@app.command()
+def validate(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Check every state file; every problem as file:line: reason; exit 1 if any."""
+    from .validate import validate_workspace
+
+    def action(obj: Context):
+        obj.workspace.require()
+        problems = validate_workspace(obj.workspace)
+        errors = [p for p in problems if not p.warning]
+        if as_json:
+            _print_json({"ok": not errors, "problems": [str(p) for p in problems]})
+        else:
+            for problem in problems:
+                print(problem)
+            print(f"{len(errors)} error(s), {len(problems) - len(errors)} warning(s)")
+        if errors:
+            raise typer.Exit(1)
+
+    _run(ctx, action)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of a character's reply."""
+    from .replies import reply_schema
+
+    _print_json(reply_schema())

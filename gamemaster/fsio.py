@@ -1,0 +1,190 @@
+"""File primitives every writer uses: atomic rewrites, whole-line appends, the lock.
+
+A user may open any state file in an editor while the tool runs, so a file is
+either the old version or the new one, never half of each.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write to a temp file beside ``path``, flush it to disk, then rename over."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_dir(path.parent)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def dump_json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def atomic_write_json(path: Path, data: Any) -> None:
+    atomic_write_text(path, dump_json(data))
+
+
+def append_lines(path: Path, lines: list[str]) -> tuple[int, int]:
+    """Append complete lines in one ``write`` call.
+
+    Returns the byte offset of the first appended line and the new file size.
+    If the file does not end in a newline (a hand edit), a newline goes first so
+    the new lines never glue onto the user's last line.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = "".join(line + "\n" for line in lines).encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        size = os.fstat(fd).st_size
+        if size and not _ends_with_newline(path, size):
+            payload = b"\n" + payload
+            size += 1
+        written = 0
+        while written < len(payload):
+            written += os.write(fd, payload[written:])
+        os.fsync(fd)
+        return size, os.fstat(fd).st_size
+    finally:
+        os.close(fd)
+
+
+def _ends_with_newline(path: Path, size: int) -> bool:
+    with open(path, "rb") as handle:
+        handle.seek(size - 1)
+        return handle.read(1) == b"\n"
+
+
+def _fsync_dir(directory: Path) -> None:
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def read_tail_lines(path: Path, count: int, block: int = 64 * 1024) -> list[tuple[int, bytes]]:
+    """At least the last ``count`` physical lines, read backwards from the end.
+
+    Returns ``(byte offset, line)`` pairs, oldest first, without line breaks;
+    a final line without a newline is included, the empty piece after a final
+    newline is not. Reads only as much of the file as it needs.
+    """
+    with open(path, "rb") as handle:
+        end = handle.seek(0, os.SEEK_END)
+        position = end
+        buffer = b""
+        while position > 0 and buffer.count(b"\n") <= count:
+            step = min(block, position)
+            position -= step
+            handle.seek(position)
+            buffer = handle.read(step) + buffer
+    pieces = buffer.split(b"\n")
+    if pieces and pieces[-1] == b"":
+        pieces.pop()
+    offset = position
+    if position > 0:
+        # The first piece may have started before the bytes we read.
+        offset += len(pieces[0]) + 1
+        pieces = pieces[1:]
+    result = []
+    for piece in pieces:
+        result.append((offset, piece))
+        offset += len(piece) + 1
+    return result[-count:] if len(result) > count else result
+
+
+class LockBusy(RuntimeError):
+    pass
+
+
+class WorkspaceLock:
+    """An exclusive advisory lock on ``.gamemaster.lock`` that keeps writers apart."""
+
+    def __init__(self, path: Path, timeout: float = 30.0):
+        self.path = path
+        self.timeout = timeout
+        self._fd: int | None = None
+        self._depth = 0
+
+    def __enter__(self) -> WorkspaceLock:
+        if self._depth:
+            self._depth += 1
+            return self
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                _lock(fd)
+                break
+            except OSError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    raise LockBusy(
+                        f"{self.path}: another gamemaster process is writing; "
+                        f"waited {self.timeout:.0f}s"
+                    ) from None
+                time.sleep(0.05)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+        self._depth = 1
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._depth -= 1
+        if self._depth:
+            return
+        fd, self._fd = self._fd, None
+        try:
+            _unlock(fd)
+        finally:
+            os.close(fd)
+
+
+if os.name == "posix":
+    import fcntl
+
+    def _lock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    def _unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+else:  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _lock(fd: int) -> None:
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+
+    def _unlock(fd: int) -> None:
+        os.lseek(fd, 0, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)

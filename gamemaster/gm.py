@@ -1,0 +1,397 @@
+"""The Game Master: opens scenes, builds prompts, takes replies, writes scenes back.
+
+Every method that writes takes the workspace lock itself and reloads the state
+it needs, so a brief or a hand edit between two steps is seen, and backends are
+never called while the lock is held.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .backends.base import ReplyRequest, Turn
+from .fsio import atomic_write_json, atomic_write_text, dump_json
+from .lang import phrase
+from .models import Agent, Brief, Memory, World, parse_scene_ref, scene_ref
+from .problems import GamemasterError
+from .prompts import PromptContext, build_prompt
+from .replies import Reply, ReplyError, check_reply, parse_reply
+from .scenes import Force, SceneSpec, SceneType, decide_next, day_is_over, due_for_reflection, topic_terms
+from .selection import Selection, select_memories
+from .summary import write_day_summary
+from .transaction import Transaction, commit, recover
+from .workspace import Workspace
+from .writeback import SceneResult, plan_scene
+
+BRIEF_IMPORTANCE = 9
+
+
+@dataclass
+class Pending:
+    """The scene that has been opened and not yet written back."""
+
+    spec: SceneSpec
+    dir: Path
+    record: dict
+    replies: dict[int, Reply] = field(default_factory=dict)
+
+    @property
+    def turns(self) -> list[str]:
+        return self.spec.turns
+
+    def missing(self) -> list[int]:
+        return [i for i in range(len(self.turns)) if i not in self.replies]
+
+    def is_final_turn(self, turn: int) -> bool:
+        agent = self.turns[turn]
+        return all(self.turns[later] != agent for later in range(turn + 1, len(self.turns)))
+
+    def reply_path(self, turn: int) -> Path:
+        return self.dir / "replies" / f"{turn + 1:02d}-{self.turns[turn]}.json"
+
+    def prompt_path(self, turn: int) -> Path:
+        if self.spec.type == SceneType.MEETING:
+            return self.dir / "prompts" / f"{turn + 1:02d}-{self.turns[turn]}.md"
+        return self.dir / "prompts" / f"{self.turns[turn]}.md"
+
+    def turn_of(self, agent: str) -> int:
+        """The turn ``agent`` answers next: any open one in a parallel scene, the current one in a MEETING."""
+        if agent not in self.spec.participants:
+            raise GamemasterError(f"{agent} is not in scene {self.spec.ref} ({', '.join(self.spec.participants)})")
+        open_turns = self.missing()
+        if self.spec.type == SceneType.MEETING:
+            if not open_turns:
+                raise GamemasterError(f"scene {self.spec.ref}: every turn has its reply; run `gamemaster apply`")
+            current = open_turns[0]
+            if self.turns[current] != agent:
+                raise GamemasterError(
+                    f"scene {self.spec.ref}: it is {self.turns[current]}'s turn "
+                    f"({current + 1} of {len(self.turns)}), not {agent}'s"
+                )
+            return current
+        turn = self.turns.index(agent)
+        if turn not in open_turns:
+            raise GamemasterError(f"scene {self.spec.ref}: {agent} has already replied")
+        return turn
+
+
+class GameMaster:
+    def __init__(self, workspace: Workspace):
+        self.workspace = workspace
+
+    # -- state -------------------------------------------------------------
+
+    def world(self) -> World:
+        return self.workspace.load_world()
+
+    def agents(self) -> dict[str, Agent]:
+        return self.workspace.load_agents()
+
+    def recover(self) -> str | None:
+        with self.workspace.lock:
+            return recover(self.workspace)
+
+    def pending(self, world: World | None = None) -> Pending | None:
+        world = world or self.world()
+        if world.pending is None:
+            return None
+        directory = self.workspace.scene_dir(world.pending)
+        try:
+            record = json.loads((directory / "scene.json").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise GamemasterError(
+                f"state/world.json: pending scene {world.pending} has no scenes/{world.pending}/scene.json; "
+                "set \"pending\" to null to choose the scene again"
+            ) from None
+        pending = Pending(SceneSpec.model_validate(record), directory, record)
+        for turn in range(len(pending.turns)):
+            path = pending.reply_path(turn)
+            if path.exists():
+                pending.replies[turn] = Reply.model_validate_json(path.read_text(encoding="utf-8"))
+        return pending
+
+    # -- opening a scene ---------------------------------------------------
+
+    def decide(self, force: Force | None = None) -> SceneSpec:
+        return decide_next(self.world(), self.agents(), force)
+
+    def open_next(self, force: Force | None = None) -> tuple[Pending, bool]:
+        """The pending scene, opening one if there is none. Returns (scene, newly opened)."""
+        with self.workspace.lock:
+            recover(self.workspace)
+            world = self.world()
+            existing = self.pending(world)
+            if existing is not None:
+                if force and (force.type or force.participants or force.topic):
+                    raise GamemasterError(
+                        f"scene {existing.spec.ref} is already pending; apply it before forcing another"
+                    )
+                return existing, False
+            self.close_day_if_over()
+            world = self.world()
+            agents = self.agents()
+            try:
+                spec = decide_next(world, agents, force)
+            except ValueError as exc:
+                raise GamemasterError(str(exc)) from None
+            directory = self.workspace.scene_dir(spec.ref)
+            record = {"ref": spec.ref, "status": "pending", **spec.model_dump(mode="json"), "turns": spec.turns}
+            atomic_write_json(directory / "scene.json", record)
+            pending = Pending(spec, directory, record)
+            for turn in range(len(spec.turns)):
+                if spec.type == SceneType.MEETING and turn > 0:
+                    break  # later speakers' prompts depend on what is said first
+                self._write_prompt(pending, turn, world, agents)
+            world.pending = spec.ref
+            self.workspace.save_world(world)
+            return pending, True
+
+    def _write_prompt(self, pending: Pending, turn: int, world: World, agents: dict[str, Agent]) -> ReplyRequest:
+        request = self.build_request(pending, turn, world=world, agents=agents)
+        atomic_write_text(pending.prompt_path(turn), request.prompt)
+        return request
+
+    # -- prompts -----------------------------------------------------------
+
+    def selection_for(self, world: World, agent: Agent, spec: SceneSpec) -> Selection:
+        tags = list(spec.topic_tags)
+        if spec.type == SceneType.WORK and agent.today_plan and not spec.topic:
+            tags += agent.today_plan.tags
+        terms = topic_terms(spec.topic, tags)
+        return select_memories(self.workspace.stream(agent.id), world.memory_window, terms, world.focus_limit)
+
+    def build_request(
+        self,
+        pending: Pending,
+        turn: int,
+        *,
+        world: World | None = None,
+        agents: dict[str, Agent] | None = None,
+        previous_error: str | None = None,
+    ) -> ReplyRequest:
+        world = world or self.world()
+        agents = agents or self.agents()
+        spec = pending.spec
+        agent_id = pending.turns[turn]
+        if agent_id not in agents:
+            raise GamemasterError(f"scene {spec.ref}: agent {agent_id} no longer exists in state/agents/")
+        agent = agents[agent_id]
+        selection = self.selection_for(world, agent, spec)
+        last = parse_scene_ref(agent.last_scene) if agent.last_scene else (0, 0)
+        since = [m for m in selection.memories if m.scene_key and m.scene_key > last]
+        briefs = [b for b in world.briefs if (b.to is None or agent_id in b.to) and agent_id not in b.seen_by]
+        transcript = [
+            Turn(pending.turns[i], agents[pending.turns[i]].name, pending.replies[i].says)
+            for i in range(turn)
+            if spec.type == SceneType.MEETING and i in pending.replies
+        ]
+        replan = spec.type in (SceneType.WORK, SceneType.MEETING) and any(
+            m.metadata.get("source") in ("brief", "artifact") for m in since
+        )
+        names = {a: agents[a].name for a in agents}
+        ctx = PromptContext(
+            world=world,
+            agent=agent,
+            spec=spec,
+            selection=selection,
+            names=names,
+            since=since,
+            briefs=briefs,
+            transcript=transcript,
+            turn=turn,
+            final_turn=pending.is_final_turn(turn),
+            replan=replan,
+        )
+        prompt = build_prompt(self.workspace.prompts_dir, ctx)
+        if previous_error:
+            prompt += f"\n\nDeine letzte Antwort war ungültig: {previous_error}\nBitte korrigiere sie.\n"
+        return ReplyRequest(
+            agent=agent,
+            spec=spec,
+            prompt=prompt,
+            language=world.language,
+            seed=world.seed,
+            memories=selection.memories,
+            since=since,
+            colleagues={p: names[p] for p in spec.participants if p != agent_id},
+            briefs=briefs,
+            transcript=transcript,
+            turn=turn,
+            final_turn=pending.is_final_turn(turn),
+            replan=replan,
+            previous_error=previous_error,
+        )
+
+    def prompt_text(self, agent_id: str) -> str:
+        """The prompt ``agent_id`` answers next in the pending scene."""
+        pending = self.require_pending()
+        turn = pending.turn_of(agent_id)
+        path = pending.prompt_path(turn)
+        if path.exists():
+            return path.read_text(encoding="utf-8")
+        with self.workspace.lock:
+            return self._write_prompt(pending, turn, self.world(), self.agents()).prompt
+
+    def require_pending(self) -> Pending:
+        pending = self.pending()
+        if pending is None:
+            raise GamemasterError("no scene is pending; run `gamemaster next` first")
+        return pending
+
+    # -- replies -----------------------------------------------------------
+
+    def validate_reply(self, pending: Pending, turn: int, raw: str | dict, agents: dict[str, Agent]) -> Reply:
+        agent_id = pending.turns[turn]
+        reply = parse_reply(raw, agent_id)
+        check_reply(
+            reply,
+            agent=agent_id,
+            spec=pending.spec,
+            roster=agents,
+            evidence_exists=lambda ids: [i for i in ids if i not in self._evidence(agent_id, ids)],
+            final_turn=pending.is_final_turn(turn),
+        )
+        return reply
+
+    def _evidence(self, agent_id: str, ids: list[str]) -> dict[str, Memory]:
+        stream = self.workspace.stream(agent_id)
+        return stream.find(ids)
+
+    def store_reply(self, pending: Pending, turn: int, raw: str | dict) -> Reply:
+        """Validate one reply and keep it with the pending scene (not yet in state)."""
+        with self.workspace.lock:
+            agents = self.agents()
+            if self.world().pending != pending.spec.ref:
+                raise GamemasterError(f"scene {pending.spec.ref} is no longer pending")
+            if pending.spec.type == SceneType.MEETING and pending.missing() and turn != pending.missing()[0]:
+                raise GamemasterError(f"scene {pending.spec.ref}: turn {turn + 1} before turn {pending.missing()[0] + 1}")
+            reply = self.validate_reply(pending, turn, raw, agents)
+            atomic_write_json(pending.reply_path(turn), reply.model_dump(mode="json", by_alias=True))
+            pending.replies[turn] = reply
+            if pending.spec.type == SceneType.MEETING and turn + 1 < len(pending.turns):
+                self._write_prompt(pending, turn + 1, self.world(), agents)
+            return reply
+
+    # -- writing a scene back ------------------------------------------------
+
+    def apply(self, pending: Pending) -> SceneResult:
+        with self.workspace.lock:
+            recover(self.workspace)
+            world = self.world()
+            if world.pending != pending.spec.ref:
+                raise GamemasterError(f"scene {pending.spec.ref} is no longer pending")
+            missing = pending.missing()
+            if missing:
+                waiting = ", ".join(f"{pending.turns[i]} (turn {i + 1})" for i in missing)
+                raise GamemasterError(f"scene {pending.spec.ref} still waits for replies from: {waiting}")
+            agents = self.agents()
+            turns = [(pending.turns[i], pending.replies[i]) for i in range(len(pending.turns))]
+            depths = {}
+            for agent_id, reply in turns:
+                cited = [e for insight in reply.insights for e in insight.evidence]
+                found = self._evidence(agent_id, cited)
+                lost = [e for e in cited if e not in found]
+                if lost:
+                    raise ReplyError(agent_id, [f"insights.evidence: {', '.join(lost)} not in {agent_id}'s memory stream"])
+                depths.update({i: m.depth for i, m in found.items()})
+            record = dict(pending.record)
+            record["prompts"] = {
+                f"{i + 1:02d}-{a}": self.workspace.rel(pending.prompt_path(i))
+                for i, a in enumerate(pending.turns)
+                if pending.prompt_path(i).exists()
+            }
+            record["replies"] = {f"{i + 1:02d}-{a}": self.workspace.rel(pending.reply_path(i)) for i, a in enumerate(pending.turns)}
+            if pending.spec.type == SceneType.MEETING:
+                record["transcript"] = [{"speaker": a, "says": r.says} for a, r in turns]
+            result = plan_scene(self.workspace, world, agents, pending.spec, turns, depths, record)
+            commit(self.workspace, result.transaction)
+            return result
+
+    def apply_replies(self, pending: Pending, given: dict[str, object]) -> SceneResult:
+        """Validate a whole scene's replies at once; nothing is stored unless all are valid.
+
+        ``given`` maps agent id to one reply, or for a MEETING to the list of that
+        agent's turns in speaking order.
+        """
+        agents = self.agents()
+        queues: dict[str, list] = {}
+        for agent_id, value in given.items():
+            if agent_id not in pending.spec.participants:
+                raise GamemasterError(f"replies: {agent_id} is not in scene {pending.spec.ref}")
+            queues[agent_id] = list(value) if isinstance(value, list) else [value]
+        problems: list[str] = []
+        staged = Pending(pending.spec, pending.dir, pending.record, dict(pending.replies))
+        for turn in staged.missing():
+            agent_id = staged.turns[turn]
+            if not queues.get(agent_id):
+                problems.append(f"{agent_id}: no reply for turn {turn + 1}")
+                continue
+            try:
+                staged.replies[turn] = self.validate_reply(staged, turn, queues[agent_id].pop(0), agents)
+            except ReplyError as exc:
+                problems.append(str(exc))
+        for agent_id, rest in queues.items():
+            if rest:
+                problems.append(f"{agent_id}: {len(rest)} reply(s) more than the scene has turns")
+        if problems:
+            raise GamemasterError("replies rejected, nothing written:\n" + "\n".join(problems))
+        with self.workspace.lock:
+            for turn, reply in staged.replies.items():
+                if turn not in pending.replies:
+                    atomic_write_json(staged.reply_path(turn), reply.model_dump(mode="json", by_alias=True))
+            return self.apply(staged)
+
+    # -- days and briefs -----------------------------------------------------
+
+    def close_day_if_over(self) -> Path | None:
+        """Write the day summary once the day is over; returns its path when newly written."""
+        with self.workspace.lock:
+            world = self.world()
+            if world.day == 0 or world.pending or not day_is_over(world):
+                return None
+            if due_for_reflection(world, self.agents()):
+                return None  # evening reflections come before the summary
+            return write_day_summary(self.workspace, world, self.agents())
+
+    def brief(self, text: str, to: list[str] | None = None, importance: int = BRIEF_IMPORTANCE) -> Brief:
+        """Creative Director feedback: a high-importance observation for each addressee now."""
+        with self.workspace.lock:
+            recover(self.workspace)
+            world = self.world()
+            agents = self.agents()
+            unknown = [a for a in (to or []) if a not in agents]
+            if unknown:
+                raise GamemasterError(f"--to: unknown agent(s) {', '.join(unknown)}")
+            received = self._brief_ref(world)
+            world.briefs_issued += 1
+            brief = Brief(id=f"brief-{world.briefs_issued:03d}", text=text, to=to or None, created=received)
+            world.briefs.append(brief)
+            transaction = Transaction(label=f"brief {brief.id}")
+            for agent_id in to or sorted(agents):
+                stream = self.workspace.stream(agent_id)
+                memory = Memory(
+                    id=f"{agent_id}-{stream.next_number():03d}",
+                    created=received,
+                    type="observation",
+                    description=phrase(world.language, "brief", text=text),
+                    importance=importance,
+                    tags=["creative-director", "brief"],
+                    metadata={"source": "brief", "brief": brief.id},
+                )
+                transaction.add_memory(agent_id, memory)
+                agent = agents[agent_id]
+                agent.importance_accumulator += importance
+                transaction.files[self.workspace.rel(self.workspace.agent_path(agent_id))] = dump_json(agent.dump())
+            transaction.files[self.workspace.rel(self.workspace.world_path)] = dump_json(world.dump())
+            commit(self.workspace, transaction)
+            return brief
+
+    def _brief_ref(self, world: World) -> str:
+        """Where a brief is received: the next scene that will be opened."""
+        if world.pending:
+            day, scene = parse_scene_ref(world.pending)
+            return scene_ref(day, scene + 1)
+        spec = decide_next(world, self.agents())
+        return spec.ref

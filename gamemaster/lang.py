@@ -1,0 +1,56 @@
+"""The Game Master's own sentences, in the world's language.
+
+Characters write their memories themselves; these are the few memories and
+headings the Game Master writes for them (briefs, meeting notices, artifact
+records, the day summary).
+"""
+
+from __future__ import annotations
+
+PHRASES: dict[str, dict[str, str]] = {
+    "de": {
+        "and": "und",
+        "brief": "Der Creative Director gibt vor: „{text}“",
+        "artifact": "Erstellt: {title}. {summary}",
+        "observed_artifact": "{name}: {summary}",
+        "meeting_elsewhere": "{names} hatten eine Besprechung.",
+        "summary_title": "Tag {day} – Zusammenfassung",
+        "summary_scenes": "Szenen",
+        "summary_highlights": "Höhepunkte",
+        "summary_artifacts": "Artefakte",
+        "summary_reflections": "Reflexionen",
+        "summary_threads": "Offene Fäden für morgen",
+        "summary_none": "keine",
+        "thread_talk": "{name} möchte mit {names} über „{topic}“ sprechen",
+        "thread_brief": "Brief {id} noch nicht gesehen von: {names}",
+        "thread_plan": "{name}: {plan}",
+    },
+    "en": {
+        "and": "and",
+        "brief": "The Creative Director says: “{text}”",
+        "artifact": "Created: {title}. {summary}",
+        "observed_artifact": "{name}: {summary}",
+        "meeting_elsewhere": "{names} had a meeting.",
+        "summary_title": "Day {day} – summary",
+        "summary_scenes": "Scenes",
+        "summary_highlights": "Highlights",
+        "summary_artifacts": "Artifacts",
+        "summary_reflections": "Reflections",
+        "summary_threads": "Open threads for tomorrow",
+        "summary_none": "none",
+        "thread_talk": "{name} wants to talk with {names} about “{topic}”",
+        "thread_brief": "brief {id} not yet seen by: {names}",
+        "thread_plan": "{name}: {plan}",
+    },
+}
+
+
+def phrase(language: str, key: str, **values: object) -> str:
+    table = PHRASES.get(language, PHRASES["en"])
+    return table[key].format(**values)
+
+
+def join_names(language: str, names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {phrase(language, 'and')} {names[-1]}"

@@ -1,0 +1,201 @@
+"""The state files as pydantic models: memories, agents, the world.
+
+Fields a user adds by hand are kept (``extra="allow"``) and written back
+unchanged; memory lines are never rewritten at all, only appended.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+MEMORY_TYPES = ("observation", "reflection", "plan", "artifact", "conversation")
+MemoryType = Literal["observation", "reflection", "plan", "artifact", "conversation"]
+
+Importance = Annotated[int, Field(strict=True, ge=1, le=10)]
+
+AGENT_ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+MEMORY_ID_RE = re.compile(r"^([a-z][a-z0-9_]*)-(\d{3,})$")
+SCENE_REF_RE = re.compile(r"^day-(\d{3,})/scene-(\d{2,})$")
+
+
+def scene_ref(day: int, scene: int) -> str:
+    """``day-003/scene-04``: at least three and two digits, growing past them."""
+    return f"day-{day:03d}/scene-{scene:02d}"
+
+
+def parse_scene_ref(ref: str) -> tuple[int, int]:
+    match = SCENE_REF_RE.match(ref)
+    if not match:
+        raise ValueError(f"{ref!r} is not of the form day-XXX/scene-YY")
+    return int(match.group(1)), int(match.group(2))
+
+
+def memory_id(agent: str, number: int) -> str:
+    return f"{agent}-{number:03d}"
+
+
+def memory_number(mem_id: str) -> int | None:
+    match = MEMORY_ID_RE.match(mem_id)
+    return int(match.group(2)) if match else None
+
+
+class Memory(BaseModel):
+    """One line of ``state/memories/{agent}.jsonl`` (seed 001's node schema)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    # Optional only because seed 001's cross-agent example omits it; every
+    # memory the tool writes carries it.
+    created: str | None = None
+    type: MemoryType
+    depth: Annotated[int, Field(strict=True, ge=0)] = 0
+    description: Annotated[str, Field(min_length=1)]
+    importance: Importance
+    tags: list[str] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, value: str) -> str:
+        if not MEMORY_ID_RE.match(value):
+            raise ValueError(f"{value!r} is not of the form agent-NNN (at least three digits)")
+        return value
+
+    @field_validator("created")
+    @classmethod
+    def _created_shape(cls, value: str | None) -> str | None:
+        if value is not None and not SCENE_REF_RE.match(value):
+            raise ValueError(f"{value!r} is not of the form day-XXX/scene-YY")
+        return value
+
+    @model_validator(mode="after")
+    def _depth_matches_type(self) -> Memory:
+        if self.type == "reflection" and self.depth < 1:
+            raise ValueError("a reflection needs depth 1 or more")
+        if self.type != "reflection" and self.depth != 0:
+            raise ValueError(f"depth {self.depth} is only allowed on reflections")
+        return self
+
+    @property
+    def number(self) -> int:
+        return int(MEMORY_ID_RE.match(self.id).group(2))
+
+    @property
+    def scene_key(self) -> tuple[int, int] | None:
+        return parse_scene_ref(self.created) if self.created else None
+
+    def to_line(self) -> str:
+        import json
+
+        return json.dumps(self.model_dump(mode="json"), ensure_ascii=False)
+
+
+class Plan(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    text: Annotated[str, Field(min_length=1)]
+    tags: list[str] = Field(default_factory=list)
+
+
+class TalkWish(BaseModel):
+    """An agent wants to talk with colleagues about a topic."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    with_: Annotated[list[str], Field(alias="with", min_length=1)]
+    topic: Annotated[str, Field(min_length=1)]
+    tags: list[str] = Field(default_factory=list)
+
+
+class Agent(BaseModel):
+    """``state/agents/{id}.json``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    name: str
+    role: str
+    persona: str
+    artifact_kind: str = "notes"
+    importance_accumulator: Annotated[int, Field(strict=True, ge=0)] = 0
+    today_plan: Plan | None = None
+    talk_wishes: list[TalkWish] = Field(default_factory=list)
+    last_scene: str | None = None
+    model: str | None = None
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, value: str) -> str:
+        if not AGENT_ID_RE.match(value):
+            raise ValueError(f"{value!r} must be lower-case letters, digits or _")
+        return value
+
+    @field_validator("last_scene")
+    @classmethod
+    def _scene_shape(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_scene_ref(value)
+        return value
+
+    def dump(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True)
+
+
+class Brief(BaseModel):
+    """Creative Director feedback not yet seen by every addressee."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    text: Annotated[str, Field(min_length=1)]
+    to: list[str] | None = None
+    created: str
+    seen_by: list[str] = Field(default_factory=list)
+
+
+class SceneEntry(BaseModel):
+    """One applied scene of the current day (the day's running logbook)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    scene: int
+    type: str
+    participants: list[str]
+    topic: str | None = None
+
+
+class World(BaseModel):
+    """``state/world.json``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    studio: str
+    language: str = "de"
+    day: Annotated[int, Field(ge=0)] = 0
+    scene: Annotated[int, Field(ge=0)] = 0
+    reflection_threshold: Annotated[int, Field(ge=1)] = 100
+    scenes_per_day: Annotated[int, Field(ge=2)] = 6
+    memory_window: Annotated[int, Field(ge=1)] = 50
+    focus_limit: Annotated[int, Field(ge=0)] = 20
+    meeting_rounds: Annotated[int, Field(ge=2)] = 2
+    work_group_size: Annotated[int, Field(ge=1)] = 3
+    seed: int = 0
+    today: list[SceneEntry] = Field(default_factory=list)
+    briefs: list[Brief] = Field(default_factory=list)
+    briefs_issued: Annotated[int, Field(ge=0)] = 0
+    pending: str | None = None
+
+    @field_validator("pending")
+    @classmethod
+    def _pending_shape(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_scene_ref(value)
+        return value
+
+    def dump(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")

@@ -1,0 +1,128 @@
+"""Prompt building: the Markdown templates in ``prompts/`` filled from state.
+
+``character.md`` is the frame every character prompt uses; ``<type>.md`` (for
+example ``work.md``) holds the task for the scene type and ``contract.md`` the
+reply contract. Templates use ``$name`` placeholders; a misspelt one is an
+error naming the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from string import Template
+
+from .backends.base import Turn
+from .models import Agent, Brief, Memory, World
+from .problems import StateError
+from .scenes import SceneSpec, SceneType
+from .selection import Selection
+
+EMPTY = "—"
+
+
+@dataclass
+class PromptContext:
+    world: World
+    agent: Agent
+    spec: SceneSpec
+    selection: Selection
+    names: dict[str, str]
+    since: list[Memory] = field(default_factory=list)
+    briefs: list[Brief] = field(default_factory=list)
+    transcript: list[Turn] = field(default_factory=list)
+    turn: int = 0
+    final_turn: bool = True
+    replan: bool = False
+
+
+def render_template(directory: Path, name: str, values: dict[str, str]) -> str:
+    path = directory / name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise StateError(f"{path}: prompt template missing") from None
+    try:
+        return Template(text).substitute(values)
+    except KeyError as exc:
+        raise StateError(f"{path}: unknown placeholder ${exc.args[0]}") from None
+    except ValueError as exc:
+        raise StateError(f"{path}: {exc} (write $$ for a literal dollar sign)") from None
+
+
+def memory_line(memory: Memory) -> str:
+    tags = f" #{' #'.join(memory.tags)}" if memory.tags else ""
+    evidence = f" ← {', '.join(memory.evidence)}" if memory.evidence else ""
+    created = memory.created or "?"
+    return (
+        f"- [{memory.id} · {created} · {memory.type} · Wichtigkeit {memory.importance}"
+        f"{' · Tiefe ' + str(memory.depth) if memory.depth else ''}] "
+        f"{memory.description}{tags}{evidence}"
+    )
+
+
+def bullet_list(lines: list[str]) -> str:
+    return "\n".join(lines) if lines else EMPTY
+
+
+def render_transcript(transcript: list[Turn], participants: int) -> str:
+    lines = []
+    for index, turn in enumerate(transcript):
+        round_number = index // max(participants, 1) + 1
+        lines.append(f"**{turn.name}** (Runde {round_number}): {turn.says}")
+    return "\n\n".join(lines) if lines else EMPTY
+
+
+def scene_values(ctx: PromptContext) -> dict[str, str]:
+    spec, agent = ctx.spec, ctx.agent
+    others = [p for p in spec.participants if p != agent.id]
+    interests = getattr(agent, "interests", None) or []
+    total_turns = len(spec.turns)
+    return {
+        "studio": ctx.world.studio,
+        "name": agent.name,
+        "agent_id": agent.id,
+        "role": agent.role,
+        "persona": agent.persona,
+        "artifact_kind": agent.artifact_kind,
+        "interests": bullet_list(
+            [f"- {i.get('topic', '')} ({', '.join(i.get('tags', []))})" for i in interests if isinstance(i, dict)]
+        ),
+        "plan": agent.today_plan.text if agent.today_plan else EMPTY,
+        "scene_type": spec.type.value,
+        "scene_ref": spec.ref,
+        "day": f"{spec.day:03d}",
+        "present": ", ".join(f"{ctx.names.get(p, p)} ({p})" for p in others) or EMPTY,
+        "colleagues": ", ".join(f"{name} ({aid})" for aid, name in ctx.names.items() if aid != agent.id),
+        "topic": spec.topic or EMPTY,
+        "reason": spec.reason,
+        "briefs": bullet_list([f"- {b.id}: {b.text}" for b in ctx.briefs]),
+        "since": bullet_list([memory_line(m) for m in ctx.since]),
+        "replan": (
+            "Seit deiner letzten Szene ist etwas Unerwartetes passiert (siehe oben). "
+            "Ändert das deinen Plan für heute? Wenn ja, gib ein neues `plan`-Objekt an."
+            if ctx.replan
+            else ""
+        ),
+        "reflections": bullet_list([memory_line(i.memory) for i in ctx.selection.reflections]),
+        "focused": bullet_list([memory_line(i.memory) for i in ctx.selection.focused]),
+        "recent": bullet_list([memory_line(i.memory) for i in ctx.selection.recent]),
+        "transcript": render_transcript(ctx.transcript, len(spec.participants)),
+        "turn": str(ctx.turn + 1),
+        "turns": str(total_turns),
+        "round": str(ctx.turn // max(len(spec.participants), 1) + 1),
+        "rounds": str(spec.rounds),
+        "final_turn": (
+            "Das ist dein letzter Beitrag in dieser Besprechung: fasse sie im Feld "
+            "`conversation` aus deiner Sicht zusammen."
+            if ctx.final_turn and spec.type == SceneType.MEETING
+            else ""
+        ),
+    }
+
+
+def build_prompt(prompts_dir: Path, ctx: PromptContext) -> str:
+    values = scene_values(ctx)
+    values["task"] = render_template(prompts_dir, f"{ctx.spec.type.value.lower()}.md", values).strip()
+    values["contract"] = render_template(prompts_dir, "contract.md", values).strip()
+    return render_template(prompts_dir, "character.md", values).strip() + "\n"

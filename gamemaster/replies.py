@@ -1,0 +1,194 @@
+"""The reply contract: one JSON object per agent per scene (per turn in a MEETING).
+
+``Reply`` is what ``gamemaster schema`` prints. ``parse_reply`` turns a
+character's text into a ``Reply``; ``check_reply`` applies the rules that need
+the scene (right agent, right scene, what each scene type requires, evidence
+ids that exist). Every message names the agent and the field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Iterable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .models import Importance
+from .scenes import SceneSpec, SceneType
+
+ARTIFACT_KIND_RE = r"^[a-z][a-z0-9-]{0,39}$"
+
+
+class ReplyError(ValueError):
+    """A reply that cannot be written; ``problems`` are ``field: reason`` strings."""
+
+    def __init__(self, agent: str, problems: list[str]):
+        self.agent = agent
+        self.problems = problems
+        super().__init__("; ".join(f"{agent}: {p}" for p in problems))
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+Text = Annotated[str, Field(min_length=1)]
+
+
+class MemoryNote(_Strict):
+    """Something the character wants to remember from this scene."""
+
+    type: Annotated[str, Field(pattern="^(observation|plan)$")] = "observation"
+    description: Text
+    importance: Importance
+    tags: list[str] = Field(default_factory=list)
+
+
+class ArtifactDraft(_Strict):
+    """A work product; written to ``gallery/<kind>/day-XXX_<slug>_vN.md``."""
+
+    title: Annotated[str, Field(min_length=1, max_length=120)]
+    kind: Annotated[str, Field(pattern=ARTIFACT_KIND_RE)]
+    content: Text
+    summary: Annotated[str, Field(min_length=1, description="What colleagues in the room notice.")]
+    importance: Importance
+    tags: list[str] = Field(default_factory=list)
+
+
+class PlanUpdate(_Strict):
+    text: Text
+    tags: list[str] = Field(default_factory=list)
+    importance: Importance
+
+
+class TalkWishDraft(_Strict):
+    with_: Annotated[list[str], Field(alias="with", min_length=1)]
+    topic: Text
+    tags: list[str] = Field(default_factory=list)
+
+
+class Insight(_Strict):
+    description: Text
+    importance: Importance
+    tags: list[str] = Field(default_factory=list)
+    evidence: Annotated[list[str], Field(min_length=1)]
+
+
+class ConversationNote(_Strict):
+    """The speaker's own summary of a meeting, asked for in their last turn."""
+
+    summary: Text
+    importance: Importance
+    tags: list[str] = Field(default_factory=list)
+
+
+class Reply(_Strict):
+    """One character's answer to one scene (or one MEETING turn)."""
+
+    agent: Text
+    scene: Annotated[str, Field(pattern=r"^day-\d{3,}/scene-\d{2,}$")]
+    action: Annotated[str, Field(min_length=1, description="What the character does.")]
+    says: str = Field("", description="What the character says aloud.")
+    memories: list[MemoryNote] = Field(default_factory=list)
+    artifacts: list[ArtifactDraft] = Field(default_factory=list)
+    plan: PlanUpdate | None = None
+    talk_wishes: list[TalkWishDraft] = Field(default_factory=list)
+    insights: list[Insight] = Field(default_factory=list)
+    conversation: ConversationNote | None = None
+
+
+def reply_schema() -> dict:
+    return Reply.model_json_schema(by_alias=True)
+
+
+_FENCE_RE = re.compile(r"```(?:json)?\s*\n(.*?)\n\s*```", re.DOTALL)
+
+
+def extract_json(text: str) -> object:
+    """The JSON object in a reply: bare, in a code fence, or with prose around it."""
+    stripped = text.strip()
+    candidates = [stripped]
+    candidates += [m.group(1) for m in _FENCE_RE.finditer(text)]
+    start, end = text.find("{"), text.rfind("}")
+    if start != -1 and end > start:
+        candidates.append(text[start : end + 1])
+    last_error = None
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except json.JSONDecodeError as exc:
+            last_error = exc
+    where = f" (line {last_error.lineno}, column {last_error.colno}: {last_error.msg})" if last_error else ""
+    raise ValueError(f"no JSON object found in the reply{where}")
+
+
+def format_validation_error(exc: ValidationError) -> list[str]:
+    problems = []
+    for error in exc.errors():
+        field = ".".join(str(part) for part in error["loc"]) or "reply"
+        problems.append(f"{field}: {error['msg']}")
+    return problems
+
+
+def parse_reply(text: str | dict, agent: str) -> Reply:
+    """A ``Reply`` from raw text or a decoded object; ``ReplyError`` names agent and field."""
+    try:
+        data = text if isinstance(text, dict) else extract_json(text)
+    except ValueError as exc:
+        raise ReplyError(agent, [f"reply: {exc}"]) from None
+    if not isinstance(data, dict):
+        raise ReplyError(agent, ["reply: expected a JSON object"])
+    try:
+        return Reply.model_validate(data)
+    except ValidationError as exc:
+        raise ReplyError(agent, format_validation_error(exc)) from None
+
+
+def check_reply(
+    reply: Reply,
+    *,
+    agent: str,
+    spec: SceneSpec,
+    roster: Iterable[str],
+    evidence_exists,
+    final_turn: bool = True,
+) -> None:
+    """Scene rules a schema cannot express. ``evidence_exists(ids)`` returns the missing ids."""
+    problems: list[str] = []
+    if reply.agent != agent:
+        problems.append(f"agent: expected {agent!r}, got {reply.agent!r}")
+    if reply.scene != spec.ref:
+        problems.append(f"scene: expected {spec.ref!r} (the pending scene), got {reply.scene!r}")
+    kind = spec.type
+    if kind == SceneType.ARRIVAL and reply.plan is None:
+        problems.append("plan: an ARRIVAL reply must declare today's plan")
+    if reply.artifacts and kind != SceneType.WORK:
+        problems.append(f"artifacts: only WORK scenes produce artifacts, this is {kind.value}")
+    if kind == SceneType.MEETING:
+        if not reply.says.strip():
+            problems.append("says: a MEETING turn must say something")
+        if final_turn and reply.conversation is None:
+            problems.append("conversation: the last turn of a MEETING must summarise it")
+    elif reply.conversation is not None:
+        problems.append(f"conversation: only MEETING replies carry one, this is {kind.value}")
+    if kind == SceneType.REFLECTION:
+        if not 3 <= len(reply.insights) <= 5:
+            problems.append(f"insights: a REFLECTION needs 3 to 5 insights, got {len(reply.insights)}")
+        for index, insight in enumerate(reply.insights):
+            missing = evidence_exists(insight.evidence)
+            if missing:
+                problems.append(
+                    f"insights.{index}.evidence: {', '.join(missing)} not in {agent}'s memory stream"
+                )
+    elif reply.insights:
+        problems.append(f"insights: only REFLECTION scenes produce insights, this is {kind.value}")
+    known = set(roster)
+    for index, wish in enumerate(reply.talk_wishes):
+        for partner in wish.with_:
+            if partner == agent:
+                problems.append(f"talk_wishes.{index}.with: {agent} cannot talk to themselves")
+            elif partner not in known:
+                problems.append(f"talk_wishes.{index}.with: unknown agent {partner!r}")
+    if problems:
+        raise ReplyError(agent, problems)

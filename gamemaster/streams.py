@@ -1,0 +1,318 @@
+"""Memory streams: ``state/memories/{agent}.jsonl``, read from the end, appended to.
+
+The hot paths never parse a whole stream. The last lines come from a backwards
+read; reflections older than the window come from a small derived index
+(``state/.cache/{agent}.json``: size, mtime, line count, highest id number and
+the byte offsets of reflection lines). The index is checked against the
+stream's size and mtime and rebuilt whenever a hand edit changed the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from pydantic import ValidationError
+
+from .fsio import append_lines, atomic_write_json, read_tail_lines
+from .models import MEMORY_ID_RE, Memory
+from .problems import Problem
+
+INDEX_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Located:
+    """A memory and where it stands in its stream."""
+
+    memory: Memory
+    line: int
+    offset: int
+
+
+@dataclass
+class StreamIndex:
+    size: int = 0
+    mtime_ns: int = 0
+    lines: int = 0
+    memories: int = 0
+    max_number: int = 0
+    reflections: list[list[int]] = field(default_factory=list)  # [offset, length]
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        loc = ".".join(str(p) for p in error["loc"])
+        parts.append(f"{loc}: {error['msg']}" if loc else error["msg"])
+    return "; ".join(parts)
+
+
+class MemoryStream:
+    def __init__(self, root: Path, agent: str):
+        self.root = root
+        self.agent = agent
+        self.path = root / "state" / "memories" / f"{agent}.jsonl"
+        self.index_path = root / "state" / ".cache" / f"{agent}.json"
+
+    @property
+    def display(self) -> str:
+        return f"state/memories/{self.agent}.jsonl"
+
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    # -- parsing -----------------------------------------------------------
+
+    def parse_line(self, raw: bytes | str, line: int) -> Memory | Problem:
+        """One line as a ``Memory``, or the problem that names file and line."""
+        try:
+            memory = Memory.model_validate_json(raw)
+        except ValidationError as exc:
+            return Problem(self.display, line, describe_validation_error(exc))
+        if not memory.id.startswith(f"{self.agent}-"):
+            return Problem(self.display, line, f"id: {memory.id!r} does not belong to agent {self.agent!r}")
+        return memory
+
+    # -- the derived index -------------------------------------------------
+
+    def index(self) -> StreamIndex:
+        try:
+            stat = self.path.stat()
+        except FileNotFoundError:
+            return StreamIndex()
+        cached = self._load_index()
+        if cached and cached.size == stat.st_size and cached.mtime_ns == stat.st_mtime_ns:
+            return cached
+        return self.rebuild_index()
+
+    def _load_index(self) -> StreamIndex | None:
+        try:
+            data = json.loads(self.index_path.read_text(encoding="utf-8"))
+        except (FileNotFoundError, ValueError):
+            return None
+        if data.pop("version", None) != INDEX_VERSION:
+            return None
+        try:
+            return StreamIndex(**data)
+        except TypeError:
+            return None
+
+    def _save_index(self, index: StreamIndex) -> None:
+        atomic_write_json(self.index_path, {"version": INDEX_VERSION, **index.__dict__})
+
+    def rebuild_index(self) -> StreamIndex:
+        stat = self.path.stat()
+        data = self.path.read_bytes()
+        index = StreamIndex(size=len(data), mtime_ns=stat.st_mtime_ns)
+        index.lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+        offset = 0
+        for raw in data.split(b"\n"):
+            length = len(raw)
+            if raw.strip():
+                self._index_line(index, raw, offset)
+            offset += length + 1
+        if stat.st_size == len(data):
+            self._save_index(index)
+        return index
+
+    @staticmethod
+    def _index_line(index: StreamIndex, raw: bytes, offset: int) -> None:
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            return
+        if not isinstance(obj, dict):
+            return
+        index.memories += 1
+        match = MEMORY_ID_RE.match(str(obj.get("id", "")))
+        if match:
+            index.max_number = max(index.max_number, int(match.group(2)))
+        depth = obj.get("depth", 0)
+        if obj.get("type") == "reflection" or (isinstance(depth, int) and depth > 0):
+            index.reflections.append([offset, len(raw)])
+
+    # -- reading -----------------------------------------------------------
+
+    def tail(self, count: int) -> tuple[list[Located], list[Problem]]:
+        """The last ``count`` valid memories; bad lines among them are reported."""
+        if not self.path.exists() or count <= 0:
+            return [], []
+        total = self.index().lines
+        # A few extra lines so that a bad line does not shrink the window.
+        pieces = read_tail_lines(self.path, count + 8)
+        found: list[Located] = []
+        problems: list[Problem] = []
+        first_line = total - len(pieces) + 1
+        for position, (offset, raw) in enumerate(pieces):
+            if not raw.strip():
+                continue
+            line = first_line + position
+            parsed = self.parse_line(raw, line)
+            if isinstance(parsed, Problem):
+                problems.append(parsed)
+            else:
+                found.append(Located(parsed, line, offset))
+        if len(found) > count:
+            cut = found[-count]
+            found = found[-count:]
+            problems = [p for p in problems if p.line is None or p.line > cut.line]
+        return found, problems
+
+    def reflections(self, before_offset: int | None = None) -> tuple[list[Located], list[Problem]]:
+        """All reflections (depth > 0), optionally only those before a byte offset."""
+        index = self.index()
+        wanted = [(o, n) for o, n in index.reflections if before_offset is None or o < before_offset]
+        if not wanted:
+            return [], []
+        found, problems = [], []
+        with open(self.path, "rb") as handle:
+            for offset, length in wanted:
+                handle.seek(offset)
+                raw = handle.read(length)
+                parsed = self.parse_line(raw, None)
+                if isinstance(parsed, Problem):
+                    problems.append(parsed)
+                else:
+                    found.append(Located(parsed, 0, offset))
+        if problems:
+            # Line numbers need a count of the bytes before; only for the report.
+            problems = [self._with_line(p, o) for p, (o, _) in zip(problems, wanted)]
+        return found, problems
+
+    def _with_line(self, problem: Problem, offset: int) -> Problem:
+        with open(self.path, "rb") as handle:
+            line = handle.read(offset).count(b"\n") + 1
+        return Problem(problem.file, line, problem.reason)
+
+    def grep(self, terms: Iterable[str]) -> list[Located]:
+        """Memories whose tags or description mention any of the terms, oldest first."""
+        terms = [t.lower() for t in terms if t]
+        if not terms or not self.path.exists():
+            return []
+        data = self.path.read_bytes()
+        pattern = re.compile("|".join(re.escape(t) for t in terms).encode("utf-8"), re.IGNORECASE)
+        starts: list[int] = []
+        for match in pattern.finditer(data):
+            start = data.rfind(b"\n", 0, match.start()) + 1
+            if not starts or starts[-1] != start:
+                starts.append(start)
+        found = []
+        for start in starts:
+            end = data.find(b"\n", start)
+            raw = data[start : end if end != -1 else len(data)]
+            parsed = self.parse_line(raw, None)
+            if isinstance(parsed, Problem):
+                continue  # reported by the window, `memories` and `validate`
+            haystack = " ".join([parsed.description, *parsed.tags]).lower()
+            if any(term in haystack for term in terms):
+                found.append(Located(parsed, data.count(b"\n", 0, start) + 1, start))
+        return found
+
+    def find(self, ids: Iterable[str]) -> dict[str, Memory]:
+        """The memories with these ids, looked up without parsing every line."""
+        wanted = set(ids)
+        if not wanted or not self.path.exists():
+            return {}
+        data = self.path.read_bytes()
+        found: dict[str, Memory] = {}
+        for mem_id in wanted:
+            needle = re.compile(rb'"id"\s*:\s*"' + re.escape(mem_id.encode()) + rb'"')
+            for match in needle.finditer(data):
+                start = data.rfind(b"\n", 0, match.start()) + 1
+                end = data.find(b"\n", match.end())
+                parsed = self.parse_line(data[start : end if end != -1 else len(data)], None)
+                if isinstance(parsed, Memory) and parsed.id == mem_id:
+                    found[mem_id] = parsed
+                    break
+        return found
+
+    def scan(self) -> tuple[list[Located], list[Problem]]:
+        """Every line, fully checked: the slow path for ``validate`` and ``memories``."""
+        import jsonlines
+
+        if not self.path.exists():
+            return [], []
+        found: list[Located] = []
+        problems: list[Problem] = []
+        # jsonlines decodes and reports; offsets are tracked over the raw bytes.
+        data = self.path.read_bytes()
+        raw_lines = data.split(b"\n")
+        if raw_lines and raw_lines[-1] == b"":
+            raw_lines.pop()
+        reader = jsonlines.Reader(raw_lines)
+        offset = 0
+        for number, raw in enumerate(raw_lines, start=1):
+            try:
+                obj = reader.read(type=dict, skip_empty=False)
+            except jsonlines.InvalidLineError as exc:
+                if raw.strip():
+                    problems.append(Problem(self.display, number, _jsonlines_reason(exc)))
+                offset += len(raw) + 1
+                continue
+            parsed = self.parse_line(raw, number) if obj is not None else None
+            if isinstance(parsed, Problem):
+                problems.append(parsed)
+            elif parsed is not None:
+                found.append(Located(parsed, number, offset))
+            offset += len(raw) + 1
+        reader.close()
+        return found, problems + stream_consistency(self.display, found)
+
+    def memory_count(self) -> int:
+        return self.index().memories
+
+    def next_number(self) -> int:
+        return self.index().max_number + 1
+
+    # -- writing -----------------------------------------------------------
+
+    def append(self, memories: list[Memory]) -> None:
+        """Append whole lines and bring the index along without a rescan."""
+        if not memories:
+            return
+        index = self.index() if self.path.exists() else StreamIndex()
+        lines = [m.to_line() for m in memories]
+        start, size = append_lines(self.path, lines)
+        offset = start
+        for memory, text in zip(memories, lines):
+            length = len(text.encode("utf-8"))
+            index.memories += 1
+            index.max_number = max(index.max_number, memory.number)
+            if memory.depth > 0:
+                index.reflections.append([offset, length])
+            offset += length + 1
+        index.lines += len(lines)
+        index.size = size
+        index.mtime_ns = os.stat(self.path).st_mtime_ns
+        self._save_index(index)
+
+
+def _jsonlines_reason(exc) -> str:
+    message = str(exc)
+    # jsonlines appends "(line N)"; the caller already says which line.
+    return re.sub(r"\s*\(line \d+\)$", "", message)
+
+
+def stream_consistency(display: str, found: list[Located]) -> list[Problem]:
+    """Rules across lines: unique ids and evidence that exists in the same stream."""
+    problems: list[Problem] = []
+    first_seen: dict[str, int] = {}
+    for item in found:
+        if item.memory.id in first_seen:
+            problems.append(
+                Problem(display, item.line, f"id: duplicate {item.memory.id!r} (first on line {first_seen[item.memory.id]})")
+            )
+        else:
+            first_seen[item.memory.id] = item.line
+    for item in found:
+        missing = [e for e in item.memory.evidence if e not in first_seen]
+        if missing:
+            problems.append(
+                Problem(display, item.line, f"evidence: {', '.join(missing)} not in this stream")
+            )
+    return problems

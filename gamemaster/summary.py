@@ -1,0 +1,85 @@
+"""The day summary (logbook): scenes, highlights, artifacts, reflections, open threads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .fsio import atomic_write_json, atomic_write_text
+from .lang import join_names, phrase
+from .models import Agent, World
+from .workspace import Workspace
+
+HIGHLIGHTS = 5
+
+
+def day_records(workspace: Workspace, day: int) -> list[dict]:
+    records = []
+    for path in sorted(workspace.day_dir(day).glob("scene-*/scene.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        if record.get("status") == "applied":
+            records.append(record)
+    return records
+
+
+def summarize_day(workspace: Workspace, world: World, agents: dict[str, Agent]) -> dict:
+    records = day_records(workspace, world.day)
+    written = [w for r in records for w in r.get("written", [])]
+    own = [w for w in written if w["type"] not in ("reflection",)]
+    highlights = sorted(own, key=lambda w: -w["importance"])[:HIGHLIGHTS]
+    threads = []
+    for agent in agents.values():
+        for wish in agent.talk_wishes:
+            names = join_names(world.language, [agents[a].name.split()[0] for a in wish.with_ if a in agents])
+            threads.append(phrase(world.language, "thread_talk", name=agent.name.split()[0], names=names, topic=wish.topic))
+    for brief in world.briefs:
+        waiting = [a for a in (brief.to or sorted(agents)) if a not in brief.seen_by]
+        threads.append(phrase(world.language, "thread_brief", id=brief.id, names=", ".join(waiting)))
+    return {
+        "day": world.day,
+        "scenes": [
+            {k: r.get(k) for k in ("ref", "type", "participants", "topic", "reason")} for r in records
+        ],
+        "highlights": highlights,
+        "artifacts": [a for r in records for a in r.get("artifacts", [])],
+        "reflections": [w for w in written if w["type"] == "reflection"],
+        "open_threads": threads,
+        "memories_written": len(written),
+    }
+
+
+def render_summary(summary: dict, world: World, agents: dict[str, Agent]) -> str:
+    lang = world.language
+    none = f"- {phrase(lang, 'summary_none')}"
+
+    def name(agent_id: str) -> str:
+        return agents[agent_id].name if agent_id in agents else agent_id
+
+    day = f"{summary['day']:03d}"
+    lines = [f"# {phrase(lang, 'summary_title', day=day)}", ""]
+    lines += [f"## {phrase(lang, 'summary_scenes')}", ""]
+    for scene in summary["scenes"]:
+        people = ", ".join(name(p) for p in scene["participants"])
+        topic = f" – {scene['topic']}" if scene.get("topic") else ""
+        lines.append(f"- `{scene['ref']}` **{scene['type']}**{topic}: {people}")
+    lines += ["", f"## {phrase(lang, 'summary_highlights')}", ""]
+    lines += [f"- {name(h['agent'])} ({h['importance']}): {h['description']}" for h in summary["highlights"]] or [none]
+    lines += ["", f"## {phrase(lang, 'summary_artifacts')}", ""]
+    lines += [f"- [{Path(a).name}](../../{a})" for a in summary["artifacts"]] or [none]
+    lines += ["", f"## {phrase(lang, 'summary_reflections')}", ""]
+    lines += [f"- {name(r['agent'])}: {r['description']} (`{r['id']}`)" for r in summary["reflections"]] or [none]
+    lines += ["", f"## {phrase(lang, 'summary_threads')}", ""]
+    lines += [f"- {t}" for t in summary["open_threads"]] or [none]
+    return "\n".join(lines) + "\n"
+
+
+def write_day_summary(workspace: Workspace, world: World, agents: dict[str, Agent]) -> Path | None:
+    """Write ``scenes/day-XXX/summary.md`` (and ``.json``); None if it is already up to date."""
+    directory = workspace.day_dir(world.day)
+    json_path = directory / "summary.json"
+    summary = summarize_day(workspace, world, agents)
+    if json_path.exists() and json.loads(json_path.read_text(encoding="utf-8")) == summary:
+        return None
+    atomic_write_text(directory / "summary.md", render_summary(summary, world, agents))
+    atomic_write_json(json_path, summary)
+    return directory / "summary.md"

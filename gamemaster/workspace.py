@@ -1,0 +1,152 @@
+"""A workspace: the folder with ``state/``, ``prompts/``, ``gallery/`` and ``scenes/``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from functools import cached_property
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from .fsio import WorkspaceLock, atomic_write_json
+from .models import Agent, World
+from .problems import Problem, StateError
+from .streams import MemoryStream, describe_validation_error
+
+ROOT_ENV = "GAMEMASTER_ROOT"
+
+
+def bundled_dir(name: str) -> Path:
+    """``state`` or ``prompts`` as shipped: inside the wheel, or the source checkout."""
+    package = Path(__file__).resolve().parent
+    for candidate in (package / "_bundled" / name, package.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise StateError(f"the bundled {name}/ folder is missing from the installation")
+
+
+def resolve_root(root: str | Path | None) -> Path:
+    chosen = root or os.environ.get(ROOT_ENV) or os.getcwd()
+    return Path(chosen).expanduser().resolve()
+
+
+class Workspace:
+    def __init__(self, root: Path):
+        self.root = root
+        self.state = root / "state"
+        self.world_path = self.state / "world.json"
+        self.agents_dir = self.state / "agents"
+        self.memories_dir = self.state / "memories"
+        self.journal_path = self.state / ".journal.json"
+        self.gallery = root / "gallery"
+        self.scenes = root / "scenes"
+        self.lock = WorkspaceLock(root / ".gamemaster.lock")
+
+    def rel(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def require(self) -> None:
+        if not self.world_path.exists():
+            raise StateError(
+                f"{self.root} is not a gamemaster workspace (no state/world.json); "
+                "run `gamemaster init` or pass --root"
+            )
+
+    # -- reading state -----------------------------------------------------
+
+    def _read_json(self, path: Path) -> dict:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise StateError(f"{self.rel(path)}: missing") from None
+        except json.JSONDecodeError as exc:
+            raise StateError(
+                f"{self.rel(path)}:{exc.lineno}: not valid JSON: {exc.msg}",
+                [Problem(self.rel(path), exc.lineno, f"not valid JSON: {exc.msg}")],
+            ) from None
+        if not isinstance(data, dict):
+            raise StateError(f"{self.rel(path)}:1: expected a JSON object")
+        return data
+
+    def load_world(self) -> World:
+        self.require()
+        try:
+            return World.model_validate(self._read_json(self.world_path))
+        except ValidationError as exc:
+            reason = describe_validation_error(exc)
+            raise StateError(
+                f"{self.rel(self.world_path)}: {reason}", [Problem(self.rel(self.world_path), None, reason)]
+            ) from None
+
+    def agent_ids(self) -> list[str]:
+        return sorted(p.stem for p in self.agents_dir.glob("*.json"))
+
+    def load_agent(self, agent_id: str) -> Agent:
+        path = self.agents_dir / f"{agent_id}.json"
+        try:
+            agent = Agent.model_validate(self._read_json(path))
+        except ValidationError as exc:
+            reason = describe_validation_error(exc)
+            raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)]) from None
+        if agent.id != agent_id:
+            reason = f"id: {agent.id!r} does not match the file name {agent_id!r}"
+            raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)])
+        return agent
+
+    def load_agents(self) -> dict[str, Agent]:
+        return {agent_id: self.load_agent(agent_id) for agent_id in self.agent_ids()}
+
+    def stream(self, agent_id: str) -> MemoryStream:
+        return MemoryStream(self.root, agent_id)
+
+    # -- writing state -----------------------------------------------------
+
+    def agent_path(self, agent_id: str) -> Path:
+        return self.agents_dir / f"{agent_id}.json"
+
+    def save_agent(self, agent: Agent) -> None:
+        atomic_write_json(self.agent_path(agent.id), agent.dump())
+
+    def save_world(self, world: World) -> None:
+        atomic_write_json(self.world_path, world.dump())
+
+    # -- scenes ------------------------------------------------------------
+
+    def scene_dir(self, ref: str) -> Path:
+        return self.scenes / ref
+
+    def day_dir(self, day: int) -> Path:
+        return self.scenes / f"day-{day:03d}"
+
+    @cached_property
+    def prompts_dir(self) -> Path:
+        local = self.root / "prompts"
+        return local if local.is_dir() else bundled_dir("prompts")
+
+
+def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studio") -> Workspace:
+    """A new workspace: the bundled studio (or none) plus editable prompt templates."""
+    workspace = Workspace(target)
+    if workspace.world_path.exists():
+        raise StateError(f"{workspace.rel(workspace.world_path)}: a workspace already exists here")
+    target.mkdir(parents=True, exist_ok=True)
+    with workspace.lock:
+        if empty:
+            workspace.agents_dir.mkdir(parents=True, exist_ok=True)
+            workspace.memories_dir.mkdir(parents=True, exist_ok=True)
+            atomic_write_json(workspace.world_path, World(studio=studio).dump())
+        else:
+            source = bundled_dir("state")
+            for name in ("agents", "memories"):
+                shutil.copytree(source / name, workspace.state / name, dirs_exist_ok=True)
+            shutil.copy2(source / "world.json", workspace.world_path)
+        if not (target / "prompts").exists():
+            shutil.copytree(bundled_dir("prompts"), target / "prompts")
+        for folder in (workspace.gallery, workspace.scenes):
+            folder.mkdir(exist_ok=True)
+    return workspace

@@ -1,0 +1,280 @@
+"""Write-back: what a scene's validated replies change in the studio.
+
+``plan_scene`` turns the replies into one ``Transaction``: new memories with ids
+and ``created``, artifacts under ``gallery/``, observations for the others in
+the room, conversation memories after a MEETING, reflections with their depth,
+accumulators, plans, talk wishes, the world's scene log and the scene record.
+Nothing is written here; ``transaction.commit`` does that.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .fsio import dump_json
+from .lang import join_names, phrase
+from .models import Agent, Memory, Plan, SceneEntry, TalkWish, World, memory_id
+from .replies import Reply
+from .scenes import SceneSpec, SceneType
+from .transaction import Transaction
+from .workspace import Workspace
+
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+
+
+def slugify(text: str, limit: int = 48) -> str:
+    """An ASCII file-name slug; the file's content keeps its umlauts."""
+    folded = unicodedata.normalize("NFKD", text.translate(_UMLAUTS)).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
+    return (slug[:limit].rstrip("-") or "artifact")
+
+
+def observer_importance(artifact_importance: int) -> int:
+    """Colleagues who watch an artifact being finished rate it a little lower than its author."""
+    return max(1, min(10, artifact_importance - 2))
+
+
+MEETING_NOTICE_IMPORTANCE = 2
+
+
+@dataclass
+class SceneResult:
+    transaction: Transaction
+    written: list[dict] = field(default_factory=list)
+    artifacts: list[str] = field(default_factory=list)
+
+
+class _Ids:
+    """Hands out the next free id number per agent within one transaction."""
+
+    def __init__(self, workspace: Workspace):
+        self.workspace = workspace
+        self.next: dict[str, int] = {}
+
+    def take(self, agent: str) -> str:
+        if agent not in self.next:
+            self.next[agent] = self.workspace.stream(agent).next_number()
+        number = self.next[agent]
+        self.next[agent] += 1
+        return memory_id(agent, number)
+
+
+def _gallery_path(workspace: Workspace, kind: str, day: int, slug: str, taken: set[str]) -> str:
+    folder = workspace.gallery / kind
+    stem = f"day-{day:03d}_{slug}_v"
+    versions = [int(m.group(1)) for p in folder.glob(f"{stem}*.md") if (m := re.search(r"_v(\d+)\.md$", p.name))]
+    version = max(versions, default=0) + 1
+    while True:
+        relative = f"gallery/{kind}/{stem}{version}.md"
+        if relative not in taken:
+            break
+        version += 1
+    resolved = (workspace.root / relative).resolve()
+    if not resolved.is_relative_to(workspace.gallery.resolve()):
+        raise ValueError(f"artifact path {relative} would leave gallery/")
+    return relative
+
+
+def _front_matter(fields: dict[str, object]) -> str:
+    lines = ["---"]
+    for key, value in fields.items():
+        if isinstance(value, list):
+            value = "[" + ", ".join(str(v) for v in value) + "]"
+        text = str(value).replace("\n", " ")
+        if any(ch in text for ch in ":#\"'") and not text.startswith("["):
+            text = '"' + text.replace('"', '\\"') + '"'
+        lines.append(f"{key}: {text}")
+    lines.append("---")
+    return "\n".join(lines)
+
+
+def plan_scene(
+    workspace: Workspace,
+    world: World,
+    agents: dict[str, Agent],
+    spec: SceneSpec,
+    turns: list[tuple[str, Reply]],
+    evidence_depths: dict[str, int],
+    scene_record: dict,
+) -> SceneResult:
+    """The transaction that writes this scene. ``turns`` are (agent, reply) in speaking order."""
+    language = world.language
+    created = spec.ref
+    ids = _Ids(workspace)
+    result = SceneResult(Transaction(label=f"scene {created}"))
+    updated = {a: agents[a].model_copy(deep=True) for a in agents}
+    gained = {a: 0 for a in agents}
+    taken_paths: set[str] = set()
+
+    def remember(agent: str, **fields) -> Memory:
+        memory = Memory(id=ids.take(agent), created=created, **fields)
+        result.transaction.add_memory(agent, memory)
+        gained[agent] += memory.importance
+        result.written.append(
+            {
+                "id": memory.id,
+                "agent": agent,
+                "type": memory.type,
+                "importance": memory.importance,
+                "description": memory.description,
+            }
+        )
+        return memory
+
+    for agent_id, reply in turns:
+        agent = updated[agent_id]
+        for note in reply.memories:
+            remember(agent_id, type=note.type, description=note.description, importance=note.importance, tags=note.tags)
+        if reply.plan is not None:
+            agent.today_plan = Plan(text=reply.plan.text, tags=reply.plan.tags)
+            remember(
+                agent_id, type="plan", description=reply.plan.text, importance=reply.plan.importance, tags=reply.plan.tags
+            )
+        wishes = [TalkWish.model_validate(w.model_dump(by_alias=True)) for w in reply.talk_wishes]
+        if spec.type == SceneType.ARRIVAL:
+            agent.talk_wishes = wishes
+        else:
+            known = {(tuple(w.with_), w.topic) for w in agent.talk_wishes}
+            agent.talk_wishes += [w for w in wishes if (tuple(w.with_), w.topic) not in known]
+        for draft in reply.artifacts:
+            path = _gallery_path(workspace, draft.kind, spec.day, slugify(draft.title), taken_paths)
+            taken_paths.add(path)
+            artifact = remember(
+                agent_id,
+                type="artifact",
+                description=phrase(language, "artifact", title=draft.title, summary=draft.summary),
+                importance=draft.importance,
+                tags=[*draft.tags, "own-work"] if "own-work" not in draft.tags else draft.tags,
+                metadata={"artifact_path": path, "kind": draft.kind, "title": draft.title},
+            )
+            header = _front_matter(
+                {
+                    "title": draft.title,
+                    "kind": draft.kind,
+                    "agent": agent_id,
+                    "day": spec.day,
+                    "scene": created,
+                    "task": agent.today_plan.text if agent.today_plan else (spec.topic or ""),
+                    "memory": artifact.id,
+                    "memories_referenced": _referenced_ids(draft.content),
+                    "tags": draft.tags,
+                    "status": "draft",
+                }
+            )
+            result.transaction.files[path] = f"{header}\n\n{draft.content.strip()}\n"
+            result.artifacts.append(path)
+            for observer in spec.participants:
+                if observer == agent_id:
+                    continue
+                summary = draft.summary
+                if agent.name.split()[0] not in summary:
+                    summary = phrase(language, "observed_artifact", name=agent.name, summary=summary)
+                remember(
+                    observer,
+                    type="observation",
+                    description=summary,
+                    importance=observer_importance(draft.importance),
+                    tags=_unique([agent_id, *draft.tags]),
+                    metadata={"source": "artifact", "author": agent_id, "artifact_path": path},
+                )
+        for insight in reply.insights:
+            depth = max(evidence_depths.get(e, 0) for e in insight.evidence) + 1
+            remember(
+                agent_id,
+                type="reflection",
+                depth=depth,
+                description=insight.description,
+                importance=insight.importance,
+                tags=insight.tags,
+                evidence=insight.evidence,
+            )
+
+    if spec.type == SceneType.MEETING:
+        _write_meeting(spec, turns, agents, updated, remember, language)
+
+    for agent_id in spec.participants:
+        updated[agent_id].last_scene = created
+    for agent_id, amount in gained.items():
+        updated[agent_id].importance_accumulator += amount
+    if spec.type == SceneType.REFLECTION:
+        for agent_id in spec.participants:
+            updated[agent_id].importance_accumulator = 0
+
+    new_world = _advance_world(world, spec, agents)
+    for agent_id, agent in updated.items():
+        if agent.model_dump() != agents[agent_id].model_dump():
+            result.transaction.files[workspace.rel(workspace.agent_path(agent_id))] = dump_json(agent.dump())
+    record = dict(scene_record, status="applied", written=result.written, artifacts=result.artifacts)
+    result.transaction.files[workspace.rel(workspace.scene_dir(created) / "scene.json")] = dump_json(record)
+    result.transaction.files[workspace.rel(workspace.world_path)] = dump_json(new_world.dump())
+    return result
+
+
+def _write_meeting(spec, turns, agents, updated, remember, language) -> None:
+    transcript = [{"speaker": a, "says": r.says} for a, r in turns]
+    finals = {a: r for a, r in turns}  # a speaker's last turn carries their summary
+    for agent_id in spec.participants:
+        note = finals[agent_id].conversation
+        remember(
+            agent_id,
+            type="conversation",
+            description=note.summary,
+            importance=note.importance,
+            tags=_unique([*note.tags, *[p for p in spec.participants if p != agent_id]]),
+            metadata={"with": [p for p in spec.participants if p != agent_id], "topic": spec.topic, "transcript": transcript},
+        )
+        updated[agent_id].talk_wishes = [
+            w for w in updated[agent_id].talk_wishes if not set(w.with_) <= set(spec.participants)
+        ]
+    names = join_names(language, [agents[p].name.split()[0] for p in spec.participants])
+    for agent_id in agents:
+        if agent_id in spec.participants:
+            continue
+        remember(
+            agent_id,
+            type="observation",
+            description=phrase(language, "meeting_elsewhere", names=names),
+            importance=MEETING_NOTICE_IMPORTANCE,
+            tags=_unique(["meeting", *spec.participants]),
+            metadata={"source": "meeting", "participants": list(spec.participants)},
+        )
+
+
+def _advance_world(world: World, spec: SceneSpec, agents: dict[str, Agent]) -> World:
+    new = world.model_copy(deep=True)
+    entry = SceneEntry(scene=spec.scene, type=spec.type.value, participants=spec.participants, topic=spec.topic)
+    if spec.type == SceneType.ARRIVAL:
+        new.day, new.today = spec.day, [entry]
+    else:
+        new.today.append(entry)
+    new.scene = spec.scene
+    new.pending = None
+    roster = set(agents)
+    remaining = []
+    for brief in new.briefs:
+        addressees = [a for a in (brief.to or sorted(roster)) if a in roster]
+        brief.seen_by = _unique([*brief.seen_by, *[p for p in spec.participants if p in addressees]])
+        if any(a not in brief.seen_by for a in addressees):
+            remaining.append(brief)
+    new.briefs = remaining
+    return new
+
+
+def _referenced_ids(content: str) -> list[str]:
+    return _unique(re.findall(r"\b[a-z][a-z0-9_]*-\d{3,}\b", content))
+
+
+def _unique(items) -> list:
+    seen, out = set(), []
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            out.append(item)
+    return out
+
+
+def artifact_file(workspace: Workspace, relative: str) -> Path:
+    return workspace.root / relative
