@@ -39,7 +39,12 @@ class Context:
         from .gm import GameMaster
 
         self.workspace.require()
-        return GameMaster(self.workspace)
+        self._gm = GameMaster(self.workspace)
+        return self._gm
+
+    def report_warnings(self) -> None:
+        for problem in getattr(getattr(self, "_gm", None), "warnings", []):
+            print(f"warning: {problem}", file=sys.stderr)
 
 
 def _console(stderr: bool = False):
@@ -52,11 +57,8 @@ def _print_json(data) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
-def _fail(message: str, problems=()) -> None:
-    console = _console(stderr=True)
-    console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
-    for problem in problems:
-        console.print(f"  {problem}", markup=False, soft_wrap=True)
+def _fail(message: str) -> None:
+    print(f"error: {message}", file=sys.stderr)
     raise typer.Exit(1)
 
 
@@ -67,12 +69,10 @@ def _run(ctx: typer.Context, action):
 
     try:
         return action(ctx.obj)
-    except GamemasterError as exc:
+    except (GamemasterError, ReplyError, LockBusy) as exc:
         _fail(str(exc))
-    except ReplyError as exc:
-        _fail(str(exc))
-    except LockBusy as exc:
-        _fail(str(exc))
+    finally:
+        ctx.obj.report_warnings()
 
 
 @app.callback()
@@ -97,12 +97,20 @@ def _scene_json(spec, pending=None) -> dict:
     return data
 
 
-def _describe_scene(console, spec, names: dict[str, str]) -> None:
-    people = ", ".join(names.get(p, p) for p in spec.participants)
+def _scene_lines(spec, names: dict[str, str]) -> list[str]:
     topic = f" · {spec.topic}" if spec.topic else ""
-    console.print(f"[bold]{spec.ref}[/] [cyan]{spec.type.value}[/]{topic}", soft_wrap=True)
-    console.print(f"  {people}", markup=False, soft_wrap=True)
-    console.print(f"  [dim]why: {spec.reason}[/]", soft_wrap=True)
+    return [
+        f"{spec.ref} {spec.type.value}{topic}",
+        "  " + ", ".join(names.get(p, p) for p in spec.participants),
+        f"  why: {spec.reason}",
+    ]
+
+
+def _describe_scene(console, spec, names: dict[str, str]) -> None:
+    first, people, why = _scene_lines(spec, names)
+    console.print(f"[bold]{first}[/]", soft_wrap=True)
+    console.print(people, markup=False, soft_wrap=True)
+    console.print(f"[dim]{why}[/]", soft_wrap=True)
 
 
 # -- workspace -------------------------------------------------------------
@@ -221,12 +229,14 @@ def next_scene(
         pending, opened = gm.open_next(force)
         if as_json:
             return _print_json({"opened": opened, **_scene_json(pending.spec, pending)})
-        console = _console()
-        console.print("new scene:" if opened else "still pending:", style="bold")
-        _describe_scene(console, pending.spec, {a.id: a.name for a in gm.agents().values()})
-        for i in range(len(pending.turns)):
-            if pending.prompt_path(i).exists():
-                console.print(f"  prompt: {obj.workspace.rel(pending.prompt_path(i))}", markup=False)
+        lines = ["new scene:" if opened else "still pending:"]
+        lines += _scene_lines(pending.spec, {a.id: a.name for a in gm.agents().values()})
+        lines += [
+            f"  prompt: {obj.workspace.rel(pending.prompt_path(i))}"
+            for i in range(len(pending.turns))
+            if pending.prompt_path(i).exists()
+        ]
+        print("\n".join(lines))
 
     _run(ctx, action)
 
@@ -276,12 +286,11 @@ def _scenes_named(given: dict) -> set[str]:
     return refs
 
 
-def _report_result(console, spec, result) -> None:
-    console.print(f"applied {spec.ref} {spec.type.value}: {len(result.written)} memories", style="bold")
-    for entry in result.written:
-        console.print(f"  {entry['id']} ({entry['type']}, {entry['importance']}) {entry['description'][:90]}", markup=False)
-    for path in result.artifacts:
-        console.print(f"  artifact: {path}", markup=False)
+def _result_lines(spec, result) -> list[str]:
+    lines = [f"applied {spec.ref} {spec.type.value}: {len(result.written)} memories"]
+    lines += [f"  {e['id']} ({e['type']}, {e['importance']}) {e['description'][:90]}" for e in result.written]
+    lines += [f"  artifact: {path}" for path in result.artifacts]
+    return lines
 
 
 @app.command()
@@ -306,7 +315,7 @@ def apply(
                 records = [json.loads((obj.workspace.scene_dir(r) / "scene.json").read_text(encoding="utf-8")) for r in named]
                 if all(r.get("status") == "applied" for r in records):
                     message = f"scene {', '.join(sorted(named))} is already applied; nothing written"
-                    return _print_json({"applied": False, "message": message}) if as_json else _console().print(message)
+                    return _print_json({"applied": False, "message": message}) if as_json else print(message)
             raise GamemasterError("no scene is pending; run `gamemaster next` first")
         result = gm.apply_replies(pending, given) if given is not None else gm.apply(pending)
         summary = gm.close_day_if_over()
@@ -315,10 +324,10 @@ def apply(
                 {"applied": True, "scene": pending.spec.ref, "written": result.written, "artifacts": result.artifacts,
                  "day_summary": str(summary) if summary else None}
             )
-        console = _console()
-        _report_result(console, pending.spec, result)
+        lines = _result_lines(pending.spec, result)
         if summary:
-            console.print(f"day closed: {obj.workspace.rel(summary)}", markup=False)
+            lines.append(f"day closed: {obj.workspace.rel(summary)}")
+        print("\n".join(lines))
 
     _run(ctx, action)
 

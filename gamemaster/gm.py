@@ -15,7 +15,7 @@ from .backends.base import ReplyRequest, Turn
 from .fsio import atomic_write_json, atomic_write_text, dump_json
 from .lang import phrase
 from .models import Agent, Brief, Memory, World, parse_scene_ref, scene_ref
-from .problems import GamemasterError
+from .problems import GamemasterError, Problem
 from .prompts import PromptContext, build_prompt
 from .replies import Reply, ReplyError, check_reply, parse_reply
 from .scenes import Force, SceneSpec, SceneType, decide_next, day_is_over, due_for_reflection, topic_terms
@@ -80,6 +80,8 @@ class Pending:
 class GameMaster:
     def __init__(self, workspace: Workspace):
         self.workspace = workspace
+        #: Bad lines met while selecting memories: reported by the CLI, never dropped silently.
+        self.warnings: list[Problem] = []
 
     # -- state -------------------------------------------------------------
 
@@ -179,6 +181,7 @@ class GameMaster:
             raise GamemasterError(f"scene {spec.ref}: agent {agent_id} no longer exists in state/agents/")
         agent = agents[agent_id]
         selection = self.selection_for(world, agent, spec)
+        self.warnings += [p for p in selection.problems if p not in self.warnings]
         last = parse_scene_ref(agent.last_scene) if agent.last_scene else (0, 0)
         since = [m for m in selection.memories if m.scene_key and m.scene_key > last]
         briefs = [b for b in world.briefs if (b.to is None or agent_id in b.to) and agent_id not in b.seen_by]

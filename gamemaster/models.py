@@ -45,7 +45,7 @@ def memory_number(mem_id: str) -> int | None:
 class Memory(BaseModel):
     """One line of ``state/memories/{agent}.jsonl`` (seed 001's node schema)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     id: str
     # Optional only because seed 001's cross-agent example omits it; every
@@ -96,7 +96,7 @@ class Memory(BaseModel):
 
 
 class Plan(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     text: Annotated[str, Field(min_length=1)]
     tags: list[str] = Field(default_factory=list)
@@ -105,7 +105,7 @@ class Plan(BaseModel):
 class TalkWish(BaseModel):
     """An agent wants to talk with colleagues about a topic."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
 
     with_: Annotated[list[str], Field(alias="with", min_length=1)]
     topic: Annotated[str, Field(min_length=1)]
@@ -115,7 +115,7 @@ class TalkWish(BaseModel):
 class Agent(BaseModel):
     """``state/agents/{id}.json``."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     id: str
     name: str
@@ -149,7 +149,7 @@ class Agent(BaseModel):
 class Brief(BaseModel):
     """Creative Director feedback not yet seen by every addressee."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     id: str
     text: Annotated[str, Field(min_length=1)]
@@ -161,7 +161,7 @@ class Brief(BaseModel):
 class SceneEntry(BaseModel):
     """One applied scene of the current day (the day's running logbook)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     scene: int
     type: str
@@ -172,7 +172,7 @@ class SceneEntry(BaseModel):
 class World(BaseModel):
     """``state/world.json``."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     studio: str
     language: str = "de"

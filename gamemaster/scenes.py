@@ -10,7 +10,7 @@ import re
 from enum import Enum
 from typing import Iterable
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .models import Agent, World, scene_ref
 
@@ -24,6 +24,8 @@ class SceneType(str, Enum):
 
 class SceneSpec(BaseModel):
     """A typed scene: who is in it, what it is about and why it was chosen."""
+
+    model_config = ConfigDict(defer_build=True)
 
     type: SceneType
     day: int
@@ -53,6 +55,8 @@ class SceneSpec(BaseModel):
 
 class Force(BaseModel):
     """What the Creative Director pins down; the rest is decided as usual."""
+
+    model_config = ConfigDict(defer_build=True)
 
     type: SceneType | None = None
     participants: list[str] = Field(default_factory=list)

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from gamemaster.cli import app  # noqa: E402
+from gamemaster.gm import GameMaster  # noqa: E402
+from gamemaster.workspace import Workspace, init_workspace  # noqa: E402
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(autouse=True)
+def _no_api_key(monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("GAMEMASTER_ROOT", raising=False)
+
+
+@pytest.fixture
+def workspace(tmp_path) -> Workspace:
+    """A fresh copy of the bundled studio."""
+    return init_workspace(tmp_path / "studio")
+
+
+@pytest.fixture
+def gm(workspace) -> GameMaster:
+    return GameMaster(workspace)
+
+
+def write_agent(workspace: Workspace, agent_id: str, **fields) -> None:
+    data = {"id": agent_id, "name": agent_id.capitalize() + " Test", "role": "Testrolle", "persona": "Testperson.",
+            "artifact_kind": "notes", **fields}
+    workspace.agents_dir.mkdir(parents=True, exist_ok=True)
+    (workspace.agents_dir / f"{agent_id}.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+def write_lines(workspace: Workspace, agent_id: str, lines: list) -> Path:
+    path = workspace.memories_dir / f"{agent_id}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = "".join((line if isinstance(line, str) else json.dumps(line, ensure_ascii=False)) + "\n" for line in lines)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def memory(agent: str, number: int, **fields) -> dict:
+    base = {"id": f"{agent}-{number:03d}", "created": "day-001/scene-01", "type": "observation", "depth": 0,
+            "description": f"Erinnerung {number}", "importance": 3, "tags": [], "evidence": [], "metadata": {}}
+    base.update(fields)
+    return base
+
+
+@pytest.fixture
+def empty_workspace(tmp_path) -> Workspace:
+    return init_workspace(tmp_path / "empty", empty=True)
+
+
+@pytest.fixture
+def cli(workspace):
+    runner = CliRunner()
+
+    def invoke(*args, input=None, root=None):
+        return runner.invoke(app, ["--root", str(root or workspace.root), *args], input=input)
+
+    return invoke
