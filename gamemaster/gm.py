@@ -183,7 +183,12 @@ class GameMaster:
         selection = self.selection_for(world, agent, spec)
         self.warnings += [p for p in selection.problems if p not in self.warnings]
         last = parse_scene_ref(agent.last_scene) if agent.last_scene else (0, 0)
-        since = [m for m in selection.memories if m.scene_key and m.scene_key > last]
+        # What others brought in during the agent's last scene counts too: the
+        # agent was answering in parallel and could not react to it yet.
+        since = [
+            m for m in selection.memories
+            if m.scene_key and (m.scene_key > last or (m.scene_key == last and m.metadata.get("source")))
+        ]
         briefs = [b for b in world.briefs if (b.to is None or agent_id in b.to) and agent_id not in b.seen_by]
         transcript = [
             Turn(pending.turns[i], agents[pending.turns[i]].name, pending.replies[i].says)
