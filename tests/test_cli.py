@@ -1,0 +1,140 @@
+"""The command line: workspace, scene cycle, memories, briefs, validation, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from replies import valid_reply
+from gamemaster.gm import GameMaster
+
+
+def test_init_creates_the_bundled_studio_and_status_reports_it(tmp_path, cli):
+    target = tmp_path / "neu"
+    result = cli("init", str(target))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.stem for p in (target / "state/agents").glob("*.json")) == ["darius", "emre", "finn", "leo", "nami", "tobi", "vera"]
+    assert (target / "prompts/character.md").exists()
+    status = cli("status", "--json", root=target)
+    data = json.loads(status.output)
+    assert (data["day"], data["scene"], data["pending"]) == (0, 0, None)
+    vera = next(a for a in data["agents"] if a["id"] == "vera")
+    assert vera["memories"] == len((target / "state/memories/vera.jsonl").read_text(encoding="utf-8").splitlines())
+    assert cli("init", str(target)).exit_code == 1  # never over an existing workspace
+
+
+def test_init_empty_has_no_agents(tmp_path, cli):
+    assert cli("init", "--empty", str(tmp_path / "leer")).exit_code == 0
+    assert list((tmp_path / "leer/state/agents").glob("*")) == []
+
+
+def test_next_is_stable_until_applied(cli, workspace):
+    first = json.loads(cli("next", "--json").output)
+    assert first["opened"] is True and first["type"] == "ARRIVAL" and first["ref"] == "day-001/scene-01"
+    assert (workspace.scenes / "day-001/scene-01/prompts/vera.md").exists()
+    again = json.loads(cli("next", "--json").output)
+    assert again["opened"] is False and again["ref"] == first["ref"]
+    human = cli("next")
+    assert human.output.startswith("still pending:\nday-001/scene-01 ARRIVAL\n")
+
+
+def test_prompt_prints_the_participants_prompt(cli):
+    cli("next")
+    result = cli("prompt", "vera")
+    assert result.exit_code == 0
+    assert result.output.startswith("# Du bist Vera Kowalski (vera) im Studio GenSoftworks")
+    assert "vera-008" in result.output  # her reflection is among the selected memories
+    assert cli("prompt", "nobody").exit_code == 1
+
+
+def test_forced_next_and_usage_errors(cli):
+    cli("next")
+    assert cli("next", "--type", "WORK").exit_code == 1  # a scene is pending
+    assert cli("next", "--type", "PARTY").exit_code == 2
+    assert cli("frobnicate").exit_code == 2
+
+
+def test_apply_from_stdin_and_a_rejected_reply_writes_nothing(cli, workspace):
+    cli("next", "--type", "ARRIVAL")
+    gm = GameMaster(workspace)
+    pending = gm.pending()
+    replies = {agent: valid_reply(gm.build_request(pending, turn)) for turn, agent in enumerate(pending.turns)}
+    broken = json.loads(json.dumps(replies))
+    broken["nami"]["memories"][0]["importance"] = 11
+    del broken["tobi"]["plan"]
+    before = (workspace.memories_dir / "nami.jsonl").read_bytes()
+    rejected = cli("apply", "--replies", "-", input=json.dumps(broken))
+    assert rejected.exit_code == 1
+    assert "nami: memories.0.importance: Input should be less than or equal to 10" in rejected.output
+    assert "tobi: plan: an ARRIVAL reply must declare today's plan" in rejected.output
+    assert (workspace.memories_dir / "nami.jsonl").read_bytes() == before
+    assert not list((workspace.scenes / "day-001/scene-01").glob("replies/*"))
+    accepted = cli("apply", "--replies", "-", "--json", input=json.dumps(replies))
+    data = json.loads(accepted.output)
+    assert data["applied"] is True and len(data["written"]) == 14
+
+
+def test_apply_without_replies_says_who_is_missing(cli):
+    cli("next")
+    result = cli("apply")
+    assert result.exit_code == 1
+    assert "still waits for replies from: darius (turn 1)" in result.output
+
+
+def test_memories_filters(cli):
+    result = cli("memories", "vera", "--tag", "bone-towers", "--type", "observation", "--json")
+    found = json.loads(result.output)["memories"]
+    assert found and all("bone-towers" in m["tags"] and m["type"] == "observation" for m in found)
+    last = json.loads(cli("memories", "vera", "--last", "2", "--json").output)["memories"]
+    assert [m["id"] for m in last] == ["vera-007", "vera-008"]
+    grep = json.loads(cli("memories", "vera", "--grep", "silhouette", "--json").output)["memories"]
+    assert grep and all("silhouette" in m["description"].lower() for m in grep)
+    assert cli("memories", "nobody").exit_code == 1
+
+
+def test_brief_is_a_high_importance_observation_for_its_addressees(cli, workspace):
+    before = GameMaster(workspace).agents()["emre"].importance_accumulator
+    result = cli("brief", "Die Türme brauchen Biologie.", "--to", "emre", "--json")
+    brief = json.loads(result.output)
+    assert brief["id"] == "brief-001" and brief["to"] == ["emre"] and brief["created"] == "day-001/scene-01"
+    last = json.loads((workspace.memories_dir / "emre.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert last["description"] == "Der Creative Director gibt vor: „Die Türme brauchen Biologie.“"
+    assert (last["importance"], last["metadata"]["source"]) == (9, "brief")
+    assert GameMaster(workspace).agents()["emre"].importance_accumulator == before + 9
+    assert cli("brief", "x", "--to", "nobody").exit_code == 1
+
+
+def test_schema_prints_the_reply_contract(cli):
+    schema = json.loads(cli("schema").output)
+    assert schema["title"] == "Reply"
+    assert {"agent", "scene", "action", "memories", "artifacts", "insights"} <= set(schema["properties"])
+
+
+def test_root_from_environment_and_python_dash_m(workspace):
+    env = {"GAMEMASTER_ROOT": str(workspace.root), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run([sys.executable, "-m", "gamemaster", "status", "--json"], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["studio"] == "GenSoftworks"
+
+
+def test_outside_a_workspace_is_a_reported_problem(tmp_path, cli):
+    result = cli("status", root=tmp_path)
+    assert result.exit_code == 1
+    assert "is not a gamemaster workspace" in result.output
+
+
+def test_hot_commands_do_not_import_anthropic_or_rich(workspace):
+    code = (
+        "import sys\n"
+        "from gamemaster.cli import app\n"
+        "for args in (['next'], ['prompt', 'vera']):\n"
+        "    try:\n"
+        f"        app(['--root', {str(workspace.root)!r}, *args])\n"
+        "    except SystemExit as exit:\n"
+        "        assert exit.code == 0, exit.code\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('anthropic', 'rich', 'jsonlines', 'httpx')))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"
