@@ -165,8 +165,10 @@ def _chosen(world: World, agents: dict[str, Agent], roster: list[str]) -> SceneS
             reason=f"brief {brief.id} from the Creative Director awaits {', '.join(waiting)}",
         )
 
+    # Mornings are for work; meetings come once work is under way, never two in a row.
     last_type = world.today[-1].type if world.today else None
-    if last_type != SceneType.MEETING.value:
+    worked = any(entry.type == SceneType.WORK.value for entry in world.today)
+    if worked and last_type != SceneType.MEETING.value:
         meeting = _meeting_from_wishes(world, agents, roster)
         if meeting is not None:
             return meeting

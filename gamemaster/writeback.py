@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .fsio import dump_json
 from .lang import join_names, phrase
@@ -170,7 +169,7 @@ def plan_scene(
                 if observer == agent_id:
                     continue
                 summary = draft.summary
-                if agent.name.split()[0] not in summary:
+                if not any(part in summary for part in _name_parts(agent.name)):
                     summary = phrase(language, "observed_artifact", name=agent.name, summary=summary)
                 remember(
                     observer,
@@ -263,6 +262,11 @@ def _advance_world(world: World, spec: SceneSpec, agents: dict[str, Agent]) -> W
     return new
 
 
+def _name_parts(name: str) -> list[str]:
+    """'Tobias „Tobi“ Richter' → Tobias, Tobi, Richter: any of them names the author."""
+    return [part for part in re.split(r"[\s„“\"'”]+", name) if len(part) > 1]
+
+
 def _referenced_ids(content: str) -> list[str]:
     return _unique(re.findall(r"\b[a-z][a-z0-9_]*-\d{3,}\b", content))
 
@@ -275,6 +279,3 @@ def _unique(items) -> list:
             out.append(item)
     return out
 
-
-def artifact_file(workspace: Workspace, relative: str) -> Path:
-    return workspace.root / relative

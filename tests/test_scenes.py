@@ -44,9 +44,10 @@ def test_exactly_at_the_threshold_is_not_over_it():
     assert spec.type == SceneType.WORK
 
 
-def test_talk_wishes_become_a_meeting_on_their_topic():
+def test_talk_wishes_become_a_meeting_once_work_is_under_way():
     wish = {"with": ["dia"], "topic": "Knochentürme", "tags": ["bone-towers"]}
-    spec = decide_next(world(today=MORNING), agents(bob={"talk_wishes": [wish]}))
+    assert decide_next(world(today=MORNING), agents(bob={"talk_wishes": [wish]})).type == SceneType.WORK
+    spec = decide_next(world(today=MORNING + [("WORK", ["ana"])]), agents(bob={"talk_wishes": [wish]}))
     assert (spec.type, spec.participants, spec.topic, spec.topic_tags) == (
         SceneType.MEETING, ["bob", "dia"], "Knochentürme", ["bone-towers"])
     assert spec.rounds == 2 and spec.turns == ["bob", "dia", "bob", "dia"]
@@ -55,7 +56,7 @@ def test_talk_wishes_become_a_meeting_on_their_topic():
 
 def test_no_two_meetings_in_a_row():
     wish = {"with": ["dia"], "topic": "Knochentürme"}
-    spec = decide_next(world(today=MORNING + [("MEETING", ["ana", "cem"])]), agents(bob={"talk_wishes": [wish]}))
+    spec = decide_next(world(today=MORNING + [("WORK", ["ana"]), ("MEETING", ["ana", "cem"])]), agents(bob={"talk_wishes": [wish]}))
     assert spec.type == SceneType.WORK
 
 

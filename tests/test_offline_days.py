@@ -1,0 +1,112 @@
+"""Three offline days on a fresh workspace: every path of the loop runs."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from gamemaster.cli import app
+from gamemaster.validate import validate_workspace
+from gamemaster.workspace import Workspace, init_workspace
+
+
+def advance(root, *args):
+    result = CliRunner().invoke(app, ["--root", str(root), "day", "advance", *args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def streams(root):
+    return {p.stem: [json.loads(l) for l in p.read_text(encoding="utf-8").splitlines()] for p in (root / "state/memories").glob("*.jsonl")}
+
+
+@pytest.fixture(scope="module")
+def three_days(tmp_path_factory):
+    root = tmp_path_factory.mktemp("days") / "studio"
+    init_workspace(root)
+    result = CliRunner().invoke(app, ["--root", str(root), "day", "advance", "--days", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    return root, json.loads(result.output)
+
+
+def test_three_days_have_every_scene_type_and_three_summaries(three_days):
+    root, report = three_days
+    types = Counter(scene["type"] for scene in report["scenes"])
+    assert set(types) == {"ARRIVAL", "WORK", "MEETING", "REFLECTION"}
+    assert types["ARRIVAL"] == 3
+    assert [p.split("/")[-2] for p in report["summaries"]] == ["day-001", "day-002", "day-003"]
+    summary = (root / "scenes/day-001/summary.md").read_text(encoding="utf-8")
+    assert summary.startswith("# Tag 001 – Zusammenfassung")
+    world = json.loads((root / "state/world.json").read_text(encoding="utf-8"))
+    assert world["day"] == 3 and world["pending"] is None
+
+
+def test_artifacts_exist_and_colleagues_in_the_room_observed_them(three_days):
+    root, report = three_days
+    artifacts = [a for scene in report["scenes"] for a in scene["artifacts"]]
+    assert artifacts and all((root / a).is_file() for a in artifacts)
+    memories = streams(root)
+    for scene in report["scenes"]:
+        for path in scene["artifacts"]:
+            author = next(m for ms in memories.values() for m in ms if m["type"] == "artifact" and m["metadata"]["artifact_path"] == path)
+            author_id = author["id"].rsplit("-", 1)[0]
+            for other in scene["participants"]:
+                if other != author_id:
+                    seen = [m for m in memories[other] if m["metadata"].get("artifact_path") == path]
+                    assert len(seen) == 1 and author_id in seen[0]["tags"] and seen[0]["type"] == "observation"
+
+
+def test_meetings_leave_conversations_for_participants_and_a_notice_for_the_rest(three_days):
+    root, report = three_days
+    memories = streams(root)
+    meeting = next(s for s in report["scenes"] if s["type"] == "MEETING")
+    for agent, lines in memories.items():
+        here = [m for m in lines if m["created"] == meeting["scene"]]
+        if agent in meeting["participants"]:
+            talk = [m for m in here if m["type"] == "conversation"]
+            assert len(talk) == 1 and len(talk[0]["metadata"]["transcript"]) >= 2 * len(meeting["participants"])
+        else:
+            assert [m["metadata"]["source"] for m in here] == ["meeting"]
+
+
+def test_reflections_cite_real_evidence_and_reset_the_accumulator(three_days):
+    root, report = three_days
+    memories = streams(root)
+    reflected = [s for s in report["scenes"] if s["type"] == "REFLECTION"]
+    assert reflected
+    for scene in reflected:
+        agent = scene["participants"][0]
+        by_id = {m["id"]: m for m in memories[agent]}
+        insights = [m for m in memories[agent] if m["created"] == scene["scene"] and m["type"] == "reflection"]
+        assert 3 <= len(insights) <= 5
+        for insight in insights:
+            assert insight["evidence"] and all(e in by_id for e in insight["evidence"])
+            assert insight["depth"] == max(by_id[e]["depth"] for e in insight["evidence"]) + 1
+
+
+def test_state_is_valid_afterwards(three_days):
+    root, _ = three_days
+    assert [str(p) for p in validate_workspace(Workspace(root)) if not p.warning] == []
+
+
+def test_offline_days_are_deterministic_and_resume_counts_the_day_under_way(tmp_path, three_days):
+    root, report = three_days
+    again = tmp_path / "again"
+    init_workspace(again)
+    advance(again)  # day 1
+    CliRunner().invoke(app, ["--root", str(again), "next"])  # day 2 opened: a day under way
+    advance(again, "--days", "2")  # finishes day 2, plays day 3
+    assert streams(again) == streams(root)
+    assert sorted(p.relative_to(again).as_posix() for p in (again / "gallery").rglob("*.md")) == sorted(
+        p.relative_to(root).as_posix() for p in (root / "gallery").rglob("*.md"))
+
+
+def test_the_output_says_it_is_offline(tmp_path):
+    root = tmp_path / "studio"
+    init_workspace(root)
+    result = advance(root)
+    assert "offline backend" in result.output
+    assert "end of day" in result.output
