@@ -13,7 +13,13 @@ BACKENDS = {
 
 
 def default_backend_name() -> str:
-    return "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "offline"
+    """``anthropic`` when a key is set and that backend is installed, else ``offline``."""
+    from importlib.util import find_spec
+
+    module = BACKENDS["anthropic"].partition(":")[0]
+    if os.environ.get("ANTHROPIC_API_KEY") and find_spec(module) is not None:
+        return "anthropic"
+    return "offline"
 
 
 def get_backend(name: str | None = None, **options) -> Backend:
