@@ -366,6 +366,12 @@ class _Display:
                 self.status.start()
             else:
                 self.status.update(text)
+        elif event == "reply":
+            self.stop()
+            reply = data["reply"]
+            line = reply.says or reply.action
+            name = self.names.get(data["agent"], data["agent"]).split()[0]
+            self.console.print(f"  [bold]{name}[/]: {line}", overflow="ellipsis", no_wrap=True)
         elif event == "invalid":
             self.console.print(f"  [red]invalid reply[/] {data['error']}", soft_wrap=True)
         elif event == "applied":

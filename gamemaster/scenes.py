@@ -165,8 +165,10 @@ def _chosen(world: World, agents: dict[str, Agent], roster: list[str]) -> SceneS
             reason=f"brief {brief.id} from the Creative Director awaits {', '.join(waiting)}",
         )
 
-    # Mornings are for work; meetings come once work is under way, never two in a row.
-    last_type = world.today[-1].type if world.today else None
+    # Mornings are for work; meetings come once work is under way, never two in a row
+    # (a reflection in between does not break the row).
+    counted = [entry.type for entry in world.today if entry.type != SceneType.REFLECTION.value]
+    last_type = counted[-1] if counted else None
     worked = any(entry.type == SceneType.WORK.value for entry in world.today)
     if worked and last_type != SceneType.MEETING.value:
         meeting = _meeting_from_wishes(world, agents, roster)

@@ -60,6 +60,12 @@ def test_no_two_meetings_in_a_row():
     assert spec.type == SceneType.WORK
 
 
+def test_a_reflection_between_two_meetings_does_not_break_the_row():
+    wish = {"with": ["dia"], "topic": "Knochentürme"}
+    today = MORNING + [("WORK", ["ana"]), ("MEETING", ["ana", "cem"]), ("REFLECTION", ["cem"])]
+    assert decide_next(world(today=today), agents(bob={"talk_wishes": [wish]})).type == SceneType.WORK
+
+
 def test_work_goes_to_those_with_fewest_scenes_today():
     spec = decide_next(world(today=MORNING + [("WORK", ["ana", "bob", "cem"])]), agents())
     assert spec.type == SceneType.WORK
