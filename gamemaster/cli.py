@@ -367,10 +367,12 @@ class _Display:
             else:
                 self.status.update(text)
         elif event == "reply":
+            from .lang import short_name
+
             self.stop()
             reply = data["reply"]
             line = reply.says or reply.action
-            name = self.names.get(data["agent"], data["agent"]).split()[0]
+            name = short_name(self.names.get(data["agent"], data["agent"]))
             self.console.print(f"  [bold]{name}[/]: {line}", overflow="ellipsis", no_wrap=True)
         elif event == "invalid":
             self.console.print(f"  [red]invalid reply[/] {data['error']}", soft_wrap=True)

@@ -7,6 +7,8 @@ records, the day summary).
 
 from __future__ import annotations
 
+import re
+
 PHRASES: dict[str, dict[str, str]] = {
     "de": {
         "and": "und",
@@ -54,3 +56,12 @@ def join_names(language: str, names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return f"{', '.join(names[:-1])} {phrase(language, 'and')} {names[-1]}"
+
+
+def short_name(display: str) -> str:
+    """How colleagues address someone: the nickname in quotes, else the first name."""
+    match = re.search(r"[\"“„»«](.+?)[\"”“«»]", display or "")
+    if match and match.group(1).strip():
+        return match.group(1).strip()
+    words = (display or "").split()
+    return words[0] if words else ""

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from .fsio import atomic_write_json, atomic_write_text
-from .lang import join_names, phrase
+from .lang import join_names, phrase, short_name
 from .models import Agent, World
 from .workspace import Workspace
 
@@ -30,8 +30,8 @@ def summarize_day(workspace: Workspace, world: World, agents: dict[str, Agent]) 
     threads = []
     for agent in agents.values():
         for wish in agent.talk_wishes:
-            names = join_names(world.language, [agents[a].name.split()[0] for a in wish.with_ if a in agents])
-            threads.append(phrase(world.language, "thread_talk", name=agent.name.split()[0], names=names, topic=wish.topic))
+            names = join_names(world.language, [short_name(agents[a].name) for a in wish.with_ if a in agents])
+            threads.append(phrase(world.language, "thread_talk", name=short_name(agent.name), names=names, topic=wish.topic))
     for brief in world.briefs:
         waiting = [a for a in (brief.to or sorted(agents)) if a not in brief.seen_by]
         threads.append(phrase(world.language, "thread_brief", id=brief.id, names=", ".join(waiting)))

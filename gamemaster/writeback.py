@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from .fsio import dump_json
-from .lang import join_names, phrase
+from .lang import join_names, phrase, short_name
 from .models import Agent, Memory, Plan, SceneEntry, TalkWish, World, memory_id
 from .replies import Reply
 from .scenes import SceneSpec, SceneType
@@ -228,7 +228,7 @@ def _write_meeting(spec, turns, agents, updated, remember, language) -> None:
         updated[agent_id].talk_wishes = [
             w for w in updated[agent_id].talk_wishes if not set(w.with_) <= set(spec.participants)
         ]
-    names = join_names(language, [agents[p].name.split()[0] for p in spec.participants])
+    names = join_names(language, [short_name(agents[p].name) for p in spec.participants])
     for agent_id in agents:
         if agent_id in spec.participants:
             continue

@@ -18,6 +18,7 @@ import string
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from ..lang import short_name
 from ..models import Brief, Memory
 from ..scenes import STOPWORDS, SceneType, topic_terms
 from .base import ReplyRequest, Turn
@@ -40,7 +41,11 @@ FAMILY_KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 FAMILIES = tuple(name for name, _ in FAMILY_KEYWORDS) + ("notes",)
 
 # Tags that describe bookkeeping rather than content; useless as a topic.
-_PLAIN_TAGS = frozenset({"own-work", "brief", "artifact", "meeting", "reflection", "plan"})
+_PLAIN_TAGS = frozenset({
+    "own-work", "brief", "artifact", "meeting", "reflection", "plan", "conversation",
+    "kickoff", "creative-director",
+})
+_QUOTE_MARKS = "„“”\"»«"
 
 _FORMATTER = string.Formatter()
 _WORD_RE = re.compile(r"\w[\w-]*")
@@ -55,15 +60,6 @@ def derive_seed(seed: int, scene: str, agent: str, turn: int) -> int:
 def language_lines(language: str | None) -> dict:
     code = (language or "").strip().lower().replace("_", "-").split("-")[0]
     return LINES.get(code, LINES[DEFAULT_LANGUAGE])
-
-
-def short_name(display: str) -> str:
-    """How colleagues address someone: the nickname in quotes, else the first name."""
-    match = re.search(r"[\"“„»«'](.+?)[\"”“«»']", display or "")
-    if match and match.group(1).strip():
-        return match.group(1).strip()
-    words = (display or "").split()
-    return words[0] if words else ""
 
 
 def artifact_family(kind: str, role: str = "") -> str:
@@ -141,13 +137,29 @@ def _clip(text: str, limit: int) -> str:
 
 
 def _bare(text: str, limit: int) -> str:
-    """A remembered sentence ready to be embedded: first sentence, clipped, no final stop."""
-    return _clip(_first_sentence(text), limit).rstrip(".!?;: ")
+    """A remembered sentence ready to be embedded: first sentence, clipped, no final stop.
+
+    Quotation marks go: the excerpt is usually quoted again, and quotes inside
+    quotes pile up when characters cite each other's remarks day after day.
+    """
+    plain = "".join(ch for ch in text if ch not in _QUOTE_MARKS)
+    return _clip(_first_sentence(plain), limit).rstrip(".!?;: ")
+
+
+def _mention(text: str, tag: str) -> str | None:
+    """How ``text`` spells ``tag`` (as a whole word, hyphens optional), if it does."""
+    for form in (tag, tag.replace("-", " ")):
+        if form.strip():
+            # Whole words only: "Design" inside "Design-Dokument" is not the tag "design".
+            match = re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", text, re.IGNORECASE)
+            if match:
+                return match.group(0)
+    return None
 
 
 def _sentence_like(text: str) -> bool:
     stripped = text.strip()
-    return bool(stripped) and (stripped[-1] in ".!?" or len(stripped.split()) > 7)
+    return bool(stripped) and (stripped[-1] in ".!?" or len(_WORD_RE.findall(stripped)) > 9)
 
 
 class _Player:
@@ -161,14 +173,18 @@ class _Player:
             derive_seed(request.seed, request.spec.ref, request.agent.id, request.turn)
         )
         self.me = short_name(self.agent.name) or self.agent.id.capitalize()
-        self.family_name = artifact_family(self.agent.artifact_kind, self.agent.role)
-        self.family = self.lines["families"][self.family_name]
+        family = artifact_family(self.agent.artifact_kind, self.agent.role)
+        self.family = self.lines["families"][family]
+        self.stopwords = STOPWORDS | set(self.grammar["function_words"].split())
+        self.interests: list[_Interest] = []  # terms() consults them while they are read
         self.interests = self._read_interests()
         self.colleagues = {
             cid: short_name(name) or cid.capitalize()
             for cid, name in request.colleagues.items()
             if cid != self.agent.id
         }
+        self.people = self._people()
+        self.plain_tags = _PLAIN_TAGS | self.people | {_slug(self.agent.artifact_kind)}
 
     # -- entry -------------------------------------------------------------
 
@@ -188,7 +204,7 @@ class _Player:
 
     def fill(self, template: str, ctx: dict[str, Any]) -> str:
         text = template.format_map(ctx)
-        text = text.replace("….", "…").replace("…“.", "…“").replace("…”.", "…”")
+        text = text.replace("….", "…")
         if text[:1].isalpha() and text[:1].islower():
             text = text[0].upper() + text[1:]
         return text
@@ -226,7 +242,7 @@ class _Player:
         ctx: dict[str, Any] = {
             "name": self.me,
             "full_name": self.agent.name,
-            "topic": focus.phrase,
+            "topic": self.display_topic(focus.phrase),
             "tag": self.display_tag(focus.tags),
             "day": self.spec.day,
             "deliverable": self.rng.choice(self.family["deliverables"]),
@@ -241,8 +257,14 @@ class _Player:
             ctx["fact"] = _bare(focus.facts[0].description, 110)
         return ctx
 
+    def display_topic(self, phrase: str) -> str:
+        words = phrase.split()
+        if words and words[0].lower() in self.grammar["quote_topics_starting_with"].split():
+            return self.quote(phrase, 80)
+        return phrase
+
     def display_tag(self, tags: Sequence[str]) -> str:
-        content = [t for t in tags if t not in _PLAIN_TAGS and t not in self.people_ids()]
+        content = self.content_tags(tags)
         if content:
             return content[0]
         if tags:
@@ -262,8 +284,22 @@ class _Player:
                 interests.append(_Interest(topic.strip(), clean_tags or self.terms(topic)[:3]))
         return interests
 
-    def people_ids(self) -> set[str]:
-        return set(self.req.colleagues) | {self.agent.id}
+    def _people(self) -> set[str]:
+        """Ids of everyone the character knows of; such tags name a person, not a subject."""
+        people = set(self.req.colleagues) | {self.agent.id}
+        people |= {name.lower() for name in self.colleagues.values()}
+        people |= {turn.speaker for turn in self.req.transcript}
+        for memory in list(self.req.memories) + list(self.req.since):
+            author = memory.metadata.get("author")
+            if isinstance(author, str):
+                people.add(author)
+            partners = memory.metadata.get("with")
+            if isinstance(partners, list):
+                people.update(p for p in partners if isinstance(p, str))
+        return people
+
+    def content_tags(self, tags: Iterable[str]) -> list[str]:
+        return [t for t in tags if t not in self.plain_tags]
 
     def name_of(self, agent_id: str) -> str:
         if agent_id == self.agent.id:
@@ -294,14 +330,12 @@ class _Player:
         words = _WORD_RE.findall(text or "")
         candidates = [
             w for w in words
-            if len(w) >= 4 and w.lower() not in STOPWORDS and not w.isdigit()
+            if len(w) >= 4 and w.lower() not in self.stopwords and not w.isdigit()
         ]
-        capitalised = [w for i, w in enumerate(words) if i > 0 and w[:1].isupper() and w in candidates]
+        capitalised = [w for w in candidates if w[:1].isupper()]
         ordered = capitalised + [w for w in candidates if w not in capitalised]
-        lowered = (text or "").lower()
         from_interests = [
-            tag for interest in self.interests for tag in interest.tags
-            if tag.lower() in lowered or tag.replace("-", " ").lower() in lowered
+            tag for interest in self.interests for tag in interest.tags if _mention(text or "", tag)
         ]
         return _dedupe(from_interests + [_slug(w) for w in ordered], 4)
 
@@ -319,17 +353,12 @@ class _Player:
                 best, best_score = interest, score
         return best
 
-    def tag_phrase(self, tags: Sequence[str]) -> str:
-        interest = self.interest_for(tags)
-        if interest:
-            return interest.topic
-        return self.display_tag(list(tags))
-
     def as_topic(self, text: str) -> str:
         return self.quote(text, 60) if _sentence_like(text) else text.strip()
 
-    def facts(self, tags: Sequence[str], count: int) -> list[Memory]:
+    def facts(self, tags: Sequence[str], count: int, phrase: str = "") -> list[Memory]:
         """Memories worth quoting on these tags: on-topic, important and recent first."""
+        phrase = phrase.lower()
         memories = [m for m in self.req.memories if m.description.strip()]
         if not memories or count <= 0:
             return []
@@ -340,22 +369,33 @@ class _Player:
             index, memory = item
             value = 3 * len(wanted & set(memory.tags)) + memory.importance * 0.5
             value += 2 * (index + 1) / total
-            if memory.type == "plan":
+            # Plans and reflections are the character's own conclusions, and
+            # notices ("X and Y had a meeting") carry no content worth citing.
+            if memory.type in ("plan", "reflection"):
+                value -= 3
+            if memory.type == "artifact":
                 value -= 2
+            if memory.importance <= 2 or memory.metadata.get("source") == "meeting":
+                value -= 4
+            if any(mark in memory.description for mark in _QUOTE_MARKS):
+                value -= 1
+            if phrase and phrase in memory.description.lower():
+                value -= 1.5  # says no more than the topic itself
+            if self.author_of(memory):
+                value += 1
             return value + self.rng.random() * 0.5
 
         ranked = sorted(enumerate(memories), key=score, reverse=True)
         return [memory for _, memory in ranked[:count]]
 
-    def colleague_for(self, tags: Sequence[str], exclude: Iterable[str] = ()) -> str | None:
-        ranked = self.colleagues_by_affinity(tags, exclude)
+    def colleague_for(self, tags: Sequence[str]) -> str | None:
+        ranked = self.colleagues_by_affinity(tags)
         return ranked[0] if ranked else None
 
-    def colleagues_by_affinity(self, tags: Sequence[str], exclude: Iterable[str] = ()) -> list[str]:
+    def colleagues_by_affinity(self, tags: Sequence[str]) -> list[str]:
         """Present colleagues, those whose remembered work shares the tags first."""
-        excluded = set(exclude)
         wanted = set(tags)
-        shared = {cid: 0.0 for cid in self.colleagues if cid not in excluded}
+        shared = {cid: 0.0 for cid in self.colleagues}
         for memory in list(self.req.memories) + list(self.req.since):
             author = self.author_of(memory)
             if author in shared:
@@ -373,43 +413,77 @@ class _Player:
                 return brief.text
         for memory in reversed(self.req.since):
             if memory.metadata.get("source") == "brief":
-                return memory.description
+                quoted = re.search(r"[„“\"»]([^„“”\"»«]{10,})[“”\"«]", memory.description)
+                return quoted.group(1) if quoted else memory.description
         return None
 
     # -- choosing a focus --------------------------------------------------
+
+    def known_topics(self) -> list[tuple[str, list[str]]]:
+        """Topic phrases the character has met: own interests, then recent meeting topics."""
+        topics = [(i.topic, list(i.tags)) for i in self.interests]
+        for memory in reversed(self.req.memories):
+            topic = memory.metadata.get("topic")
+            if isinstance(topic, str) and topic.strip() and memory.type == "conversation":
+                topics.append((topic.strip(), self.content_tags(memory.tags)))
+        return topics
+
+    def topic_for(self, tags: Sequence[str], text: str = "") -> tuple[str, list[str]] | None:
+        """The best known topic phrase for some tags or text, ``None`` when nothing fits."""
+        interest = self.interest_for(tags, text)
+        if interest:
+            return interest.topic, list(interest.tags)
+        wanted = set(self.content_tags(tags))
+        best, best_score = None, 0
+        for topic, topic_tags in self.known_topics():
+            score = len(wanted & set(topic_tags))
+            if score > best_score:
+                best, best_score = (topic, topic_tags), score
+        return best
+
+    def weighted_interest(self, tags: Iterable[str] = ()) -> _Interest:
+        wanted = set(tags)
+        weights = [1 + 2 * len(wanted & set(i.tags)) for i in self.interests]
+        return self.rng.choices(self.interests, weights=weights)[0]
 
     def plan_focus(self) -> _Focus | None:
         plan = self.agent.today_plan
         if plan is None:
             return None
         tags = [t.lower() for t in plan.tags]
-        for interest in self.interests:
-            if interest.topic.lower() in plan.text.lower():
-                return _Focus(interest.topic, _dedupe(tags or interest.tags, 5))
-        interest = self.interest_for(tags, plan.text)
-        if interest:
-            return _Focus(interest.topic, _dedupe(tags + interest.tags, 5))
+        lowered = plan.text.lower()
+        for topic, topic_tags in self.known_topics():
+            if topic.lower() in lowered:
+                return _Focus(topic, _dedupe(tags or topic_tags, 5))
         if not _sentence_like(plan.text):
             return _Focus(plan.text.strip(), tags or self.terms(plan.text))
-        if tags:
+        found = self.topic_for(tags, plan.text)
+        if found:
+            return _Focus(found[0], _dedupe(tags + found[1], 5))
+        if self.interests:
+            interest = self.weighted_interest(tags)
+            return _Focus(interest.topic, _dedupe(tags[:2] + interest.tags, 5))
+        if self.content_tags(tags):
             return _Focus(self.display_tag(tags), tags)
         return None
 
     def own_focus(self) -> _Focus:
         """A topic from the character's interests or recent memories (ARRIVAL, idle WORK)."""
-        recent = [m for m in self.req.memories[-8:] if m.tags]
+        recent = [m for m in self.req.memories[-8:] if self.content_tags(m.tags) and m.importance >= 3]
         recent_tags = {t for m in recent for t in m.tags}
         use_memory = bool(recent) and (not self.interests or self.rng.random() < 0.35)
         if self.interests and not use_memory:
-            weights = [1 + 2 * len(recent_tags & set(i.tags)) for i in self.interests]
-            interest = self.rng.choices(self.interests, weights=weights)[0]
+            interest = self.weighted_interest(recent_tags)
             return _Focus(interest.topic, _dedupe(interest.tags, 5))
         if recent:
             memory = self.rng.choice(recent[-4:])
-            tags = [t for t in memory.tags if t not in self.people_ids()] or list(memory.tags)
-            interest = self.interest_for(tags)
-            if interest:
-                return _Focus(interest.topic, _dedupe(tags + interest.tags, 5))
+            tags = self.content_tags(memory.tags)
+            found = self.topic_for(tags)
+            if found:
+                return _Focus(found[0], _dedupe(tags + found[1], 5))
+            if self.interests:
+                interest = self.weighted_interest(tags)
+                return _Focus(interest.topic, _dedupe(interest.tags + tags[:1], 5))
             return _Focus(self.display_tag(tags), _dedupe(tags, 5))
         phrase = self.rng.choice(self.lines["fallback_topics"])
         return _Focus(phrase, self.terms(phrase)[:2] or [_slug(self.agent.artifact_kind)])
@@ -438,8 +512,10 @@ class _Player:
                 if spec.topic_tags:
                     focus.tags = _dedupe(list(spec.topic_tags) + focus.tags, 5)
                 return focus
-            tags = _dedupe(list(spec.topic_tags) or self.terms(spec.topic), 5)
-            return _Focus(self.as_topic(spec.topic), tags or [_slug(self.agent.artifact_kind)])
+            terms = self.terms(spec.topic)
+            interest = None if spec.topic_tags else self.interest_for(terms, spec.topic)
+            tags = list(spec.topic_tags) or (interest.tags if interest else []) + terms
+            return _Focus(self.as_topic(spec.topic), _dedupe(tags, 5) or [_slug(self.agent.artifact_kind)])
         return self.plan_focus() or self.own_focus()
 
     # -- ARRIVAL -----------------------------------------------------------
@@ -450,7 +526,7 @@ class _Player:
         brief_text = self.unseen_brief_text()
         if brief_text:
             focus = self.brief_focus(brief_text, focus)
-        focus.facts = self.facts(focus.tags, 1)
+        focus.facts = self.facts(focus.tags, 1, focus.phrase)
         ctx = self.base_ctx(focus)
         ctx["way"] = self.rng.choice(lines["ways"])
         ctx["mood"] = self.rng.choice(lines["moods"])
@@ -468,7 +544,7 @@ class _Player:
         if self.colleagues and self.rng.random() < 0.6:
             wish = self.talk_wish(focus, lines)
             wishes.append(wish)
-            wish_ctx = dict(ctx, colleague=self.colleagues[wish["with"][0]], wish=wish["topic"])
+            wish_ctx = dict(ctx, colleague=self.colleagues[wish["with"][0]], wish=self.display_topic(wish["topic"]))
             says.append(self.pick(lines["wish_says"], wish_ctx))
         reply["says"] = " ".join(says)
         reply["plan"] = plan
@@ -479,15 +555,14 @@ class _Player:
         return reply
 
     def talk_wish(self, focus: _Focus, lines: dict) -> dict[str, Any]:
-        others = [i for i in self.interests if i.topic != focus.phrase]
+        # Two topics in one wish only while the pair stays short enough to be a meeting title.
+        others = [i for i in self.interests if i.topic != focus.phrase and len(i.topic) + len(focus.phrase) <= 60]
         ctx = {"topic": focus.phrase}
         tags = list(focus.tags[:3])
         if others and self.rng.random() < 0.4:
             other = self.rng.choice(others)
             ctx["other_topic"] = other.topic
             tags = _dedupe(tags + other.tags[:2], 5)
-        else:
-            ctx = {"topic": focus.phrase}
         topic = self.pick(lines["wish_topics"], ctx)
         ranked = self.colleagues_by_affinity(tags)
         count = 2 if len(ranked) >= 2 and self.rng.random() < 0.35 else 1
@@ -500,8 +575,8 @@ class _Player:
         focus = self.scene_focus()
         since = self.since_highlight() if self.req.replan else None
         if since is not None:
-            focus.tags = _dedupe(focus.tags[:3] + [t for t in since.tags if t not in self.people_ids()][:2], 5)
-        focus.facts = self.facts(focus.tags, 2)
+            focus.tags = _dedupe(focus.tags[:3] + self.content_tags(since.tags)[:2], 5)
+        focus.facts = self.facts(focus.tags, 2, focus.phrase)
         ctx = self.base_ctx(focus)
 
         bank = lines["actions_brief"] if "brief" in ctx and self.rng.random() < 0.7 else lines["actions"]
@@ -530,10 +605,9 @@ class _Player:
     def since_highlight(self) -> Memory | None:
         """The newest, most important thing that reached the character since their last scene."""
         relevant = [m for m in self.req.since if m.metadata.get("source") in ("brief", "artifact")]
-        pool = relevant or list(self.req.since)
-        if not pool:
+        if not relevant:
             return None
-        return max(enumerate(pool), key=lambda item: (item[1].importance, item[0]))[1]
+        return max(enumerate(relevant), key=lambda item: (item[1].importance, item[0]))[1]
 
     def replan(self, focus: _Focus, since: Memory | None, ctx: dict[str, Any]) -> dict[str, Any]:
         lines = self.lines["work"]
@@ -659,12 +733,18 @@ class _Player:
     def meeting(self) -> dict[str, Any]:
         lines = self.lines["meeting"]
         focus = self.scene_focus()
-        focus.facts = self.facts(focus.tags, 1)
+        focus.facts = self.facts(focus.tags, 1, focus.phrase)
         ctx = self.base_ctx(focus)
         prev = self.previous_turn()
         if prev is not None:
             ctx["prev"] = short_name(prev.name) or self.name_of(prev.speaker)
             ctx["term"] = self.term_from(prev.says, focus)
+            other_tags = [t for t in focus.tags if t.lower() != ctx["term"].lower()]
+            if ctx["tag"].lower() == ctx["term"].lower():
+                if other_tags:
+                    ctx["tag"] = self.display_tag(other_tags)
+                else:
+                    del ctx["tag"]
             if prev.speaker in self.colleagues:
                 ctx["colleague"] = self.colleagues[prev.speaker]
 
@@ -684,7 +764,8 @@ class _Player:
         if self.rng.random() < 0.4:
             reply["memories"] = [self.note(self.pick(lines["memories"], ctx), self.rng.randint(3, 5), focus.tags)]
         if self.req.replan and not any(t.speaker == self.agent.id for t in self.req.transcript):
-            reply["plan"] = self.replan(focus, self.since_highlight(), ctx)
+            own = self.plan_focus() or focus
+            reply["plan"] = self.replan(own, self.since_highlight(), dict(ctx, topic=self.display_topic(own.phrase)))
         if self.req.final_turn:
             reply["conversation"] = self.conversation(focus, ctx)
         if prev is not None and prev.speaker in self.colleagues and self.rng.random() < 0.1:
@@ -700,7 +781,9 @@ class _Player:
         participants = [self.name_of(p) for p in self.spec.participants]
         if self.agent.id not in self.spec.participants:
             participants.append(self.me)
-        summary_ctx = dict(ctx, participants=self.join(_dedupe(participants)))
+        participants = _dedupe(participants)
+        summary_ctx = dict(ctx, participants=self.join(participants))
+        summary_ctx["others"] = self.join([n for n in participants if n != self.me]) or self.me
         summary_ctx["decision"] = self.pick(lines["decisions"], summary_ctx)
         importance = self.rng.randint(6, 7) if focus.brief else self.rng.randint(4, 6)
         return {"summary": self.pick(lines["summaries"], summary_ctx), "importance": importance, "tags": focus.tags[:5]}
@@ -720,21 +803,18 @@ class _Player:
             + [t for i in self.interests for t in i.tags]
             + [t for m in self.req.memories[-12:] for t in m.tags]
         )
-        known = [t for t in known if t not in self.people_ids() and t not in _PLAIN_TAGS]
-        tagged = []
-        for tag in known:
-            for form in (tag, tag.replace("-", " ")):
-                match = re.search(rf"(?<!\w){re.escape(form)}(?!\w)", said, re.IGNORECASE)
-                if match:
-                    tagged.append(match.group(0))
-                    break
+        kinds = set(FAMILIES) | {
+            _slug(str(m.metadata["kind"])) for m in self.req.memories if isinstance(m.metadata.get("kind"), str)
+        }
+        known = [t for t in self.content_tags(known) if t not in self.stopwords and t not in kinds]
+        tagged = [found for found in (_mention(said, tag) for tag in known) if found]
         quoted = [
             q.strip() for q in re.findall(r"[„“”\"»«]([^„“”\"»«]{3,40})[„“”\"»«]", said)
             if len(q.split()) <= 3 and q.strip().lower() not in names
         ]
-        filler = self.template_words() | STOPWORDS | names
+        filler = self.template_words() | self.stopwords | names
         words = _WORD_RE.findall(said)
-        topic_words = set(topic_terms(self.spec.topic))
+        topic_words = set(topic_terms(self.spec.topic)) - self.stopwords
         on_topic = [w for w in words if w.lower() in topic_words and w.lower() not in names]
         nouns = [
             w for i, w in enumerate(words)
@@ -765,24 +845,49 @@ class _Player:
             return [{"description": self.me, "importance": 6, "tags": [], "evidence": []}] * 3
         total = len(pool)
         scores = {
-            m.id: m.importance + 3 * (index + 1) / total + (1 if m.type == "reflection" else 0) + self.rng.random() * 0.8
+            # Fresh experience first; earlier insights join in, they do not take over.
+            m.id: m.importance + 3 * (index + 1) / total - (1.5 if m.type == "reflection" else 0) + self.rng.random() * 0.8
             for index, m in enumerate(pool)
         }
-        ranked = sorted(_unique_by_id(pool), key=lambda m: -scores[m.id])
+        ranked = sorted(_distinct(pool), key=lambda m: -scores[m.id])
         count = min(self.rng.randint(3, 5), max(3, len(ranked)))
         used = {m.id: 0 for m in ranked}
         frames_used: set[str] = set()
         insights = []
         for k in range(count):
             anchor = ranked[k % len(ranked)]
-            others = [m for m in ranked if m.id != anchor.id]
-            others.sort(key=lambda m: (-len(set(m.tags) & set(anchor.tags)), used[m.id], -scores[m.id]))
+            anchor_tags = set(self.content_tags(anchor.tags))
+            anchor_cite = self.cite(anchor, lines)
+            others = [m for m in ranked if m.id != anchor.id and self.cite(m, lines) != anchor_cite]
+            # Related first, but a different kind of memory beats a second
+            # copy of the same work: an insight joins different experiences.
+            others.sort(key=lambda m: (
+                -min(2, len(anchor_tags & set(m.tags))),
+                m.type == anchor.type and m.type in ("artifact", "reflection"),
+                used[m.id],
+                -scores[m.id],
+            ))
             size = self.rng.choice([1, 1, 2])
-            cited = [anchor] + others[:size]
+            cited = [anchor]
+            for other in others:
+                if len(cited) > size:
+                    break
+                if other.type == "reflection" and any(m.type == "reflection" for m in cited):
+                    continue
+                cited.append(other)
             for memory in cited:
                 used[memory.id] += 1
             insights.append(self.insight(cited, lines, frames_used))
         return insights
+
+    def cite(self, memory: Memory, lines: dict) -> str:
+        """How an insight refers to a memory it builds on."""
+        if memory.type == "reflection":
+            return lines["cite_insight"].format(tag=self.display_tag(memory.tags))
+        title = memory.metadata.get("title")
+        if memory.type == "artifact" and isinstance(title, str) and title.strip():
+            return lines["cite_artifact"].format(title=_bare(title, 60))
+        return lines["cite_memory"].format(text=_bare(memory.description, 60))
 
     def insight(self, cited: list[Memory], lines: dict, frames_used: set[str]) -> dict[str, Any]:
         counts: dict[str, int] = {}
@@ -790,13 +895,13 @@ class _Player:
             for tag in memory.tags:
                 counts[tag] = counts.get(tag, 0) + 1
         order = sorted(counts, key=lambda t: (-counts[t], list(counts).index(t)))
-        content = [t for t in order if t not in self.people_ids() and t not in _PLAIN_TAGS]
-        ctx: dict[str, Any] = {"a": _bare(cited[0].description, 60)}
+        content = self.content_tags(order)
+        ctx: dict[str, Any] = {"a": self.cite(cited[0], lines)}
         ctx["tag_a"] = content[0] if content else self.display_tag([t for i in self.interests for t in i.tags])
         if len(content) > 1:
             ctx["tag_b"] = content[1]
         if len(cited) > 1:
-            ctx["b"] = _bare(cited[1].description, 60)
+            ctx["b"] = self.cite(cited[1], lines)
         authors = [a for a in (self.author_of(m) for m in cited) if a]
         if authors:
             who = self.name_of(authors[0])
@@ -842,8 +947,16 @@ def _strings(node: Any) -> Iterable[str]:
             yield from _strings(value)
 
 
-def _unique_by_id(memories: Iterable[Memory]) -> list[Memory]:
-    seen: dict[str, Memory] = {}
+def _distinct(memories: Iterable[Memory]) -> list[Memory]:
+    """One memory per id and per wording; a repeated notice is one experience, not two."""
+    by_id: dict[str, Memory] = {}
+    by_text: dict[str, str] = {}
     for memory in memories:
-        seen.setdefault(memory.id, memory)
-    return list(seen.values())
+        text = " ".join(memory.description.split()).lower()
+        if memory.id in by_id:
+            continue
+        if text in by_text:
+            del by_id[by_text[text]]
+        by_id[memory.id] = memory
+        by_text[text] = memory.id
+    return list(by_id.values())

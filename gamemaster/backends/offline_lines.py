@@ -21,6 +21,15 @@ LINES: dict[str, dict] = {
             "quote_open": "„",
             "quote_close": "“",
             "team": "das Team",
+            # "das Thema Die Fährfrau" reads wrong; such topics go in quotes.
+            "quote_topics_starting_with": "der die das den dem des ein eine einen",
+            # Never worth a tag or a quoted term, on top of the scene module's stopwords.
+            "function_words": (
+                "unter ohne gegen zwischen durch wegen weil damit dann denn also etwas "
+                "ganz ganze kann könnte sollte sollten müssen muss wäre würde wurde "
+                "bitte genau vielleicht eigentlich wirklich schon gerade direkt dort "
+                "hier jetzt etwa beim zum zur vom"
+            ),
         },
         "fallback_topics": [
             "Offene Punkte von gestern",
@@ -113,7 +122,6 @@ LINES: dict[str, dict] = {
             "wish_topics": [
                 "{topic}",
                 "{topic} und {other_topic}",
-                "{topic} – Stand und nächste Schritte",
             ],
         },
         "work": {
@@ -204,7 +212,7 @@ LINES: dict[str, dict] = {
             "proposals": [
                 "Mein Vorschlag: Ich bereite bis morgen {deliverable} zum Thema {topic} vor.",
                 "Ich könnte {deliverable} beisteuern, dann haben wir etwas Konkretes in der Hand.",
-                "Lasst es uns an {deliverable} festmachen – das übernehme ich.",
+                "Machen wir es konkret: Ich übernehme {deliverable}.",
                 "Vorschlag: {colleague} und ich setzen uns danach zusammen und machen daraus {deliverable}.",
                 "Konkret schlage ich vor, dass wir zuerst das Stichwort {tag} klären und ich dann {deliverable} liefere.",
             ],
@@ -221,8 +229,8 @@ LINES: dict[str, dict] = {
             ],
             "summaries": [
                 "{participants} haben über das Thema {topic} gesprochen. {decision}",
-                "Meeting zum Thema {topic} mit {participants}: {prev} brachte „{term}“ ein, {name} machte einen konkreten Vorschlag. {decision}",
-                "Gespräch mit {participants} zum Thema {topic}. {decision}",
+                "Meeting zum Thema {topic} mit {others}: {prev} brachte „{term}“ ein, {name} machte einen konkreten Vorschlag. {decision}",
+                "Gespräch mit {others} zum Thema {topic}. {decision}",
                 "{participants} sind das Thema {topic} durchgegangen, mit Fokus auf das Stichwort {tag}. {decision}",
             ],
             "decisions": [
@@ -248,22 +256,27 @@ LINES: dict[str, dict] = {
                 "Das hätte ich früher sehen können.",
             ],
             "frames": [
-                "„{a}“ und „{b}“ gehören zusammen: Beim Stichwort {tag_a} geht es eigentlich um {tag_b}.",
-                "Wenn ich „{a}“ neben „{b}“ lege, wird klar: {tag_a} und {tag_b} sollten wir als ein Thema denken.",
-                "Aus „{a}“ und „{b}“ lerne ich, dass {tag_a} erst durch {tag_b} Gewicht bekommt.",
-                "Muster erkannt: Immer wenn es um {tag_a} geht, taucht auch {tag_b} auf – siehe „{a}“.",
-                "„{a}“ und „{b}“ zeigen in dieselbe Richtung: {tag_a} ist kein Nebenthema mehr.",
-                "„{a}“ und „{b}“ zusammen sagen mir: Beim Stichwort {tag_a} sind wir weiter, als wir glauben.",
+                "{a} und {b} gehören zusammen: Beim Stichwort {tag_a} geht es eigentlich um {tag_b}.",
+                "Wenn ich {a} neben {b} lege, wird klar: {tag_a} und {tag_b} sollten wir als ein Thema denken.",
+                "{a} und {b} lehren mich, dass {tag_a} erst durch {tag_b} Gewicht bekommt.",
+                "Muster erkannt: Immer wenn es um {tag_a} geht, taucht auch {tag_b} auf – siehe {a}.",
+                "{a} und {b} zeigen in dieselbe Richtung: {tag_a} ist kein Nebenthema mehr.",
+                "{a} und {b} zusammen sagen mir: Beim Stichwort {tag_a} sind wir weiter, als wir glauben.",
             ],
             "frames_people": [
-                "{who_possessive} Arbeit rund um {tag_a} prägt meine eigene mehr, als ich dachte – „{a}“ war der Anfang.",
-                "Mit {who} zusammen entsteht beim Stichwort {tag_a} etwas, das keiner allein geschafft hätte; „{b}“ zeigt es.",
-                "Ich sollte {who} öfter früh einbeziehen: „{a}“ zeigt, wie viel das beim Stichwort {tag_a} bringt.",
+                "{who_possessive} Arbeit rund um {tag_a} prägt meine eigene mehr, als ich dachte – {a} war der Anfang.",
+                "Mit {who} zusammen entsteht beim Stichwort {tag_a} etwas, das keiner allein geschafft hätte; {b} zeigt es.",
+                "Ich sollte {who} öfter früh einbeziehen: {a} zeigt, wie viel das beim Stichwort {tag_a} bringt.",
             ],
+            # How an insight refers to what it cites: a remark is quoted, an
+            # earlier insight or an own artifact is named instead.
+            "cite_memory": "„{text}“",
+            "cite_insight": "meine frühere Einsicht zum Stichwort {tag}",
+            "cite_artifact": "mein Artefakt „{title}“",
             "frames_single": [
-                "„{a}“ war wichtiger, als es im Moment wirkte – {tag_a} wird ein Schwerpunkt.",
-                "Rückblickend steckt in „{a}“ ein Prinzip: Beim Stichwort {tag_a} lieber mutig als glatt.",
-                "Aus „{a}“ nehme ich mit: {tag_a} braucht mehr Zeit und mehr Austausch.",
+                "{a} war wichtiger, als es im Moment wirkte – {tag_a} wird ein Schwerpunkt.",
+                "Rückblickend zeigt {a} ein Prinzip: Beim Stichwort {tag_a} lieber mutig als glatt.",
+                "{a} lehrt mich: {tag_a} braucht mehr Zeit und mehr Austausch.",
             ],
         },
         "artifact": {
@@ -715,6 +728,13 @@ LINES: dict[str, dict] = {
             "quote_open": "“",
             "quote_close": "”",
             "team": "the team",
+            "quote_topics_starting_with": "",
+            "function_words": (
+                "under above after before without against between through because while "
+                "should would could might must shall which where there these those "
+                "really maybe just right think still very much such only other every "
+                "into onto upon within"
+            ),
         },
         "fallback_topics": [
             "open points from yesterday",
@@ -807,7 +827,6 @@ LINES: dict[str, dict] = {
             "wish_topics": [
                 "{topic}",
                 "{topic} and {other_topic}",
-                "{topic} – status and next steps",
             ],
         },
         "work": {
@@ -898,7 +917,7 @@ LINES: dict[str, dict] = {
             "proposals": [
                 "My proposal: I'll prepare {deliverable} on {topic} by tomorrow.",
                 "I could contribute {deliverable}, then we'd have something concrete in hand.",
-                "Let's pin it down with {deliverable} – I'll take that on.",
+                "Let's make it concrete: I'll take on {deliverable}.",
                 "Proposal: {colleague} and I sit down afterwards and turn this into {deliverable}.",
                 "Concretely, I suggest we settle the {tag} angle first, and then I deliver {deliverable}.",
             ],
@@ -915,8 +934,8 @@ LINES: dict[str, dict] = {
             ],
             "summaries": [
                 "{participants} talked about {topic}. {decision}",
-                "Meeting on {topic} with {participants}: {prev} brought up “{term}”, {name} made a concrete proposal. {decision}",
-                "Conversation with {participants} about {topic}. {decision}",
+                "Meeting on {topic} with {others}: {prev} brought up “{term}”, {name} made a concrete proposal. {decision}",
+                "Conversation with {others} about {topic}. {decision}",
                 "{participants} went through {topic}, focusing on the {tag} angle. {decision}",
             ],
             "decisions": [
@@ -942,22 +961,25 @@ LINES: dict[str, dict] = {
                 "I could have seen that sooner.",
             ],
             "frames": [
-                "“{a}” and “{b}” belong together: the {tag_a} question is really about {tag_b}.",
-                "Putting “{a}” next to “{b}” makes it clear: we should think of {tag_a} and {tag_b} as one subject.",
-                "From “{a}” and “{b}” I learn that {tag_a} only gains weight through {tag_b}.",
-                "Pattern spotted: whenever {tag_a} comes up, {tag_b} shows up too – see “{a}”.",
-                "“{a}” and “{b}” point the same way: {tag_a} is no longer a side topic.",
-                "“{a}” and “{b}” together tell me we are further along with {tag_a} than we think.",
+                "{a} and {b} belong together: the {tag_a} question is really about {tag_b}.",
+                "Putting {a} next to {b} makes it clear: we should think of {tag_a} and {tag_b} as one subject.",
+                "From {a} and {b} I learn that {tag_a} only gains weight through {tag_b}.",
+                "Pattern spotted: whenever {tag_a} comes up, {tag_b} shows up too – see {a}.",
+                "{a} and {b} point the same way: {tag_a} is no longer a side topic.",
+                "{a} and {b} together tell me we are further along with {tag_a} than we think.",
             ],
             "frames_people": [
-                "{who_possessive} work on {tag_a} shapes my own more than I thought – “{a}” was the start.",
-                "Together with {who}, something is growing around {tag_a} that neither of us would have managed alone; “{b}” shows it.",
-                "I should involve {who} earlier: “{a}” shows how much that helps with {tag_a}.",
+                "{who_possessive} work on {tag_a} shapes my own more than I thought – {a} was the start.",
+                "Together with {who}, something is growing around {tag_a} that neither of us would have managed alone; {b} shows it.",
+                "I should involve {who} earlier: {a} shows how much that helps with {tag_a}.",
             ],
+            "cite_memory": "“{text}”",
+            "cite_insight": "my earlier insight on {tag}",
+            "cite_artifact": "my artifact “{title}”",
             "frames_single": [
-                "“{a}” mattered more than it seemed at the time – {tag_a} is becoming a focus.",
-                "Looking back, “{a}” holds a principle: with {tag_a}, bold beats polished.",
-                "My takeaway from “{a}”: {tag_a} needs more time and more exchange.",
+                "{a} mattered more than it seemed at the time – {tag_a} is becoming a focus.",
+                "Looking back, {a} holds a principle: with {tag_a}, bold beats polished.",
+                "My takeaway from {a}: {tag_a} needs more time and more exchange.",
             ],
         },
         "artifact": {
