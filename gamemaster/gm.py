@@ -214,7 +214,7 @@ class GameMaster:
         )
         prompt = build_prompt(self.workspace.prompts_dir, ctx)
         if previous_error:
-            prompt += f"\n\nDeine letzte Antwort war ungültig: {previous_error}\nBitte korrigiere sie.\n"
+            prompt += "\n\n" + phrase(world.language, "invalid_reply", error=previous_error) + "\n"
         return ReplyRequest(
             agent=agent,
             spec=spec,

@@ -26,6 +26,18 @@ PHRASES: dict[str, dict[str, str]] = {
         "thread_talk": "{name} möchte mit {names} über „{topic}“ sprechen",
         "thread_brief": "Brief {id} noch nicht gesehen von: {names}",
         "thread_plan": "{name}: {plan}",
+        "importance": "Wichtigkeit",
+        "depth": "Tiefe",
+        "round": "Runde",
+        "replan": (
+            "Seit deiner letzten Szene ist etwas Unerwartetes passiert (siehe oben). "
+            "Ändert das deinen Plan für heute? Wenn ja, gib ein neues `plan`-Objekt an."
+        ),
+        "final_turn": (
+            "Das ist dein letzter Beitrag in dieser Besprechung: fasse sie im Feld "
+            "`conversation` aus deiner Sicht zusammen."
+        ),
+        "invalid_reply": "Deine letzte Antwort war ungültig: {error}\nBitte korrigiere sie.",
     },
     "en": {
         "and": "and",
@@ -43,6 +55,15 @@ PHRASES: dict[str, dict[str, str]] = {
         "thread_talk": "{name} wants to talk with {names} about “{topic}”",
         "thread_brief": "brief {id} not yet seen by: {names}",
         "thread_plan": "{name}: {plan}",
+        "importance": "importance",
+        "depth": "depth",
+        "round": "round",
+        "replan": (
+            "Something unexpected happened since your last scene (see above). "
+            "Does it change your plan for today? If so, give a new `plan` object."
+        ),
+        "final_turn": "This is your last turn in this meeting: summarise it from your view in `conversation`.",
+        "invalid_reply": "Your last reply was invalid: {error}\nPlease correct it.",
     },
 }
 

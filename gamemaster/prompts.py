@@ -13,6 +13,7 @@ from pathlib import Path
 from string import Template
 
 from .backends.base import Turn
+from .lang import phrase
 from .models import Agent, Brief, Memory, World
 from .problems import StateError
 from .scenes import SceneSpec, SceneType
@@ -50,13 +51,13 @@ def render_template(directory: Path, name: str, values: dict[str, str]) -> str:
         raise StateError(f"{path}: {exc} (write $$ for a literal dollar sign)") from None
 
 
-def memory_line(memory: Memory) -> str:
+def memory_line(memory: Memory, language: str) -> str:
     tags = f" #{' #'.join(memory.tags)}" if memory.tags else ""
     evidence = f" ← {', '.join(memory.evidence)}" if memory.evidence else ""
-    created = memory.created or "?"
+    depth = f" · {phrase(language, 'depth')} {memory.depth}" if memory.depth else ""
     return (
-        f"- [{memory.id} · {created} · {memory.type} · Wichtigkeit {memory.importance}"
-        f"{' · Tiefe ' + str(memory.depth) if memory.depth else ''}] "
+        f"- [{memory.id} · {memory.created or '?'} · {memory.type} · "
+        f"{phrase(language, 'importance')} {memory.importance}{depth}] "
         f"{memory.description}{tags}{evidence}"
     )
 
@@ -65,11 +66,11 @@ def bullet_list(lines: list[str]) -> str:
     return "\n".join(lines) if lines else EMPTY
 
 
-def render_transcript(transcript: list[Turn], participants: int) -> str:
+def render_transcript(transcript: list[Turn], participants: int, language: str) -> str:
     lines = []
     for index, turn in enumerate(transcript):
         round_number = index // max(participants, 1) + 1
-        lines.append(f"**{turn.name}** (Runde {round_number}): {turn.says}")
+        lines.append(f"**{turn.name}** ({phrase(language, 'round')} {round_number}): {turn.says}")
     return "\n\n".join(lines) if lines else EMPTY
 
 
@@ -78,6 +79,11 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
     others = [p for p in spec.participants if p != agent.id]
     interests = getattr(agent, "interests", None) or []
     total_turns = len(spec.turns)
+    language = ctx.world.language
+
+    def memories(items) -> str:
+        return bullet_list([memory_line(m, language) for m in items])
+
     return {
         "studio": ctx.world.studio,
         "name": agent.name,
@@ -97,27 +103,17 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "topic": spec.topic or EMPTY,
         "reason": spec.reason,
         "briefs": bullet_list([f"- {b.id}: {b.text}" for b in ctx.briefs]),
-        "since": bullet_list([memory_line(m) for m in ctx.since]),
-        "replan": (
-            "Seit deiner letzten Szene ist etwas Unerwartetes passiert (siehe oben). "
-            "Ändert das deinen Plan für heute? Wenn ja, gib ein neues `plan`-Objekt an."
-            if ctx.replan
-            else ""
-        ),
-        "reflections": bullet_list([memory_line(i.memory) for i in ctx.selection.reflections]),
-        "focused": bullet_list([memory_line(i.memory) for i in ctx.selection.focused]),
-        "recent": bullet_list([memory_line(i.memory) for i in ctx.selection.recent]),
-        "transcript": render_transcript(ctx.transcript, len(spec.participants)),
+        "since": memories(ctx.since),
+        "replan": phrase(language, "replan") if ctx.replan else "",
+        "reflections": memories(i.memory for i in ctx.selection.reflections),
+        "focused": memories(i.memory for i in ctx.selection.focused),
+        "recent": memories(i.memory for i in ctx.selection.recent),
+        "transcript": render_transcript(ctx.transcript, len(spec.participants), language),
         "turn": str(ctx.turn + 1),
         "turns": str(total_turns),
         "round": str(ctx.turn // max(len(spec.participants), 1) + 1),
         "rounds": str(spec.rounds),
-        "final_turn": (
-            "Das ist dein letzter Beitrag in dieser Besprechung: fasse sie im Feld "
-            "`conversation` aus deiner Sicht zusammen."
-            if ctx.final_turn and spec.type == SceneType.MEETING
-            else ""
-        ),
+        "final_turn": phrase(language, "final_turn") if ctx.final_turn and spec.type == SceneType.MEETING else "",
     }
 
 
