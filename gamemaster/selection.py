@@ -43,7 +43,6 @@ def select_memories(
         reflections=older_reflections, recent=recent, problems=problems + reflection_problems
     )
     if terms and focus_limit > 0:
-        seen = {item.memory.id for item in recent + older_reflections}
-        matches = [item for item in stream.grep(terms) if item.memory.id not in seen]
-        selection.focused = matches[-focus_limit:]
+        shown = {item.memory.id for item in recent + older_reflections}
+        selection.focused = stream.grep(terms, limit=focus_limit, exclude=shown)
     return selection

@@ -114,14 +114,14 @@ class MemoryStream:
         for raw in data.split(b"\n"):
             length = len(raw)
             if raw.strip():
-                self._index_line(index, raw, offset)
+                self._index_line(index, raw, offset, self.agent)
             offset += length + 1
         if stat.st_size == len(data):
             self._save_index(index)
         return index
 
     @staticmethod
-    def _index_line(index: StreamIndex, raw: bytes, offset: int) -> None:
+    def _index_line(index: StreamIndex, raw: bytes, offset: int, agent: str) -> None:
         try:
             obj = json.loads(raw)
         except ValueError:
@@ -130,7 +130,7 @@ class MemoryStream:
             return
         index.memories += 1
         match = MEMORY_ID_RE.match(str(obj.get("id", "")))
-        if match:
+        if match and match.group(1) == agent:
             index.max_number = max(index.max_number, int(match.group(2)))
         depth = obj.get("depth", 0)
         if obj.get("type") == "reflection" or (isinstance(depth, int) and depth > 0):
@@ -169,66 +169,88 @@ class MemoryStream:
         wanted = [(o, n) for o, n in index.reflections if before_offset is None or o < before_offset]
         if not wanted:
             return [], []
-        found, problems = [], []
+        found, bad = [], []
         with open(self.path, "rb") as handle:
             for offset, length in wanted:
                 handle.seek(offset)
-                raw = handle.read(length)
-                parsed = self.parse_line(raw, None)
+                parsed = self.parse_line(handle.read(length), None)
                 if isinstance(parsed, Problem):
-                    problems.append(parsed)
+                    bad.append((offset, parsed))
                 else:
                     found.append(Located(parsed, 0, offset))
-        if problems:
-            # Line numbers need a count of the bytes before; only for the report.
-            problems = [self._with_line(p, o) for p, (o, _) in zip(problems, wanted)]
+        # Line numbers cost a count of the bytes before; only bad lines need one, for the report.
+        problems = [Problem(p.file, self._line_at(offset), p.reason) for offset, p in bad]
         return found, problems
 
-    def _with_line(self, problem: Problem, offset: int) -> Problem:
+    def _line_at(self, offset: int) -> int:
         with open(self.path, "rb") as handle:
-            line = handle.read(offset).count(b"\n") + 1
-        return Problem(problem.file, line, problem.reason)
+            return handle.read(offset).count(b"\n") + 1
 
-    def grep(self, terms: Iterable[str]) -> list[Located]:
-        """Memories whose tags or description mention any of the terms, oldest first."""
+    def grep(self, terms: Iterable[str], limit: int | None = None, exclude: Iterable[str] = ()) -> list[Located]:
+        """The most recent memories whose tags or description mention a term, oldest first.
+
+        Matches are found with one regex pass over the raw bytes and parsed from
+        the end backwards, so at most ``limit`` accepted lines (plus rejects) are parsed.
+        """
         terms = [t.lower() for t in terms if t]
-        if not terms or not self.path.exists():
+        if not terms or not self.path.exists() or limit == 0:
             return []
+        skip = set(exclude)
         data = self.path.read_bytes()
         pattern = re.compile("|".join(re.escape(t) for t in terms).encode("utf-8"), re.IGNORECASE)
-        starts: list[int] = []
-        for match in pattern.finditer(data):
-            start = data.rfind(b"\n", 0, match.start()) + 1
-            if not starts or starts[-1] != start:
-                starts.append(start)
-        found = []
-        for start in starts:
+        positions = [match.start() for match in pattern.finditer(data)]
+        found: list[Located] = []
+        visited: set[int] = set()
+        for position in reversed(positions):
+            start = data.rfind(b"\n", 0, position) + 1
+            if start in visited:
+                continue
+            visited.add(start)
             end = data.find(b"\n", start)
-            raw = data[start : end if end != -1 else len(data)]
-            parsed = self.parse_line(raw, None)
-            if isinstance(parsed, Problem):
-                continue  # reported by the window, `memories` and `validate`
+            parsed = self.parse_line(data[start : end if end != -1 else len(data)], None)
+            if isinstance(parsed, Problem) or parsed.id in skip:
+                continue  # bad lines are reported by the window, `memories` and `validate`
             haystack = " ".join([parsed.description, *parsed.tags]).lower()
             if any(term in haystack for term in terms):
-                found.append(Located(parsed, data.count(b"\n", 0, start) + 1, start))
-        return found
+                found.append(Located(parsed, 0, start))
+                if limit is not None and len(found) >= limit:
+                    break
+        found.reverse()
+        return self._number_lines(data, found)
+
+    @staticmethod
+    def _number_lines(data: bytes, items: list[Located]) -> list[Located]:
+        """Line numbers for items in offset order, counting only from the first one to the end."""
+        if not items:
+            return items
+        total = data.count(b"\n")
+        after, cursor = 0, len(data)
+        numbered = []
+        for item in reversed(items):
+            after += data.count(b"\n", item.offset, cursor)
+            cursor = item.offset
+            numbered.append(Located(item.memory, total - after + 1, item.offset))
+        numbered.reverse()
+        return numbered
 
     def find(self, ids: Iterable[str]) -> dict[str, Memory]:
-        """The memories with these ids, looked up without parsing every line."""
+        """The memories with these ids: one regex pass, parsing only the lines that name them."""
         wanted = set(ids)
         if not wanted or not self.path.exists():
             return {}
         data = self.path.read_bytes()
+        alternatives = b"|".join(re.escape(i.encode("utf-8")) for i in sorted(wanted))
+        needle = re.compile(rb'"id"\s*:\s*"(' + alternatives + rb')"')
         found: dict[str, Memory] = {}
-        for mem_id in wanted:
-            needle = re.compile(rb'"id"\s*:\s*"' + re.escape(mem_id.encode()) + rb'"')
-            for match in needle.finditer(data):
-                start = data.rfind(b"\n", 0, match.start()) + 1
-                end = data.find(b"\n", match.end())
-                parsed = self.parse_line(data[start : end if end != -1 else len(data)], None)
-                if isinstance(parsed, Memory) and parsed.id == mem_id:
-                    found[mem_id] = parsed
-                    break
+        for match in needle.finditer(data):
+            mem_id = match.group(1).decode("utf-8")
+            if mem_id in found:
+                continue
+            start = data.rfind(b"\n", 0, match.start()) + 1
+            end = data.find(b"\n", match.end())
+            parsed = self.parse_line(data[start : end if end != -1 else len(data)], None)
+            if isinstance(parsed, Memory) and parsed.id == mem_id:
+                found[mem_id] = parsed
         return found
 
     def scan(self) -> tuple[list[Located], list[Problem]]:
