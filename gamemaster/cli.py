@@ -318,6 +318,15 @@ def apply(
                     return _print_json({"applied": False, "message": message}) if as_json else print(message)
             raise GamemasterError("no scene is pending; run `gamemaster next` first")
         result = gm.apply_replies(pending, given) if given is not None else gm.apply(pending)
+        if result is None:
+            waiting = [f"{i + 1:02d}-{pending.turns[i]}" for i in pending.missing()]
+            if as_json:
+                return _print_json({"applied": False, "scene": pending.spec.ref, "waiting": waiting})
+            nxt = pending.turns[pending.missing()[0]]
+            return print(
+                f"stored; {pending.spec.ref} waits for: {', '.join(waiting)}\n"
+                f"next: gamemaster prompt {nxt}"
+            )
         summary = gm.close_day_if_over()
         if as_json:
             return _print_json(
@@ -341,7 +350,7 @@ def _backend(name: Optional[str]):
         raise typer.BadParameter(exc.args[0], param_hint="--backend")
 
 
-BackendOption = Annotated[Optional[str], typer.Option("--backend", help="offline (default without an API key) or anthropic.")]
+BackendOption = Annotated[Optional[str], typer.Option("--backend", help="Which backend plays the characters (default: offline).")]
 
 
 class _Display:
@@ -511,7 +520,7 @@ def memories(
             table.add_row(m.id, m.created or "—", m.type + (f" d{m.depth}" if m.depth else ""), str(m.importance), m.description, ", ".join(m.tags))
         console.print(table)
         for problem in problems:
-            _console(stderr=True).print(str(problem), markup=False)
+            print(problem, file=sys.stderr)
 
     _run(ctx, action)
 

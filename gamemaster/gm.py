@@ -7,23 +7,25 @@ never called while the lock is held.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from pydantic import ValidationError
 
 from .backends.base import ReplyRequest, Turn
 from .fsio import atomic_write_json, atomic_write_text, dump_json
 from .lang import phrase
 from .models import Agent, Brief, Memory, World, parse_scene_ref, scene_ref
-from .problems import GamemasterError, Problem
+from .problems import GamemasterError, Problem, StateError
 from .prompts import PromptContext, build_prompt
 from .replies import Reply, ReplyError, check_reply, parse_reply
 from .scenes import Force, SceneSpec, SceneType, decide_next, day_is_over, due_for_reflection, topic_terms
 from .selection import Selection, select_memories
+from .streams import describe_validation_error
 from .summary import write_day_summary
 from .transaction import Transaction, commit, recover
 from .workspace import Workspace
-from .writeback import SceneResult, plan_scene
+from .writeback import SceneResult, brief_reaches, plan_scene
 
 BRIEF_IMPORTANCE = 9
 
@@ -100,18 +102,27 @@ class GameMaster:
         if world.pending is None:
             return None
         directory = self.workspace.scene_dir(world.pending)
-        try:
-            record = json.loads((directory / "scene.json").read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise GamemasterError(
+        record_path = directory / "scene.json"
+        if not record_path.exists():
+            raise StateError(
                 f"state/world.json: pending scene {world.pending} has no scenes/{world.pending}/scene.json; "
                 "set \"pending\" to null to choose the scene again"
-            ) from None
-        pending = Pending(SceneSpec.model_validate(record), directory, record)
+            )
+        record = self.workspace.read_json(record_path)
+        try:
+            spec = SceneSpec.model_validate(record)
+        except ValidationError as exc:
+            raise StateError(f"{self.workspace.rel(record_path)}: {describe_validation_error(exc)}") from None
+        pending = Pending(spec, directory, record)
         for turn in range(len(pending.turns)):
             path = pending.reply_path(turn)
             if path.exists():
-                pending.replies[turn] = Reply.model_validate_json(path.read_text(encoding="utf-8"))
+                try:
+                    pending.replies[turn] = parse_reply(self.workspace.read_json(path), pending.turns[turn])
+                except ReplyError as exc:
+                    raise StateError(
+                        f"{self.workspace.rel(path)}: {'; '.join(exc.problems)} (delete the file to ask again)"
+                    ) from None
         return pending
 
     # -- opening a scene ---------------------------------------------------
@@ -139,6 +150,7 @@ class GameMaster:
             except ValueError as exc:
                 raise GamemasterError(str(exc)) from None
             directory = self.workspace.scene_dir(spec.ref)
+            self._set_aside_abandoned(directory)
             record = {"ref": spec.ref, "status": "pending", **spec.model_dump(mode="json"), "turns": spec.turns}
             atomic_write_json(directory / "scene.json", record)
             pending = Pending(spec, directory, record)
@@ -149,6 +161,30 @@ class GameMaster:
             world.pending = spec.ref
             self.workspace.save_world(world)
             return pending, True
+
+    def _set_aside_abandoned(self, directory: Path) -> None:
+        """A scene folder never applied (its pending mark was cleared) keeps its replies
+        out of the new scene: it moves to ``scenes/.abandoned/``, nothing is deleted."""
+        if not directory.exists():
+            return
+        record = directory / "scene.json"
+        try:
+            status = self.workspace.read_json(record).get("status") if record.exists() else None
+        except StateError:
+            status = None
+        if status == "applied":
+            raise GamemasterError(f"{self.workspace.rel(record)}: scene already applied; state/world.json is behind it")
+        aside = self.workspace.scenes / ".abandoned"
+        aside.mkdir(parents=True, exist_ok=True)
+        stem = directory.relative_to(self.workspace.scenes).as_posix().replace("/", "_")
+        number = 1
+        while (aside / f"{stem}.{number}").exists():
+            number += 1
+        directory.rename(aside / f"{stem}.{number}")
+
+    def record_prompt(self, pending: Pending, turn: int, prompt: str) -> None:
+        """Keep the prompt a backend was actually sent with the scene."""
+        atomic_write_text(pending.prompt_path(turn), prompt)
 
     def _write_prompt(self, pending: Pending, turn: int, world: World, agents: dict[str, Agent]) -> ReplyRequest:
         request = self.build_request(pending, turn, world=world, agents=agents)
@@ -189,7 +225,7 @@ class GameMaster:
             m for m in selection.memories
             if m.scene_key and (m.scene_key > last or (m.scene_key == last and m.metadata.get("source")))
         ]
-        briefs = [b for b in world.briefs if (b.to is None or agent_id in b.to) and agent_id not in b.seen_by]
+        briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]
         transcript = [
             Turn(pending.turns[i], agents[pending.turns[i]].name, pending.replies[i].says)
             for i in range(turn)
@@ -295,15 +331,23 @@ class GameMaster:
                 waiting = ", ".join(f"{pending.turns[i]} (turn {i + 1})" for i in missing)
                 raise GamemasterError(f"scene {pending.spec.ref} still waits for replies from: {waiting}")
             agents = self.agents()
+            gone = [a for a in pending.spec.participants if a not in agents]
+            if gone:
+                raise GamemasterError(f"scene {pending.spec.ref}: {', '.join(gone)} no longer in state/agents/")
+            # Stored replies are checked again: reply files can be edited by hand too.
+            problems = []
+            for turn, reply in sorted(pending.replies.items()):
+                try:
+                    self.validate_reply(pending, turn, reply.model_dump(mode="json", by_alias=True), agents)
+                except ReplyError as exc:
+                    problems.append(f"{self.workspace.rel(pending.reply_path(turn))}: {exc}")
+            if problems:
+                raise GamemasterError("stored replies rejected, nothing written:\n" + "\n".join(problems))
             turns = [(pending.turns[i], pending.replies[i]) for i in range(len(pending.turns))]
             depths = {}
             for agent_id, reply in turns:
                 cited = [e for insight in reply.insights for e in insight.evidence]
-                found = self._evidence(agent_id, cited)
-                lost = [e for e in cited if e not in found]
-                if lost:
-                    raise ReplyError(agent_id, [f"insights.evidence: {', '.join(lost)} not in {agent_id}'s memory stream"])
-                depths.update({i: m.depth for i, m in found.items()})
+                depths.update({i: m.depth for i, m in self._evidence(agent_id, cited).items()})
             record = dict(pending.record)
             record["prompts"] = {
                 f"{i + 1:02d}-{a}": self.workspace.rel(pending.prompt_path(i))
@@ -317,11 +361,14 @@ class GameMaster:
             commit(self.workspace, result.transaction)
             return result
 
-    def apply_replies(self, pending: Pending, given: dict[str, object]) -> SceneResult:
-        """Validate a whole scene's replies at once; nothing is stored unless all are valid.
+    def apply_replies(self, pending: Pending, given: dict[str, object]) -> SceneResult | None:
+        """Validate replies, store them with the scene and write it back once it is complete.
 
-        ``given`` maps agent id to one reply, or for a MEETING to the list of that
-        agent's turns in speaking order.
+        ``given`` maps agent id to one reply, or for a MEETING to a list of that
+        agent's turns in speaking order. A MEETING's turns are taken in order and
+        may stop early: each stored turn is visible to the next speaker's prompt.
+        If any given reply is invalid nothing is stored. Returns None while the
+        scene still waits for replies.
         """
         agents = self.agents()
         queues: dict[str, list] = {}
@@ -331,10 +378,12 @@ class GameMaster:
             queues[agent_id] = list(value) if isinstance(value, list) else [value]
         problems: list[str] = []
         staged = Pending(pending.spec, pending.dir, pending.record, dict(pending.replies))
+        in_order = pending.spec.type == SceneType.MEETING
         for turn in staged.missing():
             agent_id = staged.turns[turn]
             if not queues.get(agent_id):
-                problems.append(f"{agent_id}: no reply for turn {turn + 1}")
+                if in_order:
+                    break  # the meeting waits here for this speaker
                 continue
             try:
                 staged.replies[turn] = self.validate_reply(staged, turn, queues[agent_id].pop(0), agents)
@@ -342,14 +391,23 @@ class GameMaster:
                 problems.append(str(exc))
         for agent_id, rest in queues.items():
             if rest:
-                problems.append(f"{agent_id}: {len(rest)} reply(s) more than the scene has turns")
+                problems.append(f"{agent_id}: {len(rest)} reply(s) more than the scene can take now")
+        if len(staged.replies) == len(pending.replies) and not problems:
+            problems.append(f"no reply for any open turn of {pending.spec.ref}")
         if problems:
             raise GamemasterError("replies rejected, nothing written:\n" + "\n".join(problems))
         with self.workspace.lock:
-            for turn, reply in staged.replies.items():
-                if turn not in pending.replies:
-                    atomic_write_json(staged.reply_path(turn), reply.model_dump(mode="json", by_alias=True))
-            return self.apply(staged)
+            if self.world().pending != pending.spec.ref:
+                raise GamemasterError(f"scene {pending.spec.ref} is no longer pending")
+            new_turns = sorted(t for t in staged.replies if t not in pending.replies)
+            for turn in new_turns:
+                atomic_write_json(staged.reply_path(turn), staged.replies[turn].model_dump(mode="json", by_alias=True))
+            pending.replies.update(staged.replies)
+            if pending.missing():
+                if in_order:
+                    self._write_prompt(pending, pending.missing()[0], self.world(), agents)
+                return None
+            return self.apply(pending)
 
     # -- days and briefs -----------------------------------------------------
 
@@ -365,10 +423,15 @@ class GameMaster:
 
     def brief(self, text: str, to: list[str] | None = None, importance: int = BRIEF_IMPORTANCE) -> Brief:
         """Creative Director feedback: a high-importance observation for each addressee now."""
+        if not text.strip():
+            raise GamemasterError("brief: the text is empty")
+        to = list(dict.fromkeys(to)) if to else None
         with self.workspace.lock:
             recover(self.workspace)
             world = self.world()
             agents = self.agents()
+            if not agents:
+                raise GamemasterError("brief: the studio has no agents")
             unknown = [a for a in (to or []) if a not in agents]
             if unknown:
                 raise GamemasterError(f"--to: unknown agent(s) {', '.join(unknown)}")

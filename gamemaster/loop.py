@@ -48,6 +48,7 @@ def ask(gm: GameMaster, backend: Backend, pending: Pending, turn: int, listen: L
     error: str | None = None
     for attempt in range(1 + max(0, backend.retries)):
         request = gm.build_request(pending, turn, previous_error=error)
+        gm.record_prompt(pending, turn, request.prompt)
         listen("ask", {"agent": agent, "turn": turn, "attempt": attempt, "scene": pending.spec.ref})
         text = backend.reply(request)
         try:

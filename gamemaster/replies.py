@@ -134,7 +134,7 @@ def format_validation_error(exc: ValidationError) -> list[str]:
 def parse_reply(text: str | dict, agent: str) -> Reply:
     """A ``Reply`` from raw text or a decoded object; ``ReplyError`` names agent and field."""
     try:
-        data = text if isinstance(text, dict) else extract_json(text)
+        data = text if not isinstance(text, str) else extract_json(text)
     except ValueError as exc:
         raise ReplyError(agent, [f"reply: {exc}"]) from None
     if not isinstance(data, dict):

@@ -228,7 +228,7 @@ def _forced(world: World, agents: dict[str, Agent], force: Force) -> SceneSpec:
         return _new_day(world, roster, "forced by the Creative Director: a new day begins")
     if world.day == 0:
         raise ValueError("the studio has not opened yet: the first scene is an ARRIVAL")
-    participants = list(force.participants)
+    participants = list(dict.fromkeys(force.participants))
     if not participants:
         if kind == SceneType.REFLECTION:
             due = due_for_reflection(world, agents)

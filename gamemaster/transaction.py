@@ -46,26 +46,38 @@ class Transaction:
 def commit(workspace: Workspace, transaction: Transaction) -> None:
     """Make the transaction durable, then carry it out. Call with the lock held."""
     atomic_write_json(workspace.journal_path, transaction.to_json())
-    _carry_out(workspace, transaction)
+    _carry_out(workspace, transaction, resumed=False)
 
 
 def recover(workspace: Workspace) -> str | None:
     """Finish a transaction a crash interrupted; returns its label, if there was one."""
+    _remove_stale_temp_files(workspace)
     try:
         data = json.loads(workspace.journal_path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
     transaction = Transaction.from_json(data)
-    _carry_out(workspace, transaction)
+    _carry_out(workspace, transaction, resumed=True)
     return transaction.label
 
 
-def _carry_out(workspace: Workspace, transaction: Transaction) -> None:
+def _carry_out(workspace: Workspace, transaction: Transaction, resumed: bool) -> None:
     for agent, memories in transaction.appends.items():
         stream = workspace.stream(agent)
-        landed = stream.index().max_number if stream.exists() else 0
-        missing = [m for m in memories if m.number > landed]
-        stream.append(missing)
+        if resumed:
+            # Only the exact ids tell what landed before the crash; a hand edit
+            # since then may have added any number.
+            landed = stream.find(m.id for m in memories)
+            memories = [m for m in memories if m.id not in landed]
+        stream.append(memories)
     for relative, text in transaction.files.items():
         atomic_write_text(workspace.root / relative, text)
     workspace.journal_path.unlink(missing_ok=True)
+
+
+def _remove_stale_temp_files(workspace: Workspace) -> None:
+    """Temp files a killed writer left behind; with the lock held no write is in flight."""
+    for folder in (workspace.state, workspace.gallery, workspace.scenes):
+        if folder.is_dir():
+            for path in folder.rglob(".*.tmp"):
+                path.unlink(missing_ok=True)

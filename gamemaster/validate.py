@@ -16,10 +16,16 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
 
     agent_ids = workspace.agent_ids()
     for agent_id in agent_ids:
+        path = workspace.rel(workspace.agent_path(agent_id))
         try:
-            workspace.load_agent(agent_id)
+            agent = workspace.load_agent(agent_id)
         except StateError as exc:
-            problems += exc.problems or [Problem(workspace.rel(workspace.agent_path(agent_id)), None, str(exc))]
+            problems += exc.problems or [Problem(path, None, str(exc))]
+            continue
+        for index, wish in enumerate(agent.talk_wishes):
+            unknown = [a for a in wish.with_ if a not in agent_ids]
+            if unknown:
+                problems.append(Problem(path, None, f"talk_wishes.{index}.with: unknown agent(s) {', '.join(unknown)}", warning=True))
 
     streams = sorted(p.stem for p in workspace.memories_dir.glob("*.jsonl"))
     for stem in streams:
@@ -38,8 +44,13 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
             for agent_id in brief.to or []:
                 if agent_id not in agent_ids:
                     problems.append(Problem("state/world.json", None, f"briefs: {brief.id} is addressed to unknown agent {agent_id!r}"))
-        if world.pending and not (workspace.scene_dir(world.pending) / "scene.json").exists():
-            problems.append(Problem("state/world.json", None, f"pending: scenes/{world.pending}/scene.json does not exist"))
+        if world.pending:
+            from .gm import GameMaster
+
+            try:
+                GameMaster(workspace).pending(world)
+            except StateError as exc:
+                problems += exc.problems or [Problem("state/world.json", None, f"pending {world.pending}: {exc}")]
     if workspace.journal_path.exists():
         problems.append(
             Problem(workspace.rel(workspace.journal_path), None, "an interrupted scene is waiting; the next gamemaster command finishes it", warning=True)

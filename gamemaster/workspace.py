@@ -59,7 +59,8 @@ class Workspace:
 
     # -- reading state -----------------------------------------------------
 
-    def _read_json(self, path: Path) -> dict:
+    def read_json(self, path: Path) -> dict:
+        """A JSON object from a state file; every failure names the file (and line)."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -69,14 +70,20 @@ class Workspace:
                 f"{self.rel(path)}:{exc.lineno}: not valid JSON: {exc.msg}",
                 [Problem(self.rel(path), exc.lineno, f"not valid JSON: {exc.msg}")],
             ) from None
+        except UnicodeDecodeError as exc:
+            reason = f"not UTF-8 (byte {exc.start})"
+            raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)]) from None
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)]) from None
         if not isinstance(data, dict):
-            raise StateError(f"{self.rel(path)}:1: expected a JSON object")
+            raise StateError(f"{self.rel(path)}:1: expected a JSON object", [Problem(self.rel(path), 1, "expected a JSON object")])
         return data
 
     def load_world(self) -> World:
         self.require()
         try:
-            return World.model_validate(self._read_json(self.world_path))
+            return World.model_validate(self.read_json(self.world_path))
         except ValidationError as exc:
             reason = describe_validation_error(exc)
             raise StateError(
@@ -84,12 +91,12 @@ class Workspace:
             ) from None
 
     def agent_ids(self) -> list[str]:
-        return sorted(p.stem for p in self.agents_dir.glob("*.json"))
+        return sorted(p.stem for p in self.agents_dir.glob("*.json") if p.is_file())
 
     def load_agent(self, agent_id: str) -> Agent:
         path = self.agents_dir / f"{agent_id}.json"
         try:
-            agent = Agent.model_validate(self._read_json(path))
+            agent = Agent.model_validate(self.read_json(path))
         except ValidationError as exc:
             reason = describe_validation_error(exc)
             raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)]) from None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .fsio import dump_json
 from .lang import join_names, phrase, short_name
-from .models import Agent, Memory, Plan, SceneEntry, TalkWish, World, memory_id
+from .models import Agent, Brief, Memory, Plan, SceneEntry, TalkWish, World, memory_id, parse_scene_ref
 from .replies import Reply
 from .scenes import SceneSpec, SceneType
 from .transaction import Transaction
@@ -226,7 +226,7 @@ def _write_meeting(spec, turns, agents, updated, remember, language) -> None:
             metadata={"with": [p for p in spec.participants if p != agent_id], "topic": spec.topic, "transcript": transcript},
         )
         updated[agent_id].talk_wishes = [
-            w for w in updated[agent_id].talk_wishes if not set(w.with_) <= set(spec.participants)
+            w for w in updated[agent_id].talk_wishes if not set(w.with_) & set(agents) <= set(spec.participants)
         ]
     names = join_names(language, [short_name(agents[p].name) for p in spec.participants])
     for agent_id in agents:
@@ -255,11 +255,18 @@ def _advance_world(world: World, spec: SceneSpec, agents: dict[str, Agent]) -> W
     remaining = []
     for brief in new.briefs:
         addressees = [a for a in (brief.to or sorted(roster)) if a in roster]
-        brief.seen_by = _unique([*brief.seen_by, *[p for p in spec.participants if p in addressees]])
+        brief.seen_by = _unique([*brief.seen_by, *[p for p in spec.participants if brief_reaches(brief, p, spec)]])
         if any(a not in brief.seen_by for a in addressees):
             remaining.append(brief)
     new.briefs = remaining
     return new
+
+
+def brief_reaches(brief: Brief, agent: str, spec: SceneSpec) -> bool:
+    """A brief is in an agent's prompt from the scene it was received in until they saw it."""
+    addressed = brief.to is None or agent in brief.to
+    received = parse_scene_ref(brief.created) <= (spec.day, spec.scene)
+    return addressed and received and agent not in brief.seen_by
 
 
 def _name_parts(name: str) -> list[str]:

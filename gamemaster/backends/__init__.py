@@ -8,16 +8,12 @@ from .base import Backend, ReplyRequest, Turn
 
 BACKENDS = {
     "offline": "gamemaster.backends.offline:OfflineBackend",
-    "anthropic": "gamemaster.backends.anthropic_api:AnthropicBackend",
 }
 
 
 def default_backend_name() -> str:
-    """``anthropic`` when a key is set and that backend is installed, else ``offline``."""
-    from importlib.util import find_spec
-
-    module = BACKENDS["anthropic"].partition(":")[0]
-    if os.environ.get("ANTHROPIC_API_KEY") and find_spec(module) is not None:
+    """An API backend when its key is set and it is available, else ``offline``."""
+    if os.environ.get("ANTHROPIC_API_KEY") and "anthropic" in BACKENDS:
         return "anthropic"
     return "offline"
 
