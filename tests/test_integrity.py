@@ -128,13 +128,17 @@ def test_killed_day_advance_resumes_without_losing_or_duplicating(tmp_path):
     env.pop("ANTHROPIC_API_KEY", None)
     gm_cmd = [sys.executable, "-m", "gamemaster", "--root", str(root)]
     subprocess.run([*gm_cmd, "init"], check=True, capture_output=True, env=env)
-    for delay in (0.8, 1.6, 2.4):
-        process = subprocess.Popen([*gm_cmd, "day", "advance"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    mid_scene = 0
+    for delay in (0.7, 1.0, 1.3, 1.6, 1.9):
+        process = subprocess.Popen([*gm_cmd, "day", "advance", "--days", "3"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         time.sleep(delay)
         process.send_signal(signal.SIGKILL)
         process.wait()
+        world = json.loads((root / "state/world.json").read_text(encoding="utf-8"))
+        mid_scene += bool(world["pending"]) or (root / "state/.journal.json").exists()
         check = subprocess.run([*gm_cmd, "validate"], capture_output=True, text=True, env=env)
         assert check.returncode == 0, check.stdout + check.stderr
+    assert mid_scene >= 1  # at least one kill interrupted a scene
     finished = subprocess.run([*gm_cmd, "day", "advance", "--json"], capture_output=True, text=True, env=env)
     assert finished.returncode == 0, finished.stderr
     from gamemaster.workspace import Workspace
