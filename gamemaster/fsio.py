@@ -121,6 +121,29 @@ def read_tail_lines(path: Path, count: int, block: int = 64 * 1024) -> list[tupl
     return result[-count:] if len(result) > count else result
 
 
+def iter_line_blocks_backwards(path: Path, block: int = 1 << 20):
+    """Yield ``(offset, bytes)`` chunks of whole lines, from the end of the file to its start."""
+    with open(path, "rb") as handle:
+        position = handle.seek(0, os.SEEK_END)
+        carry = b""
+        while position > 0:
+            step = min(block, position)
+            position -= step
+            handle.seek(position)
+            data = handle.read(step) + carry
+            if position == 0:
+                if data:
+                    yield 0, data
+                return
+            cut = data.find(b"\n")
+            if cut == -1:
+                carry = data  # one line longer than a block: keep reading
+                continue
+            carry = data[: cut + 1]
+            if cut + 1 < len(data):
+                yield position + cut + 1, data[cut + 1 :]
+
+
 class LockBusy(RuntimeError):
     pass
 

@@ -18,11 +18,13 @@ from typing import Iterable
 
 from pydantic import ValidationError
 
-from .fsio import append_lines, atomic_write_json, read_tail_lines
+from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, read_tail_lines
 from .models import MEMORY_ID_RE, Memory
 from .problems import Problem
 
-INDEX_VERSION = 1
+INDEX_VERSION = 2
+_REFLECTION = re.compile(rb'"type"\s*:\s*"reflection"')
+_BLANK_LINE = re.compile(rb"(?m)^[ \t\r]*$")
 
 
 @dataclass(frozen=True)
@@ -106,35 +108,32 @@ class MemoryStream:
         atomic_write_json(self.index_path, {"version": INDEX_VERSION, **index.__dict__})
 
     def rebuild_index(self) -> StreamIndex:
+        """Scan the raw bytes once with a few regexes; no line is parsed as JSON.
+
+        Inside a JSON string every quote is escaped, so ``"type": "reflection"``
+        and ``"id": "emre-042"`` with bare quotes can only be keys and values.
+        A stray match (say, in hand-written metadata) costs at most a skipped id
+        number or one extra line looked at when reflections are read.
+        """
         stat = self.path.stat()
         data = self.path.read_bytes()
         index = StreamIndex(size=len(data), mtime_ns=stat.st_mtime_ns)
         index.lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
-        offset = 0
-        for raw in data.split(b"\n"):
-            length = len(raw)
-            if raw.strip():
-                self._index_line(index, raw, offset, self.agent)
-            offset += length + 1
+        # The empty piece after a final newline also matches as a blank line.
+        blank = len(_BLANK_LINE.findall(data)) - (1 if data.endswith(b"\n") else 0) if data else 0
+        index.memories = index.lines - blank
+        own_id = re.compile(rb'"id"\s*:\s*"' + re.escape(self.agent.encode()) + rb"-(\d{3,})\"")
+        index.max_number = max((int(m.group(1)) for m in own_id.finditer(data)), default=0)
+        previous = -1
+        for match in _REFLECTION.finditer(data):
+            start = data.rfind(b"\n", 0, match.start()) + 1
+            if start != previous:
+                end = data.find(b"\n", start)
+                index.reflections.append([start, (end if end != -1 else len(data)) - start])
+                previous = start
         if stat.st_size == len(data):
             self._save_index(index)
         return index
-
-    @staticmethod
-    def _index_line(index: StreamIndex, raw: bytes, offset: int, agent: str) -> None:
-        try:
-            obj = json.loads(raw)
-        except ValueError:
-            return
-        if not isinstance(obj, dict):
-            return
-        index.memories += 1
-        match = MEMORY_ID_RE.match(str(obj.get("id", "")))
-        if match and match.group(1) == agent:
-            index.max_number = max(index.max_number, int(match.group(2)))
-        depth = obj.get("depth", 0)
-        if obj.get("type") == "reflection" or (isinstance(depth, int) and depth > 0):
-            index.reflections.append([offset, len(raw)])
 
     # -- reading -----------------------------------------------------------
 
@@ -176,7 +175,7 @@ class MemoryStream:
                 parsed = self.parse_line(handle.read(length), None)
                 if isinstance(parsed, Problem):
                     bad.append((offset, parsed))
-                else:
+                elif parsed.depth > 0:
                     found.append(Located(parsed, 0, offset))
         # Line numbers cost a count of the bytes before; only bad lines need one, for the report.
         problems = [Problem(p.file, self._line_at(offset), p.reason) for offset, p in bad]
@@ -189,49 +188,43 @@ class MemoryStream:
     def grep(self, terms: Iterable[str], limit: int | None = None, exclude: Iterable[str] = ()) -> list[Located]:
         """The most recent memories whose tags or description mention a term, oldest first.
 
-        Matches are found with one regex pass over the raw bytes and parsed from
-        the end backwards, so at most ``limit`` accepted lines (plus rejects) are parsed.
+        Reads the stream backwards in blocks, skips blocks that mention no term
+        and stops once ``limit`` memories are found, so the cost follows the end
+        of the stream, not its size.
         """
         terms = [t.lower() for t in terms if t]
         if not terms or not self.path.exists() or limit == 0:
             return []
         skip = set(exclude)
-        data = self.path.read_bytes()
-        pattern = re.compile("|".join(re.escape(t) for t in terms).encode("utf-8"), re.IGNORECASE)
-        positions = [match.start() for match in pattern.finditer(data)]
+        total = self.index().lines
         found: list[Located] = []
-        visited: set[int] = set()
-        for position in reversed(positions):
-            start = data.rfind(b"\n", 0, position) + 1
-            if start in visited:
-                continue
-            visited.add(start)
-            end = data.find(b"\n", start)
-            parsed = self.parse_line(data[start : end if end != -1 else len(data)], None)
-            if isinstance(parsed, Problem) or parsed.id in skip:
-                continue  # bad lines are reported by the window, `memories` and `validate`
-            haystack = " ".join([parsed.description, *parsed.tags]).lower()
-            if any(term in haystack for term in terms):
-                found.append(Located(parsed, 0, start))
-                if limit is not None and len(found) >= limit:
-                    break
+        lines_after = 0
+        for start, chunk in iter_line_blocks_backwards(self.path):
+            pieces = chunk.split(b"\n")
+            if pieces[-1] == b"":
+                pieces.pop()
+            if any(term in chunk.decode("utf-8", "replace").lower() for term in terms):
+                offsets, cursor = [], start
+                for piece in pieces:
+                    offsets.append(cursor)
+                    cursor += len(piece) + 1
+                for position in range(len(pieces) - 1, -1, -1):
+                    raw = pieces[position]
+                    if not any(term in raw.decode("utf-8", "replace").lower() for term in terms):
+                        continue
+                    parsed = self.parse_line(raw, None)
+                    if isinstance(parsed, Problem) or parsed.id in skip:
+                        continue  # bad lines are reported by the window, `memories` and `validate`
+                    haystack = " ".join([parsed.description, *parsed.tags]).lower()
+                    if any(term in haystack for term in terms):
+                        line = total - lines_after - (len(pieces) - 1 - position)
+                        found.append(Located(parsed, line, offsets[position]))
+                        if limit is not None and len(found) >= limit:
+                            found.reverse()
+                            return found
+            lines_after += len(pieces)
         found.reverse()
-        return self._number_lines(data, found)
-
-    @staticmethod
-    def _number_lines(data: bytes, items: list[Located]) -> list[Located]:
-        """Line numbers for items in offset order, counting only from the first one to the end."""
-        if not items:
-            return items
-        total = data.count(b"\n")
-        after, cursor = 0, len(data)
-        numbered = []
-        for item in reversed(items):
-            after += data.count(b"\n", item.offset, cursor)
-            cursor = item.offset
-            numbered.append(Located(item.memory, total - after + 1, item.offset))
-        numbered.reverse()
-        return numbered
+        return found
 
     def find(self, ids: Iterable[str]) -> dict[str, Memory]:
         """The memories with these ids: one regex pass, parsing only the lines that name them."""
