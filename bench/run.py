@@ -48,6 +48,14 @@ FOLLOWUPS = ("Das Ergebnis wirkt stimmiger als gestern, aber die Übergänge sin
              "Größere Änderungen wären jetzt zu früh; erst brauchen wir Rückmeldungen.").split("|")
 
 
+# What every command pays before it reads a file: the interpreter, the CLI and
+# one validated model (pydantic builds its validators on first use).
+FLOOR = (
+    "import gamemaster.cli, gamemaster.gm; from gamemaster.models import World; "
+    "World(studio='x')"
+)
+
+
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
@@ -258,7 +266,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="gamemaster-bench-") as scratch:
         base = args.keep.resolve() if args.keep else Path(scratch)
-        floor = statistics.median(timed("-c", "import gamemaster.cli") for _ in range(args.repeat))
+        floor = statistics.median(timed("-c", FLOOR) for _ in range(args.repeat))
         rows = []
         for size in args.sizes:
             root = base / (size if size == "bundled" else f"memories-{int(size)}")
@@ -277,7 +285,7 @@ def main() -> None:
 
     print(f"{platform.platform()} · Python {platform.python_version()} · {os.cpu_count()} CPUs · "
           f"wall seconds, median of {args.repeat}")
-    print(f"\nPython floor (`python -c 'import gamemaster.cli'`): {floor:.2f} s\n")
+    print(f"\nStart-up floor (Python, typer, pydantic and the state models, no work done): {floor:.2f} s\n")
     print("| memories per agent | next (cold index) | next | apply |")
     print("|---:|---:|---:|---:|")
     print("\n".join(rows))
