@@ -127,9 +127,6 @@ class GameMaster:
 
     # -- opening a scene ---------------------------------------------------
 
-    def decide(self, force: Force | None = None) -> SceneSpec:
-        return decide_next(self.world(), self.agents(), force)
-
     def open_next(self, force: Force | None = None) -> tuple[Pending, bool]:
         """The pending scene, opening one if there is none. Returns (scene, newly opened)."""
         with self.workspace.lock:

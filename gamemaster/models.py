@@ -37,11 +37,6 @@ def memory_id(agent: str, number: int) -> str:
     return f"{agent}-{number:03d}"
 
 
-def memory_number(mem_id: str) -> int | None:
-    match = MEMORY_ID_RE.match(mem_id)
-    return int(match.group(2)) if match else None
-
-
 class Memory(BaseModel):
     """One line of ``state/memories/{agent}.jsonl`` (seed 001's node schema)."""
 

@@ -48,10 +48,6 @@ class SceneSpec(BaseModel):
             return list(self.participants)
         return [agent for _ in range(self.rounds) for agent in self.participants]
 
-    @property
-    def starts_day(self) -> bool:
-        return self.type == SceneType.ARRIVAL
-
 
 class Force(BaseModel):
     """What the Creative Director pins down; the rest is decided as usual."""

@@ -97,7 +97,7 @@ def test_meeting_is_a_sequential_exchange_and_leaves_conversation_memories(gm, w
     assert [r.agent.id for r in backend.requests] == ["vera", "darius", "vera", "darius"]
     assert heard == [[], ["vera antwortet auf 0 Beiträge"], ["vera antwortet auf 0 Beiträge", "darius antwortet auf 1 Beiträge"],
                      ["vera antwortet auf 0 Beiträge", "darius antwortet auf 1 Beiträge", "vera antwortet auf 2 Beiträge"]]
-    assert "darius antwortet auf 1 Beiträge" in backend.requests[2].prompt  # the transcript is in the prompt
+    assert "darius antwortet auf 1 Beiträge" in backend.prompts_for("vera")[1]  # the transcript is in the prompt
     assert [r.final_turn for r in backend.requests] == [False, False, True, True]
     conversation = [m for m in lines(workspace, "vera") if m["type"] == "conversation" and m["created"] == outcome.spec.ref]
     assert len(conversation) == 1

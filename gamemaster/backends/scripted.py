@@ -29,9 +29,6 @@ class ScriptedBackend:
             self.by_agent = {}
             self.shared = deque(replies or [])
 
-    def queue(self, agent: str | None, *replies: Scripted) -> None:
-        (self.by_agent.setdefault(agent, deque()) if agent else self.shared).extend(replies)
-
     def reply(self, request: ReplyRequest) -> str:
         self.requests.append(request)
         queue = self.by_agent.get(request.agent.id) or self.shared
