@@ -23,8 +23,12 @@ app = typer.Typer(
 )
 scene_app = typer.Typer(help="Play single scenes.", no_args_is_help=True)
 day_app = typer.Typer(help="Play whole days.", no_args_is_help=True)
+agents_app = typer.Typer(help="Character subagents for Claude Code.", no_args_is_help=True)
+hook_app = typer.Typer(help="Claude Code hooks.", no_args_is_help=True)
 app.add_typer(scene_app, name="scene")
 app.add_typer(day_app, name="day")
+app.add_typer(agents_app, name="agents")
+app.add_typer(hook_app, name="hook")
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for programs.")]
 
@@ -337,6 +341,64 @@ def apply(
         if summary:
             lines.append(f"day closed: {obj.workspace.rel(summary)}")
         print("\n".join(lines))
+
+    _run(ctx, action)
+
+
+@app.command()
+def reply(
+    ctx: typer.Context,
+    agent: Annotated[str, typer.Argument(help="Agent id.")],
+    source: Annotated[str, typer.Argument(help="A file with the reply, or - for standard input.")] = "-",
+    as_json: JsonOption = False,
+) -> None:
+    """Store AGENT's reply for the pending scene: JSON, fenced or with prose around it."""
+
+    def action(obj: Context):
+        text = sys.stdin.read() if source == "-" else _read_text(Path(source))
+        pending, stored = obj.gm().submit_reply(agent, text)
+        waiting = [f"{i + 1:02d}-{pending.turns[i]}" for i in pending.missing()]
+        if as_json:
+            return _print_json({"stored": True, "agent": agent, "scene": pending.spec.ref, "waiting": waiting})
+        lines = [f"stored {agent}'s reply for {pending.spec.ref}"]
+        if waiting:
+            lines.append(f"waiting for: {', '.join(waiting)}")
+            if pending.spec.type.value == "MEETING":
+                lines.append(f"next: gamemaster prompt {pending.turns[pending.missing()[0]]}")
+        else:
+            lines.append("every reply is in: gamemaster apply")
+        print("\n".join(lines))
+
+    _run(ctx, action)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GamemasterError(f"{path}: {exc}") from None
+
+
+@agents_app.command("sync")
+def agents_sync(
+    ctx: typer.Context,
+    check: Annotated[bool, typer.Option("--check", help="Only report; exit 1 if the files are out of date.")] = False,
+) -> None:
+    """Write .claude/agents/character-*.md from state/agents (the persona lives there only)."""
+    from .claude_code import sync_subagents
+
+    def action(obj: Context):
+        obj.workspace.require()
+        result = sync_subagents(obj.workspace, check=check)
+        verb = "out of date" if check else "written"
+        for path in result.written:
+            print(f"{verb}: {path}")
+        for path in result.removed:
+            print(f"{'stale' if check else 'removed'}: {path}")
+        if not result.changed:
+            print("subagents are up to date")
+        if check and result.changed:
+            raise typer.Exit(1)
 
     _run(ctx, action)
 

@@ -245,7 +245,7 @@ class GameMaster:
             final_turn=pending.is_final_turn(turn),
             replan=replan,
         )
-        prompt = build_prompt(self.workspace.prompts_dir, ctx)
+        prompt = build_prompt(self.workspace.template_path, ctx)
         if previous_error:
             prompt += "\n\n" + phrase(world.language, "invalid_reply", error=previous_error) + "\n"
         return ReplyRequest(
@@ -314,6 +314,13 @@ class GameMaster:
             if pending.spec.type == SceneType.MEETING and turn + 1 < len(pending.turns):
                 self._write_prompt(pending, turn + 1, self.world(), agents)
             return reply
+
+    def submit_reply(self, agent_id: str, raw: str | dict) -> tuple[Pending, Reply]:
+        """Store ``agent_id``'s reply for the turn it owes in the pending scene."""
+        with self.workspace.lock:
+            pending = self.require_pending()
+            reply = self.store_reply(pending, pending.turn_of(agent_id), raw)
+            return pending, reply
 
     # -- writing a scene back ------------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 from string import Template
 
 from .backends.base import Turn
@@ -37,8 +38,11 @@ class PromptContext:
     replan: bool = False
 
 
-def render_template(directory: Path, name: str, values: dict[str, str]) -> str:
-    path = directory / name
+TemplateFinder = Callable[[str], Path]
+
+
+def render_template(find: TemplateFinder, name: str, values: dict[str, str]) -> str:
+    path = find(name)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -117,8 +121,8 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
     }
 
 
-def build_prompt(prompts_dir: Path, ctx: PromptContext) -> str:
+def build_prompt(find: TemplateFinder, ctx: PromptContext) -> str:
     values = scene_values(ctx)
-    values["task"] = render_template(prompts_dir, f"{ctx.spec.type.value.lower()}.md", values).strip()
-    values["contract"] = render_template(prompts_dir, "contract.md", values).strip()
-    return render_template(prompts_dir, "character.md", values).strip() + "\n"
+    values["task"] = render_template(find, f"{ctx.spec.type.value.lower()}.md", values).strip()
+    values["contract"] = render_template(find, "contract.md", values).strip()
+    return render_template(find, "character.md", values).strip() + "\n"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from functools import cached_property
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -130,10 +129,10 @@ class Workspace:
     def day_dir(self, day: int) -> Path:
         return self.scenes / f"day-{day:03d}"
 
-    @cached_property
-    def prompts_dir(self) -> Path:
-        local = self.root / "prompts"
-        return local if local.is_dir() else bundled_dir("prompts")
+    def template_path(self, name: str) -> Path:
+        """The workspace's own template if it has one, else the bundled one."""
+        local = self.root / "prompts" / name
+        return local if local.is_file() else bundled_dir("prompts") / name
 
 
 def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studio") -> Workspace:
