@@ -98,3 +98,88 @@ def sync_subagents(workspace: Workspace, check: bool = False) -> SyncResult:
             if not check:
                 path.unlink()
     return result
+
+
+#: How often a character may be sent back before the Game Master has to ask the Creative Director.
+MAX_REJECTIONS = 2
+
+
+def handle_subagent_stop(gm, payload: dict) -> dict | None:
+    """The hook's answer for one SubagentStop event; None lets the subagent stop quietly.
+
+    A character's last message is validated against the pending scene and
+    stored. An invalid one blocks the subagent with the reason, so it corrects
+    itself; after ``MAX_REJECTIONS`` the subagent is let go and the reason is
+    shown, and the scene waits for the Game Master (who asks the Creative Director).
+    """
+    from .problems import GamemasterError
+    from .replies import ReplyError
+
+    agent_id = agent_for_subagent(payload.get("agent_type"), gm.workspace.agent_ids())
+    if agent_id is None:
+        return None
+    message = payload.get("last_assistant_message")
+    if not isinstance(message, str) or not message.strip():
+        message = _last_assistant_text(payload.get("agent_transcript_path"))
+    try:
+        gm.submit_reply(agent_id, message or "")
+        return None
+    except ReplyError as exc:
+        reason = "; ".join(exc.problems)
+    except GamemasterError as exc:
+        reason = str(exc)
+    count = _count_rejection(gm, agent_id, reason)
+    if count >= MAX_REJECTIONS:
+        return {
+            "systemMessage": (
+                f"{agent_id}'s reply was rejected {count} times and is not stored: {reason}. "
+                "Ask the Creative Director how to go on."
+            )
+        }
+    return {
+        "decision": "block",
+        "reason": f"gamemaster rejected {agent_id}'s reply: {reason}. "
+        "Answer again with the complete, corrected JSON object.",
+    }
+
+
+def _count_rejection(gm, agent_id: str, reason: str) -> int:
+    """Rejections per scene and agent, kept beside the pending scene's replies."""
+    pending = gm.pending()
+    if pending is None:
+        return MAX_REJECTIONS  # nothing to answer: never keep a subagent looping
+    try:
+        key = pending.prompt_path(pending.turn_of(agent_id)).stem  # "vera", or "03-vera" in a MEETING
+    except Exception:  # the agent owes no turn: count per agent
+        key = agent_id
+    path = pending.dir / "rejections.json"
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    entries = data.setdefault(key, [])
+    entries.append(reason)
+    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    return len(entries)
+
+
+def _last_assistant_text(transcript_path: str | None) -> str | None:
+    """The last assistant text in a subagent transcript (JSONL), for hooks without the message field."""
+    if not transcript_path:
+        return None
+    try:
+        lines = Path(transcript_path).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    for line in reversed(lines):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        message = entry.get("message") if isinstance(entry, dict) else None
+        if not isinstance(message, dict) or message.get("role") != "assistant":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        texts = [part.get("text", "") for part in content or [] if isinstance(part, dict) and part.get("type") == "text"]
+        if texts:
+            return "\n".join(texts)
+    return None

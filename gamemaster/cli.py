@@ -403,6 +403,27 @@ def agents_sync(
     _run(ctx, action)
 
 
+@hook_app.command("subagent-stop")
+def hook_subagent_stop(ctx: typer.Context) -> None:
+    """Claude Code's SubagentStop hook: store a character's reply, or send it back with the reason."""
+    from .claude_code import handle_subagent_stop
+
+    def action(obj: Context):
+        try:
+            payload = json.loads(sys.stdin.read() or "{}")
+        except json.JSONDecodeError as exc:
+            raise GamemasterError(f"hook input is not JSON: {exc.msg}") from None
+        if not isinstance(payload, dict):
+            raise GamemasterError("hook input is not a JSON object")
+        if not obj.workspace.world_path.exists():
+            return  # not a studio: no subagent here is a character
+        answer = handle_subagent_stop(obj.gm(), payload)
+        if answer is not None:
+            _print_json(answer)
+
+    _run(ctx, action)
+
+
 def _backend(name: Optional[str]):
     from .backends import get_backend
 
