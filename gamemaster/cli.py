@@ -90,17 +90,6 @@ def main(
     ctx.obj = Context(root)
 
 
-def _scene_json(spec, pending=None) -> dict:
-    data = {"ref": spec.ref, **spec.model_dump(mode="json"), "turns": spec.turns}
-    if pending is not None:
-        data["replied"] = [f"{i + 1:02d}-{pending.turns[i]}" for i in sorted(pending.replies)]
-        data["waiting"] = [f"{i + 1:02d}-{pending.turns[i]}" for i in pending.missing()]
-        data["prompts"] = {
-            f"{i + 1:02d}-{a}": str(pending.prompt_path(i)) for i, a in enumerate(pending.turns) if pending.prompt_path(i).exists()
-        }
-    return data
-
-
 def _scene_lines(spec, names: dict[str, str]) -> list[str]:
     topic = f" · {spec.topic}" if spec.topic else ""
     return [
@@ -152,30 +141,11 @@ def status(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
     def action(obj: Context):
         gm = obj.gm()
+        data = gm.status()
         world = gm.world()
         agents = gm.agents()
         pending = gm.pending(world)
-        rows = [
-            {
-                "id": a.id,
-                "name": a.name,
-                "accumulator": a.importance_accumulator,
-                "plan": a.today_plan.text if a.today_plan else None,
-                "talk_wishes": [w.model_dump(by_alias=True) for w in a.talk_wishes],
-                "memories": obj.workspace.stream(a.id).memory_count(),
-                "last_scene": a.last_scene,
-            }
-            for a in agents.values()
-        ]
-        data = {
-            "studio": world.studio,
-            "day": world.day,
-            "scene": world.scene,
-            "reflection_threshold": world.reflection_threshold,
-            "pending": _scene_json(pending.spec, pending) if pending else None,
-            "briefs": [b.model_dump() for b in world.briefs],
-            "agents": rows,
-        }
+        rows = data["agents"]
         if as_json:
             return _print_json(data)
         from rich.table import Table
@@ -232,7 +202,7 @@ def next_scene(
         gm = obj.gm()
         pending, opened = gm.open_next(force)
         if as_json:
-            return _print_json({"opened": opened, **_scene_json(pending.spec, pending)})
+            return _print_json({"opened": opened, **pending.describe()})
         lines = ["new scene:" if opened else "still pending:"]
         lines += _scene_lines(pending.spec, {a.id: a.name for a in gm.agents().values()})
         lines += [
@@ -420,6 +390,23 @@ def hook_subagent_stop(ctx: typer.Context) -> None:
         answer = handle_subagent_stop(obj.gm(), payload)
         if answer is not None:
             _print_json(answer)
+
+    _run(ctx, action)
+
+
+@app.command()
+def mcp(ctx: typer.Context) -> None:
+    """Serve the Game Master as MCP tools over stdio (needs the `mcp` extra)."""
+
+    def action(obj: Context):
+        obj.workspace.require()
+        try:
+            from .mcp_server import build_server
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.split(".")[0] == "mcp":
+                raise GamemasterError('the MCP server needs the mcp extra: pip install -e ".[mcp]"') from None
+            raise
+        build_server(obj.workspace).run("stdio")
 
     _run(ctx, action)
 

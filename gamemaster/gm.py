@@ -58,6 +58,18 @@ class Pending:
             return self.dir / "prompts" / f"{turn + 1:02d}-{self.turns[turn]}.md"
         return self.dir / "prompts" / f"{self.turns[turn]}.md"
 
+    def describe(self) -> dict:
+        """The scene as programs see it (``next --json``, ``status --json``, the MCP tools)."""
+        label = [f"{i + 1:02d}-{agent}" for i, agent in enumerate(self.turns)]
+        return {
+            "ref": self.spec.ref,
+            **self.spec.model_dump(mode="json"),
+            "turns": self.turns,
+            "replied": [label[i] for i in sorted(self.replies)],
+            "waiting": [label[i] for i in self.missing()],
+            "prompts": {label[i]: str(self.prompt_path(i)) for i in range(len(self.turns)) if self.prompt_path(i).exists()},
+        }
+
     def turn_of(self, agent: str) -> int:
         """The turn ``agent`` answers next: any open one in a parallel scene, the current one in a MEETING."""
         if agent not in self.spec.participants:
@@ -274,6 +286,31 @@ class GameMaster:
             return path.read_text(encoding="utf-8")
         with self.workspace.lock:
             return self._write_prompt(pending, turn, self.world(), self.agents()).prompt
+
+    def status(self) -> dict:
+        """Day, scene, pending scene, briefs and every agent, as one JSON-ready object."""
+        world = self.world()
+        pending = self.pending(world)
+        return {
+            "studio": world.studio,
+            "day": world.day,
+            "scene": world.scene,
+            "reflection_threshold": world.reflection_threshold,
+            "pending": pending.describe() if pending else None,
+            "briefs": [b.model_dump() for b in world.briefs],
+            "agents": [
+                {
+                    "id": a.id,
+                    "name": a.name,
+                    "accumulator": a.importance_accumulator,
+                    "plan": a.today_plan.text if a.today_plan else None,
+                    "talk_wishes": [w.model_dump(by_alias=True) for w in a.talk_wishes],
+                    "memories": self.workspace.stream(a.id).memory_count(),
+                    "last_scene": a.last_scene,
+                }
+                for a in self.agents().values()
+            ],
+        }
 
     def require_pending(self) -> Pending:
         pending = self.pending()

@@ -1,0 +1,83 @@
+"""``gamemaster mcp``: the Game Master's commands as MCP tools over stdio.
+
+Needs the optional extra: ``pip install -e ".[mcp]"``. The tools call the same
+Game Master as the CLI, so a scene run through MCP leaves the same state.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
+
+from .gm import GameMaster
+from .problems import GamemasterError
+from .replies import ReplyError
+from .scenes import Force, SceneType
+from .workspace import Workspace
+
+AgentId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", description="A studio agent id, e.g. 'vera'.")]
+
+INSTRUCTIONS = """Game Master tools for a gamemaster studio. One scene: next_scene, then for each
+turn prompt(agent) -> let that character answer -> submit_reply(agent, reply); when nothing is
+waiting, apply. Never invent a character's reply."""
+
+
+def build_server(workspace: Workspace) -> MCPServer:
+    gm = GameMaster(workspace)
+    server = MCPServer(name="gamemaster", instructions=INSTRUCTIONS)
+
+    def guarded(call):
+        try:
+            return call()
+        except (GamemasterError, ReplyError) as exc:
+            raise ToolError(str(exc)) from None
+
+    @server.tool(description="Day, scene, the pending scene (replied and waiting turns) and every agent.")
+    def status() -> dict:
+        return guarded(gm.status)
+
+    @server.tool(description="Open the next scene, or return the pending one. Optionally force its type, participants and topic.")
+    def next_scene(
+        type: Optional[Literal["ARRIVAL", "WORK", "MEETING", "REFLECTION"]] = None,
+        participants: list[AgentId] = [],  # noqa: B006 - read only, never mutated
+        topic: Optional[str] = None,
+    ) -> dict:
+        force = Force(type=SceneType(type) if type else None, participants=participants, topic=topic)
+
+        def open_scene():
+            pending, opened = gm.open_next(force)
+            return {"opened": opened, **pending.describe()}
+
+        return guarded(open_scene)
+
+    @server.tool(description="The prompt for this agent's current turn in the pending scene.")
+    def prompt(agent: AgentId) -> str:
+        return guarded(lambda: gm.prompt_text(agent))
+
+    @server.tool(description="Validate and store a character's reply (JSON, fenced or with prose around it).")
+    def submit_reply(agent: AgentId, reply: Annotated[str, Field(min_length=1)]) -> dict:
+        def submit():
+            pending, _ = gm.submit_reply(agent, reply)
+            return {"stored": True, "scene": pending.spec.ref, "waiting": pending.describe()["waiting"]}
+
+        return guarded(submit)
+
+    @server.tool(description="Write the pending scene back once every reply is stored.")
+    def apply() -> dict:
+        def write():
+            pending = gm.require_pending()
+            result = gm.apply(pending)
+            summary = gm.close_day_if_over()
+            return {
+                "applied": pending.spec.ref,
+                "written": result.written,
+                "artifacts": result.artifacts,
+                "day_summary": workspace.rel(summary) if summary else None,
+            }
+
+        return guarded(write)
+
+    return server

@@ -1,0 +1,248 @@
+"""Claude Code as the Game Master: the SubagentStop hook, reply ingestion, subagent files, commands."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from replies import valid_reply
+from gamemaster.backends.scripted import ScriptedBackend
+from gamemaster.claude_code import sync_subagents
+from gamemaster.cli import app
+from gamemaster.gm import GameMaster
+from gamemaster.loop import run_scene
+from gamemaster.workspace import Workspace, init_workspace
+
+REPO = Path(__file__).parent.parent
+
+
+def hook(cli, payload: dict):
+    result = cli("hook", "subagent-stop", input=json.dumps(payload, ensure_ascii=False))
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output) if result.output.strip() else None
+
+
+def stop_event(agent: str, message: str, **extra) -> dict:
+    """The SubagentStop input as Claude Code sends it."""
+    return {
+        "session_id": "abc123",
+        "transcript_path": "/tmp/session.jsonl",
+        "cwd": "/tmp",
+        "hook_event_name": "SubagentStop",
+        "stop_hook_active": False,
+        "agent_id": "agent-1",
+        "agent_type": agent,
+        "agent_transcript_path": "/tmp/agent-1.jsonl",
+        "last_assistant_message": message,
+        **extra,
+    }
+
+
+@pytest.fixture
+def arrival(workspace, cli):
+    assert cli("next").exit_code == 0
+    gm = GameMaster(workspace)
+    pending = gm.pending()
+    return gm, {agent: valid_reply(gm.build_request(pending, turn)) for turn, agent in enumerate(pending.turns)}
+
+
+def stored(workspace, name):
+    path = workspace.scenes / "day-001/scene-01/replies" / name
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def test_a_valid_reply_is_stored_and_the_subagent_may_stop(workspace, cli, arrival):
+    _, replies = arrival
+    assert hook(cli, stop_event("character-vera", json.dumps(replies["vera"], ensure_ascii=False))) is None
+    assert stored(workspace, "07-vera.json")["plan"]["text"] == "Heute arbeite ich an den Knochentürmen."
+
+
+def test_a_fenced_reply_with_prose_around_it_is_stored(workspace, cli, arrival):
+    _, replies = arrival
+    text = "Guten Morgen! Hier ist meine Antwort:\n\n```json\n" + json.dumps(replies["emre"], ensure_ascii=False, indent=2) + "\n```\nBis später."
+    assert hook(cli, stop_event("character-emre", text)) is None
+    assert stored(workspace, "02-emre.json")["agent"] == "emre"
+    prose = "Also: " + json.dumps(replies["nami"], ensure_ascii=False) + " – so sehe ich das."
+    assert hook(cli, stop_event("character-nami", prose)) is None
+    assert stored(workspace, "05-nami.json")["agent"] == "nami"
+
+
+@pytest.mark.parametrize("label,change,reason", [
+    ("not json", lambda r: "Ich weiß noch nicht, was ich heute mache.", "reply: no JSON object found"),
+    ("importance 11", lambda r: {**r, "memories": [{"description": "x", "importance": 11}]}, "memories.0.importance: Input should be less than or equal to 10"),
+    ("wrong agent", lambda r: {**r, "agent": "emre"}, "agent: expected 'vera', got 'emre'"),
+    ("scene not pending", lambda r: {**r, "scene": "day-004/scene-02"}, "scene: expected 'day-001/scene-01' (the pending scene), got 'day-004/scene-02'"),
+])
+def test_an_invalid_reply_blocks_the_subagent_with_the_field(workspace, cli, arrival, label, change, reason):
+    _, replies = arrival
+    bad = change(replies["vera"])
+    answer = hook(cli, stop_event("character-vera", bad if isinstance(bad, str) else json.dumps(bad)))
+    assert answer["decision"] == "block"
+    assert reason in answer["reason"] and "vera" in answer["reason"]
+    assert stored(workspace, "07-vera.json") is None
+
+
+def test_a_second_rejection_lets_the_subagent_stop_and_tells_the_game_master(workspace, cli, arrival):
+    first = hook(cli, stop_event("character-vera", "nichts"))
+    second = hook(cli, stop_event("character-vera", "immer noch nichts", stop_hook_active=True))
+    assert first["decision"] == "block"
+    assert "decision" not in second
+    assert "rejected 2 times" in second["systemMessage"] and "Creative Director" in second["systemMessage"]
+    assert stored(workspace, "07-vera.json") is None
+
+
+def test_a_reply_when_no_scene_is_pending_is_not_looped(workspace, cli):
+    answer = hook(cli, stop_event("character-vera", "{}"))
+    assert "no scene is pending" in answer["systemMessage"] and "decision" not in answer
+
+
+def test_other_subagents_pass_silently(cli, arrival):
+    assert hook(cli, stop_event("Explore", "Found 3 files.")) is None
+    assert hook(cli, stop_event("general-purpose", "{}")) is None
+
+
+def test_the_reply_can_come_from_the_subagent_transcript(workspace, cli, arrival, tmp_path):
+    _, replies = arrival
+    transcript = tmp_path / "agent.jsonl"
+    transcript.write_text(
+        json.dumps({"type": "user", "message": {"role": "user", "content": "Prompt"}}) + "\n"
+        + json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": json.dumps(replies["leo"], ensure_ascii=False)}]}}) + "\n",
+        encoding="utf-8",
+    )
+    event = stop_event("character-leo", "", agent_transcript_path=str(transcript))
+    del event["last_assistant_message"]
+    assert hook(cli, event) is None
+    assert stored(workspace, "04-leo.json")["agent"] == "leo"
+
+
+def test_reply_command_reads_stdin_and_apply_then_writes_the_scene(workspace, cli, arrival):
+    _, replies = arrival
+    for agent, reply in replies.items():
+        result = cli("reply", agent, "-", input="```json\n" + json.dumps(reply, ensure_ascii=False) + "\n```")
+        assert result.exit_code == 0, result.output
+    assert result.output.endswith("every reply is in: gamemaster apply\n")
+    again = cli("reply", "vera", "-", input=json.dumps(replies["vera"]))
+    assert again.exit_code == 1 and "vera has already replied" in again.output
+    applied = cli("apply")
+    assert applied.exit_code == 0 and applied.output.startswith("applied day-001/scene-01 ARRIVAL: 14 memories")
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for folder in ("state", "gallery", "scenes")
+        for p in (root / folder).rglob("*")
+        if p.is_file() and ".cache" not in p.parts
+    }
+
+
+def test_the_scene_command_sequence_leaves_the_same_state_as_scene_run(tmp_path):
+    """What /scene does (next, prompt, subagents, hook, apply) equals `gamemaster scene run`."""
+    runner = CliRunner()
+    by_commands, by_run = tmp_path / "commands", tmp_path / "run"
+    for root in (by_commands, by_run):
+        init_workspace(root)
+    script = {}
+    for scene in range(4):  # ARRIVAL, then WORK scenes with artifacts and observations
+        gm = GameMaster(Workspace(by_commands))
+        opened = json.loads(runner.invoke(app, ["--root", str(by_commands), "next", "--json"]).output)
+        pending = gm.pending()
+        for turn, agent in enumerate(opened["turns"]):
+            prompt = runner.invoke(app, ["--root", str(by_commands), "prompt", agent]).output
+            reply = valid_reply(gm.build_request(pending, turn))
+            reply["action"] = f"{agent} in {opened['ref']}, Prompt mit {len(prompt)} Zeichen"
+            script.setdefault(agent, []).append(reply)
+            event = stop_event(f"character-{agent}", json.dumps(reply, ensure_ascii=False))
+            result = runner.invoke(app, ["--root", str(by_commands), "hook", "subagent-stop"], input=json.dumps(event))
+            assert result.exit_code == 0 and result.output == "", result.output
+        assert runner.invoke(app, ["--root", str(by_commands), "apply"]).exit_code == 0
+    backend = ScriptedBackend(script)
+    gm = GameMaster(Workspace(by_run))
+    for scene in range(4):
+        run_scene(gm, backend)
+    assert snapshot(by_commands) == snapshot(by_run)
+    assert len(list((by_run / "gallery").rglob("*.md"))) >= 3
+
+
+def front_matter(path: Path) -> dict[str, str]:
+    match = re.match(r"---\n(.*?)\n---\n", path.read_text(encoding="utf-8"), re.S)
+    assert match, f"{path} has no front matter"
+    fields = {}
+    for line in match.group(1).splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        key, _, value = line.partition(":")
+        fields[key.strip()] = value.strip()
+    return fields
+
+
+def test_every_subagent_file_matches_a_state_agent_and_sync_leaves_no_diff():
+    workspace = Workspace(REPO)
+    agent_ids = workspace.agent_ids()
+    files = sorted((REPO / ".claude/agents").glob("*.md"))
+    assert [f.stem for f in files] == [f"character-{a}" for a in agent_ids]
+    for path in files:
+        fields = front_matter(path)
+        assert fields["name"] == path.stem
+        agent = workspace.load_agent(path.stem.removeprefix("character-"))
+        assert json.loads(fields["description"]).startswith(f"{agent.name} ({agent.role})")
+        assert fields["tools"] == "Read, Glob, Grep" and fields["model"] == (agent.model or "inherit")
+        assert agent.persona in path.read_text(encoding="utf-8")
+    result = sync_subagents(workspace, check=True)
+    assert not result.changed, result
+
+
+def test_sync_follows_a_persona_change_and_removes_stale_files(workspace, cli):
+    assert cli("agents", "sync").exit_code == 0
+    vera = json.loads((workspace.agents_dir / "vera.json").read_text(encoding="utf-8"))
+    vera["persona"] = "Vera malt jetzt nur noch in Blau."
+    vera["model"] = "haiku"
+    (workspace.agents_dir / "vera.json").write_text(json.dumps(vera, ensure_ascii=False), encoding="utf-8")
+    (workspace.root / ".claude/agents/character-zed.md").write_text("---\nname: character-zed\n---\n", encoding="utf-8")
+    check = cli("agents", "sync", "--check")
+    assert check.exit_code == 1
+    assert "out of date: .claude/agents/character-vera.md" in check.output and "stale: .claude/agents/character-zed.md" in check.output
+    assert cli("agents", "sync").exit_code == 0
+    text = (workspace.root / ".claude/agents/character-vera.md").read_text(encoding="utf-8")
+    assert "Vera malt jetzt nur noch in Blau." in text and "model: haiku" in text
+    assert not (workspace.root / ".claude/agents/character-zed.md").exists()
+
+
+def test_every_command_pre_approves_only_gamemaster_commands_that_exist():
+    runner = CliRunner()
+    commands = sorted((REPO / ".claude/commands").glob("*.md"))
+    assert [c.stem for c in commands] == ["brief", "day", "scene", "status"]
+    for path in commands:
+        fields = front_matter(path)
+        assert fields["description"]
+        rules = [r.strip() for r in fields["allowed-tools"].split(",")]
+        for rule in rules:
+            words = re.fullmatch(r"Bash\(gamemaster ([a-z ]+):\*\)", rule).group(1).split()
+            assert runner.invoke(app, [*words, "--help"]).exit_code == 0, rule
+            assert f"gamemaster {' '.join(words)}" in path.read_text(encoding="utf-8"), f"{path.name} never runs {rule}"
+
+
+def test_settings_register_the_hook_and_allow_the_commands():
+    settings = json.loads((REPO / ".claude/settings.json").read_text(encoding="utf-8"))
+    hooks = [h["command"] for entry in settings["hooks"]["SubagentStop"] for h in entry["hooks"]]
+    assert hooks == ["gamemaster hook subagent-stop"]
+    runner = CliRunner()
+    for rule in settings["permissions"]["allow"]:
+        if rule.startswith("Bash("):
+            words = re.fullmatch(r"Bash\(gamemaster ([a-z ]+):\*\)", rule).group(1).split()
+            assert runner.invoke(app, [*words, "--help"]).exit_code == 0, rule
+    mcp = json.loads((REPO / ".mcp.json").read_text(encoding="utf-8"))
+    assert mcp["mcpServers"]["gamemaster"]["args"] == ["mcp"]
+
+
+def test_claude_md_is_short_and_names_only_real_commands():
+    text = (REPO / "CLAUDE.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 200
+    runner = CliRunner()
+    for command in sorted(set(re.findall(r"`gamemaster ([a-z]+(?: sync| subagent-stop)?)", text))):
+        assert runner.invoke(app, [*command.split(), "--help"]).exit_code == 0, command
