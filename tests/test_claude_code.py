@@ -15,6 +15,7 @@ from gamemaster.claude_code import sync_subagents
 from gamemaster.cli import app
 from gamemaster.gm import GameMaster
 from gamemaster.loop import run_scene
+from gamemaster.scenes import Force, SceneType
 from gamemaster.workspace import Workspace, init_workspace
 
 REPO = Path(__file__).parent.parent
@@ -148,13 +149,16 @@ def test_the_scene_command_sequence_leaves_the_same_state_as_scene_run(tmp_path)
     for root in (by_commands, by_run):
         init_workspace(root)
     script = {}
-    for scene in range(4):  # ARRIVAL, then WORK scenes with artifacts and observations
+    # ARRIVAL, WORK scenes with artifacts and observations, and a MEETING the Creative Director calls.
+    forced = [[], [], ["--type", "MEETING", "--with", "vera,emre", "--topic", "Knochentürme"], []]
+    for extra in forced:
         gm = GameMaster(Workspace(by_commands))
-        opened = json.loads(runner.invoke(app, ["--root", str(by_commands), "next", "--json"]).output)
-        pending = gm.pending()
+        opened = json.loads(runner.invoke(app, ["--root", str(by_commands), "next", "--json", *extra]).output)
         for turn, agent in enumerate(opened["turns"]):
             prompt = runner.invoke(app, ["--root", str(by_commands), "prompt", agent]).output
-            reply = valid_reply(gm.build_request(pending, turn))
+            if turn:
+                assert opened["type"] != "MEETING" or script[opened["turns"][turn - 1]][-1]["says"] in prompt
+            reply = valid_reply(gm.build_request(gm.pending(), turn))
             reply["action"] = f"{agent} in {opened['ref']}, Prompt mit {len(prompt)} Zeichen"
             script.setdefault(agent, []).append(reply)
             event = stop_event(f"character-{agent}", json.dumps(reply, ensure_ascii=False))
@@ -163,10 +167,13 @@ def test_the_scene_command_sequence_leaves_the_same_state_as_scene_run(tmp_path)
         assert runner.invoke(app, ["--root", str(by_commands), "apply"]).exit_code == 0
     backend = ScriptedBackend(script)
     gm = GameMaster(Workspace(by_run))
-    for scene in range(4):
-        run_scene(gm, backend)
+    for extra in forced:
+        force = Force(type=SceneType.MEETING, participants=["vera", "emre"], topic="Knochentürme") if extra else None
+        run_scene(gm, backend, force)
     assert snapshot(by_commands) == snapshot(by_run)
     assert len(list((by_run / "gallery").rglob("*.md"))) >= 3
+    vera = (by_run / "state/memories/vera.jsonl").read_text(encoding="utf-8")
+    assert '"type": "conversation", "depth": 0' in vera  # the meeting was played turn by turn
 
 
 def front_matter(path: Path) -> dict[str, str]:
