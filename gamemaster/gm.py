@@ -257,13 +257,15 @@ class GameMaster:
             final_turn=pending.is_final_turn(turn),
             replan=replan,
         )
-        prompt = build_prompt(self.workspace.template_path, ctx)
+        prompt, stable = build_prompt(self.workspace.template_path, ctx)
         if previous_error:
             prompt += "\n\n" + phrase(world.language, "invalid_reply", error=previous_error) + "\n"
         return ReplyRequest(
             agent=agent,
             spec=spec,
             prompt=prompt,
+            stable_prompt=stable,
+            default_model=world.model,
             language=world.language,
             seed=world.seed,
             memories=selection.memories,

@@ -180,6 +180,7 @@ class World(BaseModel):
     meeting_rounds: Annotated[int, Field(ge=2)] = 2
     work_group_size: Annotated[int, Field(ge=1)] = 3
     seed: int = 0
+    model: str | None = None
     today: list[SceneEntry] = Field(default_factory=list)
     briefs: list[Brief] = Field(default_factory=list)
     briefs_issued: Annotated[int, Field(ge=0)] = 0

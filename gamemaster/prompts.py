@@ -21,6 +21,10 @@ from .scenes import SceneSpec, SceneType
 from .selection import Selection
 
 EMPTY = "—"
+#: The line in character.md between the part that stays the same from scene to scene
+#: (persona, reply contract, older reflections) and this scene's part; API backends
+#: cache everything above it.
+CACHE_MARKER = "<!-- stable above, scene below -->"
 
 
 @dataclass
@@ -121,8 +125,14 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
     }
 
 
-def build_prompt(find: TemplateFinder, ctx: PromptContext) -> str:
+def build_prompt(find: TemplateFinder, ctx: PromptContext) -> tuple[str, str]:
+    """The whole prompt and its stable prefix (empty if the template has no marker)."""
     values = scene_values(ctx)
     values["task"] = render_template(find, f"{ctx.spec.type.value.lower()}.md", values).strip()
     values["contract"] = render_template(find, "contract.md", values).strip()
-    return render_template(find, "character.md", values).strip() + "\n"
+    text = render_template(find, "character.md", values).strip() + "\n"
+    stable, marker, scene = text.partition(CACHE_MARKER)
+    if not marker:
+        return text, ""
+    stable = stable.rstrip() + "\n"
+    return stable + "\n" + scene.lstrip(), stable

@@ -91,7 +91,8 @@ def test_a_brief_during_a_pending_scene_waits_for_the_next_one(gm, workspace):
     assert brief.created == "day-001/scene-03"
     backend = ScriptedBackend([valid_reply] * 2)
     run_scene(gm, backend)
-    assert "Biologie" not in backend.requests[0].prompt.split("Was seit deiner letzten Szene")[0]
+    briefs_section = backend.requests[0].prompt.split("**Briefs des Creative Directors an dich:**")[1].split("**Was seit")[0]
+    assert briefs_section.strip() == "—"  # received after this scene opened
     assert [b.id for b in gm.world().briefs] == ["brief-001"]  # not used up unseen
     outcome = run_scene(gm, backend)
     assert outcome.spec.brief_ids == ["brief-001"] and outcome.spec.participants == ["darius"]

@@ -41,11 +41,26 @@ class ReplyRequest:
     final_turn: bool = True
     replan: bool = False
     previous_error: str | None = None
+    #: The start of ``prompt`` that stays the same from scene to scene (cacheable).
+    stable_prompt: str = ""
+    #: The world's default model (``world.json`` ``model``), used when the agent names none.
+    default_model: str | None = None
+
+
+@dataclass
+class Answer:
+    """A backend's reply with what it cost, for backends that know."""
+
+    text: str
+    usage: dict[str, int] | None = None
+    model: str | None = None
 
 
 class Backend(Protocol):
     name: str
     #: How often the loop may ask again after a reply fails validation.
     retries: int
+    #: How many characters of one scene may be asked at the same time (MEETINGs stay in turn).
+    concurrency: int
 
-    def reply(self, request: ReplyRequest) -> str: ...
+    def reply(self, request: ReplyRequest) -> str | Answer: ...

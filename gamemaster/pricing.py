@@ -1,0 +1,43 @@
+"""The one price table: US dollars per million tokens, by model family.
+
+List prices for standard (non-batch) calls. Cache writes (5-minute) cost 1.25x
+the input price and cache reads 0.1x; the Message Batches API halves every
+figure. Update the table here when prices change; `gamemaster cost` and the
+budget check read nothing else.
+"""
+
+from __future__ import annotations
+
+PER_MILLION = {
+    # family: (input, output)
+    "haiku": (1.00, 5.00),
+    "sonnet": (3.00, 15.00),
+    "opus": (5.00, 25.00),
+}
+CACHE_WRITE_FACTOR = 1.25
+CACHE_READ_FACTOR = 0.10
+BATCH_FACTOR = 0.50
+#: A model id whose family is not in the table is priced like this one, and says so.
+FALLBACK_FAMILY = "sonnet"
+
+USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+
+
+def family(model: str | None) -> str:
+    name = (model or "").lower()
+    for known in PER_MILLION:
+        if known in name:
+            return known
+    return FALLBACK_FAMILY
+
+
+def cost_usd(model: str | None, usage: dict[str, int], batch: bool = False) -> float:
+    """What one call cost at list prices."""
+    input_price, output_price = PER_MILLION[family(model)]
+    total = (
+        usage.get("input_tokens", 0) * input_price
+        + usage.get("output_tokens", 0) * output_price
+        + usage.get("cache_creation_input_tokens", 0) * input_price * CACHE_WRITE_FACTOR
+        + usage.get("cache_read_input_tokens", 0) * input_price * CACHE_READ_FACTOR
+    ) / 1_000_000
+    return total * (BATCH_FACTOR if batch else 1.0)
