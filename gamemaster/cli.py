@@ -411,11 +411,15 @@ def mcp(ctx: typer.Context) -> None:
     _run(ctx, action)
 
 
-def _backend(name: Optional[str]):
-    from .backends import get_backend
+def _backend(name: Optional[str], options: dict):
+    from .backends import default_backend_name, get_backend
 
+    chosen = name or default_backend_name()
+    given = {k: v for k, v in options.items() if v is not None}
+    if chosen == "offline" and given:
+        raise typer.BadParameter(f"{', '.join('--' + k for k in given)} only apply to API backends", param_hint="--backend")
     try:
-        return get_backend(name)
+        return get_backend(chosen, **given)
     except KeyError as exc:
         raise typer.BadParameter(exc.args[0], param_hint="--backend")
 
@@ -453,6 +457,17 @@ class _Display:
             line = reply.says or reply.action
             name = short_name(self.names.get(data["agent"], data["agent"]))
             self.console.print(f"  [bold]{name}[/]: {line}", overflow="ellipsis", no_wrap=True)
+        elif event == "batch":
+            verb = "resumed" if data["resumed"] else "submitted"
+            self.console.print(f"  batch {data['id']} {verb} ({data['requests']} requests)", markup=False)
+        elif event == "batch_status":
+            counts = ", ".join(f"{k} {v}" for k, v in (data.get("counts") or {}).items() if v)
+            text = f"batch {data['status']}{': ' + counts if counts else ''}"
+            if self.status is None:
+                self.status = self.console.status(text)
+                self.status.start()
+            else:
+                self.status.update(text)
         elif event == "invalid":
             self.console.print(f"  [red]invalid reply[/] {data['error']}", soft_wrap=True)
         elif event == "applied":
@@ -475,10 +490,10 @@ class _Display:
             self.status = None
 
 
-def _play(ctx: typer.Context, backend_name: Optional[str], as_json: bool, play) -> None:
+def _play(ctx: typer.Context, backend_name: Optional[str], as_json: bool, play, options: dict | None = None) -> None:
     def action(obj: Context):
         gm = obj.gm()
-        backend = _backend(backend_name)
+        backend = _backend(backend_name, options or {})
         console = _console()
         display = None if as_json else _Display(console, {a.id: a.name for a in gm.agents().values()}, backend.name)
         try:
@@ -507,6 +522,12 @@ def _outcome_json(outcome) -> dict:
     }
 
 
+ModelOption = Annotated[Optional[str], typer.Option("--model", help="Model for every character (API backends), overriding state.")]
+ConcurrencyOption = Annotated[Optional[int], typer.Option("--concurrency", min=1, help="Characters asked at the same time (API backends).")]
+BatchOption = Annotated[bool, typer.Option("--batch", help="Send each scene's independent calls as one Message Batch (half price).")]
+PollOption = Annotated[float, typer.Option("--poll", min=0.0, help="Seconds between batch status checks.")]
+
+
 @scene_app.command("run")
 def scene_run(
     ctx: typer.Context,
@@ -514,6 +535,10 @@ def scene_run(
     kind: TypeOption = None,
     with_: WithOption = None,
     topic: TopicOption = None,
+    model: ModelOption = None,
+    concurrency: ConcurrencyOption = None,
+    batch: BatchOption = False,
+    poll: PollOption = 10.0,
     as_json: JsonOption = False,
 ) -> None:
     """Play the pending (or next) scene through a backend and write it back."""
@@ -522,11 +547,11 @@ def scene_run(
     def play(gm, chosen, listen):
         from .loop import run_scene
 
-        outcome = run_scene(gm, chosen, force, listen)
+        outcome = run_scene(gm, chosen, force, listen, batch=batch, poll_seconds=poll)
         if as_json:
             _print_json(_outcome_json(outcome))
 
-    _play(ctx, backend, as_json, play)
+    _play(ctx, backend, as_json, play, {"model": model, "concurrency": concurrency})
 
 
 @day_app.command("advance")
@@ -534,6 +559,11 @@ def day_advance(
     ctx: typer.Context,
     days: Annotated[int, typer.Option("--days", min=1, help="How many day ends to play to.")] = 1,
     backend: BackendOption = None,
+    model: ModelOption = None,
+    concurrency: ConcurrencyOption = None,
+    batch: BatchOption = False,
+    budget: Annotated[Optional[float], typer.Option("--budget", min=0.0, help="Stop before a scene that would take the total cost past USD.")] = None,
+    poll: PollOption = 10.0,
     as_json: JsonOption = False,
 ) -> None:
     """Play scenes until the day ends (--days N: N day ends); resumes after an interruption."""
@@ -541,11 +571,39 @@ def day_advance(
     def play(gm, chosen, listen):
         from .loop import advance_days
 
-        report = advance_days(gm, chosen, days, listen)
+        report = advance_days(gm, chosen, days, listen, batch=batch, budget=budget, poll_seconds=poll)
         if as_json:
             _print_json({"scenes": [_outcome_json(o) for o in report.scenes], "summaries": [str(p) for p in report.summaries]})
 
-    _play(ctx, backend, as_json, play)
+    _play(ctx, backend, as_json, play, {"model": model, "concurrency": concurrency})
+
+
+@app.command()
+def cost(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Tokens and dollars per day and per agent, at the list prices in gamemaster/pricing.py."""
+    from .costs import cost_report
+    from .pricing import USAGE_FIELDS
+
+    def action(obj: Context):
+        obj.workspace.require()
+        report = cost_report(obj.workspace)
+        if as_json:
+            return _print_json(report)
+        from rich.table import Table
+
+        console = _console()
+        headers = ("calls", "input", "output", "cache write", "cache read", "USD")
+        for title, rows in (("day", report["days"]), ("agent", report["agents"])):
+            table = Table(title, *headers)
+            for key, row in sorted(rows.items()):
+                table.add_row(key, str(row["calls"]), *(f"{row[f]:,}" for f in USAGE_FIELDS), f"{row['usd']:.4f}")
+            total = report["total"]
+            table.add_row("total", str(total["calls"]), *(f"{total[f]:,}" for f in USAGE_FIELDS), f"{total['usd']:.4f}", style="bold")
+            console.print(table)
+        if not report["total"]["calls"]:
+            console.print("no API calls recorded (the offline backend costs nothing)")
+
+    _run(ctx, action)
 
 
 # -- memories, briefs, checks ---------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -156,11 +157,23 @@ class WorkspaceLock:
         self.timeout = timeout
         self._fd: int | None = None
         self._depth = 0
+        # Threads of one process (characters asked in parallel) take turns here;
+        # the file lock keeps other processes out.
+        self._threads = threading.RLock()
 
     def __enter__(self) -> WorkspaceLock:
+        self._threads.acquire()
         if self._depth:
             self._depth += 1
             return self
+        try:
+            self._acquire_file()
+        except BaseException:
+            self._threads.release()
+            raise
+        return self
+
+    def _acquire_file(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         deadline = time.monotonic() + self.timeout
@@ -180,17 +193,19 @@ class WorkspaceLock:
         os.write(fd, f"{os.getpid()}\n".encode())
         self._fd = fd
         self._depth = 1
-        return self
 
     def __exit__(self, *exc) -> None:
-        self._depth -= 1
-        if self._depth:
-            return
-        fd, self._fd = self._fd, None
         try:
-            _unlock(fd)
+            self._depth -= 1
+            if self._depth:
+                return
+            fd, self._fd = self._fd, None
+            try:
+                _unlock(fd)
+            finally:
+                os.close(fd)
         finally:
-            os.close(fd)
+            self._threads.release()
 
 
 if os.name == "posix":

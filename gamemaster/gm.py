@@ -195,6 +195,33 @@ class GameMaster:
         """Keep the prompt a backend was actually sent with the scene."""
         atomic_write_text(pending.prompt_path(turn), prompt)
 
+    def record_usage(self, pending: Pending, turn: int, usage: dict | None, model: str | None, batch: bool) -> None:
+        """Every call's tokens, kept with the scene (failed attempts cost money too)."""
+        if usage is None:
+            return
+        path = pending.dir / "usage" / f"{turn + 1:02d}-{pending.turns[turn]}.json"
+        with self.workspace.lock:
+            calls = self.workspace.read_json(path)["calls"] if path.exists() else []
+            calls.append({"model": model, "batch": batch, **usage})
+            atomic_write_json(path, {"calls": calls})
+
+    def usage_of(self, pending: Pending) -> dict[str, list[dict]]:
+        folder = pending.dir / "usage"
+        return {p.stem: self.workspace.read_json(p)["calls"] for p in sorted(folder.glob("*.json"))} if folder.is_dir() else {}
+
+    def load_batch(self, pending: Pending) -> dict | None:
+        path = pending.dir / "batch.json"
+        if not path.exists():
+            return None
+        data = self.workspace.read_json(path)
+        return {"id": data["id"], "turns": {custom: int(turn) for custom, turn in data["turns"].items()}}
+
+    def save_batch(self, pending: Pending, batch_id: str, turns: dict[str, int]) -> dict:
+        """The batch id goes to disk before anything waits on it, so a rerun polls it again."""
+        data = {"id": batch_id, "turns": turns}
+        atomic_write_json(pending.dir / "batch.json", data)
+        return data
+
     def _write_prompt(self, pending: Pending, turn: int, world: World, agents: dict[str, Agent]) -> ReplyRequest:
         request = self.build_request(pending, turn, world=world, agents=agents)
         atomic_write_text(pending.prompt_path(turn), request.prompt)
@@ -400,6 +427,12 @@ class GameMaster:
             record["replies"] = {f"{i + 1:02d}-{a}": self.workspace.rel(pending.reply_path(i)) for i, a in enumerate(pending.turns)}
             if pending.spec.type == SceneType.MEETING:
                 record["transcript"] = [{"speaker": a, "says": r.says} for a, r in turns]
+            usage = self.usage_of(pending)
+            if usage:
+                record["usage"] = usage
+            batch = self.load_batch(pending)
+            if batch:
+                record["batch"] = batch["id"]
             result = plan_scene(self.workspace, world, agents, pending.spec, turns, depths, record)
             commit(self.workspace, result.transaction)
             return result

@@ -6,15 +6,17 @@ interrupted run resumes at the first turn that has no reply yet.
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .backends.base import Backend
+from .backends.base import Answer, Backend
 from .gm import GameMaster, Pending
 from .problems import GamemasterError
 from .replies import Reply, ReplyError
-from .scenes import Force, SceneSpec
+from .scenes import Force, SceneSpec, SceneType
 from .writeback import SceneResult
 
 
@@ -42,39 +44,140 @@ def _quiet(event: str, data: dict) -> None:
     pass
 
 
-def ask(gm: GameMaster, backend: Backend, pending: Pending, turn: int, listen: Listener = _quiet) -> Reply:
-    """One valid reply for one turn, asking again with the error where the backend may retry."""
+def _normalise(answer: str | Answer) -> Answer:
+    return answer if isinstance(answer, Answer) else Answer(text=answer)
+
+
+def ask(
+    gm: GameMaster,
+    backend: Backend,
+    pending: Pending,
+    turn: int,
+    listen: Listener = _quiet,
+    first: Answer | None = None,
+    first_error: str | None = None,
+) -> Reply:
+    """One valid reply for one turn, asking again with the error where the backend may retry.
+
+    ``first`` is an answer already in hand (from a batch) that counts as the first attempt.
+    """
     agent = pending.turns[turn]
-    error: str | None = None
-    for attempt in range(1 + max(0, backend.retries)):
-        request = gm.build_request(pending, turn, previous_error=error)
-        gm.record_prompt(pending, turn, request.prompt)
-        listen("ask", {"agent": agent, "turn": turn, "attempt": attempt, "scene": pending.spec.ref})
-        text = backend.reply(request)
+    error: str | None = first_error
+    attempts = 1 + max(0, backend.retries)
+    for attempt in range(attempts):
+        if attempt == 0 and first is not None:
+            answer = first
+        else:
+            request = gm.build_request(pending, turn, previous_error=error)
+            gm.record_prompt(pending, turn, request.prompt)
+            listen("ask", {"agent": agent, "turn": turn, "attempt": attempt, "scene": pending.spec.ref})
+            answer = _normalise(backend.reply(request))
+            gm.record_usage(pending, turn, answer.usage, answer.model, batch=False)
         try:
-            return gm.store_reply(pending, turn, text)
+            return gm.store_reply(pending, turn, answer.text)
         except ReplyError as exc:
             error = "; ".join(exc.problems)
             listen("invalid", {"agent": agent, "turn": turn, "error": str(exc)})
     raise SceneFailed(
         f"scene {pending.spec.ref}: {agent}'s reply is still invalid after "
-        f"{1 + max(0, backend.retries)} attempt(s), nothing of the scene was written: {error}"
+        f"{attempts} attempt(s), nothing of the scene was written: {error}"
     )
 
 
-def run_scene(gm: GameMaster, backend: Backend, force: Force | None = None, listen: Listener = _quiet) -> SceneOutcome:
+def _ask_all(gm: GameMaster, backend: Backend, pending: Pending, listen: Listener) -> None:
+    """Every missing turn: in order for a MEETING, side by side for the other scene types."""
+    turns = pending.missing()
+    workers = max(1, getattr(backend, "concurrency", 1))
+    if pending.spec.type == SceneType.MEETING or workers == 1 or len(turns) == 1:
+        for turn in turns:
+            reply = ask(gm, backend, pending, turn, listen)
+            listen("reply", {"agent": pending.turns[turn], "turn": turn, "reply": reply})
+        return
+    with ThreadPoolExecutor(max_workers=min(workers, len(turns))) as pool:
+        futures = {pool.submit(ask, gm, backend, pending, turn, listen): turn for turn in turns}
+        failure = None
+        for future in as_completed(futures):
+            turn = futures[future]
+            try:
+                reply = future.result()
+            except Exception as exc:  # the first failure is reported once the others are done
+                failure = failure or exc
+                continue
+            listen("reply", {"agent": pending.turns[turn], "turn": turn, "reply": reply})
+        if failure is not None:
+            raise failure
+
+
+def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, poll_seconds: float) -> None:
+    """A scene's independent calls as one Message Batch, resumable by its stored id."""
+    turns = pending.missing()
+    batch = gm.load_batch(pending)
+    if batch is None:
+        requests = []
+        for turn in turns:
+            request = gm.build_request(pending, turn)
+            gm.record_prompt(pending, turn, request.prompt)
+            requests.append((pending.prompt_path(turn).stem.replace(".", "-"), request))
+        batch_id = backend.submit_batch(requests)
+        batch = gm.save_batch(pending, batch_id, {custom: turn for (custom, _), turn in zip(requests, turns)})
+        listen("batch", {"id": batch_id, "requests": len(requests), "resumed": False})
+    else:
+        listen("batch", {"id": batch["id"], "requests": len(batch["turns"]), "resumed": True})
+    while True:
+        status = backend.batch_status(batch["id"])
+        listen("batch_status", {"id": batch["id"], **status})
+        if status["status"] == "ended":
+            break
+        time.sleep(poll_seconds)
+    results = backend.batch_results(batch["id"])
+    for custom, turn in batch["turns"].items():
+        if turn in pending.replies:
+            continue
+        result = results.get(custom, "missing from the batch results")
+        if isinstance(result, Answer):
+            gm.record_usage(pending, turn, result.usage, result.model, batch=True)
+            reply = ask(gm, backend, pending, turn, listen, first=result)
+        else:
+            listen("invalid", {"agent": pending.turns[turn], "turn": turn, "error": f"batch: {result}"})
+            reply = ask(gm, backend, pending, turn, listen, first_error=None)
+        listen("reply", {"agent": pending.turns[turn], "turn": turn, "reply": reply})
+
+
+def run_scene(
+    gm: GameMaster,
+    backend: Backend,
+    force: Force | None = None,
+    listen: Listener = _quiet,
+    batch: bool = False,
+    poll_seconds: float = 10.0,
+) -> SceneOutcome:
     pending, opened = gm.open_next(force)
     listen("scene", {"spec": pending.spec, "opened": opened, "done": len(pending.replies)})
-    for turn in pending.missing():
-        reply = ask(gm, backend, pending, turn, listen)
-        listen("reply", {"agent": pending.turns[turn], "turn": turn, "reply": reply})
+    if batch and pending.spec.type != SceneType.MEETING and pending.missing():
+        if not getattr(backend, "supports_batch", False):
+            raise GamemasterError(f"backend {backend.name} cannot send batches")
+        _ask_by_batch(gm, backend, pending, listen, poll_seconds)
+    else:
+        _ask_all(gm, backend, pending, listen)
     result = gm.apply(pending)
     outcome = SceneOutcome(pending.spec, result, gm.close_day_if_over())
     listen("applied", {"outcome": outcome})
     return outcome
 
 
-def advance_days(gm: GameMaster, backend: Backend, days: int = 1, listen: Listener = _quiet) -> AdvanceReport:
+class BudgetReached(GamemasterError):
+    """The next scene would cost more than the budget has left."""
+
+
+def advance_days(
+    gm: GameMaster,
+    backend: Backend,
+    days: int = 1,
+    listen: Listener = _quiet,
+    batch: bool = False,
+    budget: float | None = None,
+    poll_seconds: float = 10.0,
+) -> AdvanceReport:
     """Play until ``days`` day ends; a day already under way counts as the first."""
     report = AdvanceReport()
     gm.recover()
@@ -82,8 +185,24 @@ def advance_days(gm: GameMaster, backend: Backend, days: int = 1, listen: Listen
     if closed:
         report.summaries.append(closed)
     while len(report.summaries) < days:
-        outcome = run_scene(gm, backend, listen=listen)
+        if budget is not None:
+            check_budget(gm, backend, budget, batch)
+        outcome = run_scene(gm, backend, listen=listen, batch=batch, poll_seconds=poll_seconds)
         report.scenes.append(outcome)
         if outcome.day_summary:
             report.summaries.append(outcome.day_summary)
     return report
+
+
+def check_budget(gm: GameMaster, backend: Backend, budget: float, batch: bool) -> None:
+    """Stop before a scene whose estimated cost would take the total past ``budget``."""
+    from .costs import estimate_scene, spent
+
+    pending, _ = gm.open_next()
+    total = spent(gm.workspace)
+    estimate = estimate_scene(gm, backend, pending, batch=batch)
+    if total + estimate > budget:
+        raise BudgetReached(
+            f"budget ${budget:.2f}: spent ${total:.2f}, the next scene ({pending.spec.ref} "
+            f"{pending.spec.type.value}) would cost about ${estimate:.2f}; stopped before it"
+        )
