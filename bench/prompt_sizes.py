@@ -1,0 +1,121 @@
+"""Prompt sizes of the bundled studio and what its days would cost through the API.
+
+    python bench/prompt_sizes.py [--days 3] [--model claude-sonnet-...]
+
+Plays the bundled studio offline in a temporary workspace, records every prompt
+the characters are sent (and the stable, cacheable prefix of it) and every reply,
+and prints Markdown tables: characters and estimated tokens per call and per
+simulated day, and the estimated dollars per day at list prices (gamemaster/pricing.py)
+without caching, with caching, and with caching and batching.
+
+Tokens are estimated at four characters each; with caching, a call whose stable
+prefix equals that agent's previous one reads it from cache, otherwise writes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+from gamemaster.backends.offline import OfflineBackend
+from gamemaster.costs import CHARS_PER_TOKEN
+from gamemaster.gm import GameMaster
+from gamemaster.loop import advance_days
+from gamemaster.pricing import cost_usd
+from gamemaster.workspace import init_workspace
+
+
+class Recorder(OfflineBackend):
+    def __init__(self):
+        super().__init__()
+        self.calls: list[dict] = []
+
+    def reply(self, request):
+        text = super().reply(request)
+        self.calls.append(
+            {
+                "day": request.spec.day,
+                "type": request.spec.type.value,
+                "agent": request.agent.id,
+                "prompt": len(request.prompt),
+                "stable": len(request.stable_prompt),
+                "stable_text": request.stable_prompt,
+                "reply": len(text),
+            }
+        )
+        return text
+
+
+def tokens(chars: int) -> int:
+    return chars // CHARS_PER_TOKEN
+
+
+def day_costs(calls: list[dict], model: str | None) -> dict[str, float]:
+    plain = cached = 0.0
+    last_stable: dict[str, str] = {}
+    for call in calls:
+        output = tokens(call["reply"])
+        plain += cost_usd(model, {"input_tokens": tokens(call["prompt"]), "output_tokens": output})
+        stable = tokens(call["stable"])
+        usage = {"input_tokens": tokens(call["prompt"]) - stable, "output_tokens": output}
+        if last_stable.get(call["agent"]) == call["stable_text"]:
+            usage["cache_read_input_tokens"] = stable
+        else:
+            usage["cache_creation_input_tokens"] = stable
+        last_stable[call["agent"]] = call["stable_text"]
+        cached += cost_usd(model, usage)
+    return {"plain": plain, "cached": cached, "cached_batch": cached * 0.5}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--days", type=int, default=3)
+    parser.add_argument("--model", default=None, help="priced model id (default: the API backend's default)")
+    args = parser.parse_args()
+    model = args.model
+    if model is None:
+        try:
+            from gamemaster.backends.anthropic_api import default_model
+
+            model = default_model()
+        except ImportError:
+            model = "claude-sonnet"
+    with tempfile.TemporaryDirectory() as folder:
+        workspace = init_workspace(Path(folder) / "studio")
+        backend = Recorder()
+        advance_days(GameMaster(workspace), backend, days=args.days)
+    calls = backend.calls
+    by_type = defaultdict(list)
+    for call in calls:
+        by_type[call["type"]].append(call)
+    print(f"Bundled studio, {args.days} offline days, {len(calls)} calls; priced as {model}.\n")
+    print("| scene type | calls | prompt chars (median) | est. tokens | of which stable | reply tokens |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for kind in ("ARRIVAL", "WORK", "MEETING", "REFLECTION"):
+        group = by_type.get(kind, [])
+        if not group:
+            continue
+        chars = statistics.median(c["prompt"] for c in group)
+        stable = statistics.median(c["stable"] for c in group)
+        reply = statistics.median(c["reply"] for c in group)
+        print(f"| {kind} | {len(group)} | {chars:,.0f} | {tokens(int(chars)):,} | {tokens(int(stable)):,} | {tokens(int(reply)):,} |")
+    print("\n| day | calls | prompt chars | est. input tokens | est. output tokens | USD no cache | USD cached | USD cached + batch |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for day in sorted({c["day"] for c in calls}):
+        day_calls = [c for c in calls if c["day"] == day]
+        dollars = day_costs(day_calls, model)
+        chars = sum(c["prompt"] for c in day_calls)
+        print(
+            f"| {day} | {len(day_calls)} | {chars:,} | {tokens(chars):,} | {sum(tokens(c['reply']) for c in day_calls):,} | "
+            f"{dollars['plain']:.2f} | {dollars['cached']:.2f} | {dollars['cached_batch']:.2f} |"
+        )
+    per_agent_day = len(calls) / args.days / len({c['agent'] for c in calls})
+    print(f"\n{per_agent_day:.1f} calls per agent per simulated day.", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
