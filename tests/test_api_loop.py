@@ -1,0 +1,127 @@
+"""The loop with an API-like backend: parallel calls, usage and cost, batches, budget."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from replies import valid_reply
+from gamemaster.backends.base import Answer
+from gamemaster.backends.scripted import ScriptedBackend
+from gamemaster.costs import cost_report
+from gamemaster.loop import BudgetReached, advance_days, run_scene
+from gamemaster.pricing import cost_usd
+from gamemaster.scenes import Force, SceneType
+
+USAGE = {"input_tokens": 1000, "output_tokens": 200, "cache_creation_input_tokens": 500, "cache_read_input_tokens": 0}
+
+
+class FakeAPI(ScriptedBackend):
+    """Answers like an API backend: with usage, side by side, and by batch."""
+
+    name = "fake-api"
+    supports_batch = True
+
+    def __init__(self, concurrency=3, barrier=None):
+        super().__init__([valid_reply] * 500)
+        self.concurrency = concurrency
+        self.barrier = barrier
+        self.batches: dict[str, list] = {}
+        self.polls = 0
+
+    def model_for(self, request):
+        return request.agent.model or "claude-sonnet-test"
+
+    def reply(self, request):
+        if self.barrier is not None and request.spec.type == SceneType.WORK:
+            self.barrier.wait(timeout=5)  # only passes when every worker is in flight at once
+        return Answer(text=super().reply(request), usage=dict(USAGE), model=self.model_for(request))
+
+    def submit_batch(self, requests):
+        batch_id = f"msgbatch_{len(self.batches) + 1:03d}"
+        self.batches[batch_id] = requests
+        return batch_id
+
+    def batch_status(self, batch_id):
+        self.polls += 1
+        done = self.polls % 2 == 0
+        return {"status": "ended" if done else "in_progress", "counts": {"processing": 0 if done else 1}}
+
+    def batch_results(self, batch_id):
+        return {custom: Answer(text=json.dumps(valid_reply(r)), usage=dict(USAGE), model="claude-sonnet-test")
+                for custom, r in self.batches[batch_id]}
+
+
+def scene_record(workspace, ref):
+    return json.loads((workspace.scenes / ref / "scene.json").read_text(encoding="utf-8"))
+
+
+def test_the_workers_of_a_scene_are_in_flight_together(gm, workspace):
+    run_scene(gm, FakeAPI())  # ARRIVAL
+    backend = FakeAPI(concurrency=3, barrier=threading.Barrier(3))
+    outcome = run_scene(gm, backend, Force(type=SceneType.WORK, participants=["vera", "emre", "nami"]))
+    assert sorted(r.agent.id for r in backend.requests) == ["emre", "nami", "vera"]
+    assert len(outcome.result.artifacts) == 3
+
+
+def test_meeting_turns_stay_in_order_even_with_concurrency(gm, workspace):
+    run_scene(gm, FakeAPI())
+    backend = FakeAPI(concurrency=4)
+    run_scene(gm, backend, Force(type=SceneType.MEETING, participants=["vera", "emre"], topic="Türme"))
+    assert [r.agent.id for r in backend.requests] == ["vera", "emre", "vera", "emre"]
+    assert [len(r.transcript) for r in backend.requests] == [0, 1, 2, 3]
+
+
+def test_usage_lands_in_the_scene_record_and_the_cost_report(gm, workspace):
+    outcome = run_scene(gm, FakeAPI())
+    record = scene_record(workspace, outcome.spec.ref)
+    assert set(record["usage"]) == {f"{i:02d}-{a}" for i, a in enumerate(outcome.spec.participants, 1)}
+    assert record["usage"]["07-vera"] == [{"model": "claude-sonnet-test", "batch": False, **USAGE}]
+    report = cost_report(workspace)
+    per_call = cost_usd("claude-sonnet-test", USAGE)
+    assert report["total"]["calls"] == 7 and report["total"]["input_tokens"] == 7000
+    assert report["days"]["day-001"]["usd"] == pytest.approx(7 * per_call)
+    assert report["agents"]["vera"]["usd"] == pytest.approx(per_call)
+    assert per_call == pytest.approx((1000 * 3 + 200 * 15 + 500 * 3 * 1.25) / 1e6)
+
+
+def test_a_scene_by_batch_is_created_polled_and_applied(gm, workspace):
+    backend = FakeAPI()
+    outcome = run_scene(gm, backend, batch=True, poll_seconds=0)
+    assert list(backend.batches) == ["msgbatch_001"] and len(backend.batches["msgbatch_001"]) == 7
+    assert backend.requests == []  # nothing asked one by one
+    record = scene_record(workspace, outcome.spec.ref)
+    assert record["batch"] == "msgbatch_001" and record["usage"]["01-darius"][0]["batch"] is True
+    assert cost_report(workspace)["total"]["usd"] == pytest.approx(7 * cost_usd("claude-sonnet-test", USAGE) / 2)
+
+
+def test_an_interrupted_batch_resumes_from_its_stored_id(gm, workspace):
+    class Interrupted(FakeAPI):
+        def batch_status(self, batch_id):
+            raise KeyboardInterrupt  # the user presses Ctrl-C while the batch runs
+
+    first = Interrupted()
+    with pytest.raises(KeyboardInterrupt):
+        run_scene(gm, first, batch=True, poll_seconds=0)
+    stored = json.loads((workspace.scenes / "day-001/scene-01/batch.json").read_text(encoding="utf-8"))
+    assert stored["id"] == "msgbatch_001"
+    second = FakeAPI()
+    second.batches = first.batches  # the API still holds the batch
+    events = []
+    run_scene(gm, second, batch=True, poll_seconds=0, listen=lambda e, d: events.append((e, d)))
+    assert list(second.batches) == ["msgbatch_001"]  # no second batch was created
+    assert ("batch", {"id": "msgbatch_001", "requests": 7, "resumed": True}) in events
+    assert gm.world().scene == 1
+
+
+def test_budget_stops_before_a_scene_that_would_exceed_it(gm, workspace):
+    backend = FakeAPI()
+    run_scene(gm, backend)  # ARRIVAL: 7 calls spent
+    spent = cost_report(workspace)["total"]["usd"]
+    with pytest.raises(BudgetReached, match=r"spent \$0\.\d\d, the next scene \(day-001/scene-02 WORK\)"):
+        advance_days(gm, backend, budget=spent + 0.001)
+    assert gm.world().scene == 1  # nothing more was played
+    advance_days(gm, backend, budget=100.0)
+    assert gm.world().day == 1 and (workspace.scenes / "day-001/summary.md").exists()
