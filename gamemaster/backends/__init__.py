@@ -8,6 +8,7 @@ from .base import Backend, ReplyRequest, Turn
 
 BACKENDS = {
     "offline": "gamemaster.backends.offline:OfflineBackend",
+    "anthropic": "gamemaster.backends.anthropic_api:AnthropicBackend",
 }
 
 

@@ -1,0 +1,277 @@
+"""Plays the characters with Claude, through the official ``anthropic`` SDK.
+
+Only this module imports ``anthropic``; ``get_backend("anthropic")`` loads it
+on demand, so the offline default never needs the SDK or a key.
+
+Every call has the same shape, for replies and for Message Batches alike:
+
+* the stable start of the prompt (studio rules, persona, reply contract,
+  older memories) is the system block, marked ``cache_control: ephemeral``,
+  so the next scene of the same character reads it from the cache;
+* the scene-specific rest is the one user message;
+* ``output_config`` carries the reply's JSON Schema, so the API returns a
+  JSON object the loop parses without scraping (and still validates).
+
+Rate limits (429), overloads (529), server errors and timeouts are retried by
+the SDK itself (``max_retries``, with backoff that honours ``retry-after``);
+what still fails becomes a ``BackendError`` naming the agent, the HTTP status
+and the API's message. The API key never appears in it.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import re
+import typing
+from typing import Any
+
+import anthropic
+from anthropic.resources.messages import DEPRECATED_MODELS
+from anthropic.types.model_param import ModelParam
+
+from ..pricing import USAGE_FIELDS
+from ..problems import GamemasterError
+from ..replies import reply_schema
+from .base import Answer, ReplyRequest
+
+log = logging.getLogger(__name__)
+
+API_KEY_VARIABLE = "ANTHROPIC_API_KEY"
+#: What the Message Batches API accepts as a request's ``custom_id``.
+CUSTOM_ID_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+
+class BackendError(GamemasterError):
+    """An API call that failed for good (after the SDK's retries), or a backend set up wrong."""
+
+
+def known_models() -> list[str]:
+    """The model ids the installed SDK lists in ``ModelParam``, in the SDK's order."""
+    ids: list[str] = []
+    for member in typing.get_args(ModelParam):
+        ids += [value for value in typing.get_args(member) if isinstance(value, str)]
+    return ids
+
+
+def default_model() -> str:
+    """The first Sonnet the SDK lists and does not mark deprecated.
+
+    Taken from the SDK rather than written here, so upgrading ``anthropic``
+    moves the default forward and never onto a model near its end of life.
+    """
+    current = [model for model in known_models() if model not in DEPRECATED_MODELS]
+    for model in current:
+        if model.startswith("claude-sonnet-"):
+            return model
+    if current:
+        return current[0]
+    raise BackendError(f"anthropic {anthropic.__version__} lists no current model; set \"model\" in state/world.json")
+
+
+DEFAULT_MODEL = default_model()
+
+
+@functools.lru_cache(maxsize=1)
+def reply_output_schema() -> dict[str, Any]:
+    """The reply's JSON Schema in the subset structured outputs accept.
+
+    ``transform_schema`` closes every object (``additionalProperties: false``)
+    and moves constraints the API rejects (``pattern``, ``minLength``,
+    ``minimum``…) into descriptions; the loop's own validation still enforces them.
+    """
+    return anthropic.transform_schema(reply_schema())
+
+
+def output_config() -> dict[str, Any]:
+    return {"format": {"type": "json_schema", "schema": reply_output_schema()}}
+
+
+class AnthropicBackend:
+    """Claude through the Messages API (and the Message Batches API for ``--batch``)."""
+
+    name = "anthropic"
+    supports_batch = True
+
+    def __init__(
+        self,
+        model: str | None = None,
+        concurrency: int = 4,
+        retries: int = 1,
+        max_tokens: int = 4096,
+        max_retries: int = 4,
+        timeout: float = 120.0,
+        client: Any = None,
+    ):
+        self.model = model or None
+        self.concurrency = max(1, int(concurrency))
+        self.retries = max(0, int(retries))
+        self.max_tokens = int(max_tokens)
+        self.max_retries = max(0, int(max_retries))
+        self.timeout = float(timeout)
+        if client is None:
+            key = os.environ.get(API_KEY_VARIABLE)
+            if not key:
+                raise BackendError(
+                    f"backend anthropic needs an API key: set {API_KEY_VARIABLE} "
+                    "(or play offline with --backend offline)"
+                )
+            client = anthropic.Anthropic(api_key=key, max_retries=self.max_retries, timeout=self.timeout)
+        else:
+            # The backend's retry and timeout settings apply to a client handed in as well,
+            # so the CLI options mean the same thing whoever built the client.
+            client = client.with_options(max_retries=self.max_retries, timeout=self.timeout)
+        self._client = client
+
+    def __repr__(self) -> str:
+        return f"AnthropicBackend(model={self.model!r}, concurrency={self.concurrency}, max_retries={self.max_retries})"
+
+    # -- one call ----------------------------------------------------------
+
+    def model_for(self, request: ReplyRequest) -> str:
+        """CLI override, then the agent's own model, then the world's, then the SDK-derived default."""
+        return self.model or request.agent.model or request.default_model or DEFAULT_MODEL
+
+    def params(self, request: ReplyRequest) -> dict[str, Any]:
+        """The Messages API parameters for ``request`` (also the ``params`` of a batch entry)."""
+        prompt = request.prompt
+        stable = request.stable_prompt or ""
+        scene = prompt[len(stable):].lstrip("\n") if stable and prompt.startswith(stable) else ""
+        params: dict[str, Any] = {"model": self.model_for(request), "max_tokens": self.max_tokens}
+        if scene.strip():
+            params["system"] = [{"type": "text", "text": stable, "cache_control": {"type": "ephemeral"}}]
+            params["messages"] = [{"role": "user", "content": scene}]
+        else:
+            # Without a stable prefix of the prompt there is nothing worth caching, and
+            # sending both would show the model the shared text twice.
+            params["messages"] = [{"role": "user", "content": prompt}]
+        params["output_config"] = output_config()
+        return params
+
+    def reply(self, request: ReplyRequest) -> Answer:
+        params = self.params(request)
+        try:
+            message = self._client.messages.create(**params)
+        except anthropic.AnthropicError as exc:
+            raise BackendError(self.describe(exc, request.agent.id)) from exc
+        return self.answer(message, params["model"], request.agent.id)
+
+    def answer(self, message: Any, model: str | None = None, agent: str = "") -> Answer:
+        """The reply text (the JSON of the first text block), its token usage and the model that served it."""
+        text = next((block.text for block in message.content if getattr(block, "type", None) == "text"), "")
+        if message.stop_reason in ("max_tokens", "refusal"):
+            # The loop sees an invalid reply and asks again; the log says why.
+            log.warning("anthropic: %s: reply ended with stop_reason %s", agent or message.id, message.stop_reason)
+        return Answer(text=text, usage=usage_of(message), model=message.model or model)
+
+    # -- Message Batches ---------------------------------------------------
+
+    def submit_batch(self, requests: list[tuple[str, ReplyRequest]]) -> str:
+        """Send ``(custom_id, request)`` pairs as one Message Batch; returns its id."""
+        seen: set[str] = set()
+        for custom_id, _ in requests:
+            if not CUSTOM_ID_RE.match(custom_id):
+                raise BackendError(f"anthropic: batch: custom id {custom_id!r} must match {CUSTOM_ID_RE.pattern}")
+            if custom_id in seen:
+                raise BackendError(f"anthropic: batch: custom id {custom_id!r} is used twice")
+            seen.add(custom_id)
+        entries = [{"custom_id": custom_id, "params": self.params(request)} for custom_id, request in requests]
+        try:
+            batch = self._client.messages.batches.create(requests=entries)
+        except anthropic.AnthropicError as exc:
+            raise BackendError(self.describe(exc, "batch")) from exc
+        return batch.id
+
+    def batch_status(self, batch_id: str) -> dict[str, Any]:
+        """``{"status": "in_progress" | "canceling" | "ended", "counts": {"processing": n, ...}}``."""
+        try:
+            batch = self._client.messages.batches.retrieve(batch_id)
+        except anthropic.AnthropicError as exc:
+            raise BackendError(self.describe(exc, f"batch {batch_id}")) from exc
+        counts = batch.request_counts
+        return {
+            "status": batch.processing_status,
+            "counts": {name: int(getattr(counts, name, 0) or 0) for name in _COUNT_FIELDS},
+        }
+
+    def batch_results(self, batch_id: str) -> dict[str, Answer | str]:
+        """custom id → ``Answer`` for a succeeded request, else why it has none."""
+        results: dict[str, Answer | str] = {}
+        try:
+            for item in self._client.messages.batches.results(batch_id):
+                outcome = item.result
+                if outcome.type == "succeeded":
+                    results[item.custom_id] = self.answer(outcome.message, agent=item.custom_id)
+                elif outcome.type == "errored":
+                    error = getattr(outcome.error, "error", None)
+                    kind = getattr(error, "type", None) or "error"
+                    message = getattr(error, "message", None) or ""
+                    results[item.custom_id] = self._scrub(f"errored: {kind}: {message}".rstrip(": "))
+                else:
+                    results[item.custom_id] = outcome.type
+        except anthropic.AnthropicError as exc:
+            raise BackendError(self.describe(exc, f"batch {batch_id}")) from exc
+        return results
+
+    # -- errors ------------------------------------------------------------
+
+    def describe(self, exc: BaseException, who: str) -> str:
+        """``anthropic: <who>: <status> <type>: <message> (after N retries)``, without the key."""
+        request = None
+        if isinstance(exc, anthropic.APIStatusError):
+            message = exc.api_message or _plain(exc.body) or exc.message
+            what = f"{exc.status_code} {exc.type}: {message}" if exc.type else f"{exc.status_code}: {message}"
+            request = exc.response.request
+        elif isinstance(exc, anthropic.APITimeoutError):
+            what = f"no answer within {self.timeout:g}s (timeout)"
+            request = exc.request
+        elif isinstance(exc, anthropic.APIConnectionError):
+            cause = f" ({exc.__cause__})" if exc.__cause__ else ""
+            what = f"connection error: {exc.message}{cause}"
+            request = exc.request
+        else:
+            what = str(exc) or type(exc).__name__
+        retries = _retries_taken(request)
+        suffix = f" (after {retries} {'retry' if retries == 1 else 'retries'})" if retries else ""
+        return self._scrub(f"anthropic: {who}: {what}{suffix}")
+
+    def _scrub(self, text: str) -> str:
+        for secret in (getattr(self._client, "api_key", None), getattr(self._client, "auth_token", None)):
+            if isinstance(secret, str) and secret:
+                text = text.replace(secret, "[redacted]")
+        return text
+
+
+_COUNT_FIELDS = ("processing", "succeeded", "errored", "canceled", "expired")
+
+
+def usage_of(message: Any) -> dict[str, int]:
+    """The four counters ``gamemaster cost`` prices; a counter the API leaves out is 0."""
+    usage = getattr(message, "usage", None)
+    return {name: int(getattr(usage, name, None) or 0) for name in USAGE_FIELDS}
+
+
+def _retries_taken(request: Any) -> int:
+    # The SDK stamps every attempt with the number of retries before it.
+    try:
+        return int(request.headers.get("x-stainless-retry-count", 0))
+    except (AttributeError, TypeError, ValueError):
+        return 0
+
+
+def _plain(body: object) -> str:
+    text = body if isinstance(body, str) else ""
+    return " ".join(text.split())[:300]
+
+
+__all__ = [
+    "AnthropicBackend",
+    "BackendError",
+    "DEFAULT_MODEL",
+    "default_model",
+    "known_models",
+    "output_config",
+    "reply_output_schema",
+    "usage_of",
+]
