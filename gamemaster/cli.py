@@ -424,7 +424,10 @@ def _backend(name: Optional[str], options: dict):
         raise typer.BadParameter(exc.args[0], param_hint="--backend")
 
 
-BackendOption = Annotated[Optional[str], typer.Option("--backend", help="Which backend plays the characters (default: offline).")]
+BackendOption = Annotated[
+    Optional[str],
+    typer.Option("--backend", help="offline, or anthropic (the default when ANTHROPIC_API_KEY is set)."),
+]
 
 
 class _Display:

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-anthropic = pytest.importorskip("anthropic")
-httpx2 = pytest.importorskip("httpx2")
+import anthropic  # noqa: E402
+import httpx2  # noqa: E402
 
 from anthropic.resources.messages import DEPRECATED_MODELS  # noqa: E402
 from replies import valid_reply  # noqa: E402
