@@ -140,3 +140,38 @@ def test_a_scene_goes_through_a_message_batch_and_is_applied(gm, workspace):
     report = cost_report(workspace)
     assert report["total"]["calls"] == 7
     assert all(call["batch"] for calls in record["usage"].values() for call in calls)
+
+
+def test_an_interrupted_batch_is_picked_up_again_by_its_stored_id(gm, workspace):
+    batch_id = "msgbatch_01RESUME"
+    results_url = f"{BASE}/v1/messages/batches/{batch_id}/results"
+    submitted: list[dict] = []
+    state = {"interrupt": True}
+
+    def respond(request, call, number):
+        if call.method == "POST" and call.path == "/v1/messages/batches":
+            submitted.extend(call.body["requests"])
+            return httpx2.Response(200, json=batch_body(batch_id, "in_progress", {"processing": 7}))
+        if call.method == "GET" and call.path == f"/v1/messages/batches/{batch_id}":
+            if state.pop("interrupt", False):
+                raise KeyboardInterrupt  # Ctrl-C while waiting for the batch
+            return httpx2.Response(200, json=batch_body(batch_id, "ended", {"succeeded": 7}, results_url))
+        if call.method == "GET" and call.url == results_url:
+            lines = [
+                {"custom_id": entry["custom_id"], "result": {"type": "succeeded", "message": message_body(
+                    json.dumps(reply_for(entry["params"], workspace), ensure_ascii=False), entry["params"]["model"], USAGE)}}
+                for entry in submitted
+            ]
+            return httpx2.Response(200, content="".join(json.dumps(l) + "\n" for l in lines).encode(),
+                                   headers={"content-type": "application/binary"})
+        return httpx2.Response(404, json=error_body("not_found_error", call.url))
+
+    first = FakeAPI(respond)
+    with pytest.raises(KeyboardInterrupt):
+        run_scene(gm, first.backend(), batch=True, poll_seconds=0)
+    assert gm.world().pending == "day-001/scene-01"
+    second = FakeAPI(respond)
+    run_scene(gm, second.backend(), batch=True, poll_seconds=0)
+    assert [c.method for c in second.calls if c.path == "/v1/messages/batches"] == []  # no new batch
+    assert second.calls[0].path == f"/v1/messages/batches/{batch_id}"
+    assert gm.world().scene == 1 and len(submitted) == 7
