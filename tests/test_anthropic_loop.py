@@ -53,6 +53,17 @@ def answering(workspace, barrier=None, broken=()):
     return respond
 
 
+def batch_results(submitted: list[dict], workspace) -> httpx2.Response:
+    """The JSONL results file: a valid reply for every request the batch was created with."""
+    lines = [
+        {"custom_id": entry["custom_id"], "result": {"type": "succeeded", "message": message_body(
+            json.dumps(reply_for(entry["params"], workspace), ensure_ascii=False), entry["params"]["model"], USAGE)}}
+        for entry in submitted
+    ]
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    return httpx2.Response(200, content=text.encode("utf-8"), headers={"content-type": "application/binary"})
+
+
 def arrival(gm, workspace):
     run_scene(gm, FakeAPI(answering(workspace)).backend())
 
@@ -122,13 +133,7 @@ def test_a_scene_goes_through_a_message_batch_and_is_applied(gm, workspace):
                 return httpx2.Response(200, json=batch_body(batch_id, "in_progress", {"processing": 7}))
             return httpx2.Response(200, json=batch_body(batch_id, "ended", {"succeeded": 7}, results_url))
         if call.method == "GET" and call.url == results_url:
-            lines = [
-                {"custom_id": entry["custom_id"], "result": {"type": "succeeded", "message": message_body(
-                    json.dumps(reply_for(entry["params"], workspace), ensure_ascii=False), entry["params"]["model"], USAGE)}}
-                for entry in submitted
-            ]
-            text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
-            return httpx2.Response(200, content=text.encode("utf-8"), headers={"content-type": "application/binary"})
+            return batch_results(submitted, workspace)
         return httpx2.Response(404, json=error_body("not_found_error", call.url))
 
     api = FakeAPI(respond)
@@ -157,13 +162,7 @@ def test_an_interrupted_batch_is_picked_up_again_by_its_stored_id(gm, workspace)
                 raise KeyboardInterrupt  # Ctrl-C while waiting for the batch
             return httpx2.Response(200, json=batch_body(batch_id, "ended", {"succeeded": 7}, results_url))
         if call.method == "GET" and call.url == results_url:
-            lines = [
-                {"custom_id": entry["custom_id"], "result": {"type": "succeeded", "message": message_body(
-                    json.dumps(reply_for(entry["params"], workspace), ensure_ascii=False), entry["params"]["model"], USAGE)}}
-                for entry in submitted
-            ]
-            return httpx2.Response(200, content="".join(json.dumps(l) + "\n" for l in lines).encode(),
-                                   headers={"content-type": "application/binary"})
+            return batch_results(submitted, workspace)
         return httpx2.Response(404, json=error_body("not_found_error", call.url))
 
     first = FakeAPI(respond)
