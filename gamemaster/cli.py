@@ -500,7 +500,16 @@ def _play(ctx: typer.Context, backend_name: Optional[str], as_json: bool, play, 
         console = _console()
         display = None if as_json else _Display(console, {a.id: a.name for a in gm.agents().values()}, backend.name)
         try:
-            return play(gm, backend, display or (lambda event, data: None))
+            play(gm, backend, display or (lambda event, data: None))
+            if display and hasattr(backend, "model_for"):
+                from .costs import cost_report
+
+                total = cost_report(obj.workspace)["total"]
+                console.print(
+                    f"API cost so far: ${total['usd']:.2f} over {total['calls']} calls "
+                    f"(cache write {total['cache_creation_input_tokens']:,}, cache read "
+                    f"{total['cache_read_input_tokens']:,} tokens); details: gamemaster cost"
+                )
         except KeyboardInterrupt:
             if display:
                 display.stop()

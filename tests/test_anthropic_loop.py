@@ -174,3 +174,24 @@ def test_an_interrupted_batch_is_picked_up_again_by_its_stored_id(gm, workspace)
     assert [c.method for c in second.calls if c.path == "/v1/messages/batches"] == []  # no new batch
     assert second.calls[0].path == f"/v1/messages/batches/{batch_id}"
     assert gm.world().scene == 1 and len(submitted) == 7
+
+
+def test_day_advance_on_the_api_uses_the_key_from_the_environment_and_reports_cost(workspace, monkeypatch):
+    import anthropic
+
+    api = FakeAPI(answering(workspace))
+    real = anthropic.Anthropic
+
+    def through_mock(**kwargs):
+        assert kwargs["api_key"] == "sk-test"
+        return real(**kwargs, http_client=httpx2.Client(transport=httpx2.MockTransport(api)))
+
+    monkeypatch.setattr(anthropic, "Anthropic", through_mock)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    result = CliRunner().invoke(app, ["--root", str(workspace.root), "scene", "run", "--model", "claude-haiku-4-5"])
+    assert result.exit_code == 0, result.output
+    assert "offline backend" not in result.output
+    assert re.search(r"API cost so far: \$0\.\d\d over 7 calls", result.output)
+    assert {c.body["model"] for c in api.calls} == {"claude-haiku-4-5"}
+    written = "".join(p.read_text(encoding="utf-8") for p in workspace.scenes.rglob("*") if p.is_file())
+    assert "sk-test" not in written
