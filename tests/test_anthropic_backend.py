@@ -634,3 +634,10 @@ def test_cli_and_gm_do_not_import_anthropic():
     root = Path(__file__).resolve().parents[1]
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_claude_code_alias_in_the_agent_state_becomes_a_current_model_id(gm, scene):
+    request = request_for(gm, scene)
+    request = replace(request, agent=request.agent.model_copy(update={"model": "haiku"}))
+    model = AnthropicBackend(client=FakeAPI(replying(request)).client()).model_for(request)
+    assert model.startswith("claude-haiku-") and model in known_models() and model not in DEPRECATED_MODELS

@@ -55,19 +55,24 @@ def known_models() -> list[str]:
     return ids
 
 
-def default_model() -> str:
-    """The first Sonnet the SDK lists and does not mark deprecated.
+def default_model(family: str = "sonnet") -> str:
+    """The first model of a family the SDK lists and does not mark deprecated.
 
     Taken from the SDK rather than written here, so upgrading ``anthropic``
     moves the default forward and never onto a model near its end of life.
     """
     current = [model for model in known_models() if model not in DEPRECATED_MODELS]
     for model in current:
-        if model.startswith("claude-sonnet-"):
+        if model.startswith(f"claude-{family}-"):
             return model
-    if current:
+    if current and family == "sonnet":
         return current[0]
-    raise BackendError(f"anthropic {anthropic.__version__} lists no current model; set \"model\" in state/world.json")
+    raise BackendError(f"anthropic {anthropic.__version__} lists no current {family} model; set \"model\" in state/world.json")
+
+
+#: Claude Code's subagent aliases, which an agent's ``model`` may hold since the same
+#: field feeds ``.claude/agents``; the API needs a model id.
+FAMILY_ALIASES = ("sonnet", "opus", "haiku")
 
 
 DEFAULT_MODEL = default_model()
@@ -131,7 +136,10 @@ class AnthropicBackend:
 
     def model_for(self, request: ReplyRequest) -> str:
         """CLI override, then the agent's own model, then the world's, then the SDK-derived default."""
-        return self.model or request.agent.model or request.default_model or DEFAULT_MODEL
+        chosen = self.model or request.agent.model or request.default_model
+        if chosen in FAMILY_ALIASES:
+            return default_model(chosen)
+        return chosen or DEFAULT_MODEL
 
     def params(self, request: ReplyRequest) -> dict[str, Any]:
         """The Messages API parameters for ``request`` (also the ``params`` of a batch entry)."""
