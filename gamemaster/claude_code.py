@@ -60,7 +60,7 @@ def render_subagent(workspace: Workspace, world: World, agent: Agent) -> str:
         f"name: {subagent_name(agent.id)}\n"
         f"description: {json.dumps(description, ensure_ascii=False)}\n"
         f"tools: {SUBAGENT_TOOLS}\n"
-        f"model: {agent.model or 'inherit'}\n"
+        f"model: {json.dumps(agent.model or world.model or 'inherit')}\n"
         "---\n\n"
         f"{body}\n"
     )
@@ -108,9 +108,11 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
     """The hook's answer for one SubagentStop event; None lets the subagent stop quietly.
 
     A character's last message is validated against the pending scene and
-    stored. An invalid one blocks the subagent with the reason, so it corrects
-    itself; after ``MAX_REJECTIONS`` the subagent is let go and the reason is
-    shown, and the scene waits for the Game Master (who asks the Creative Director).
+    stored. An invalid reply blocks the subagent with the reason, so it
+    corrects itself; after ``MAX_REJECTIONS`` the subagent is let go, the
+    reason is shown and the rejections stay visible in ``status --json``, so
+    the Game Master asks the Creative Director. What the character cannot fix
+    (no scene pending, not its turn) never blocks.
     """
     from .problems import GamemasterError
     from .replies import ReplyError
@@ -121,14 +123,23 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
     message = payload.get("last_assistant_message")
     if not isinstance(message, str) or not message.strip():
         message = _last_assistant_text(payload.get("agent_transcript_path"))
-    try:
-        gm.submit_reply(agent_id, message or "")
-        return None
-    except ReplyError as exc:
-        reason = "; ".join(exc.problems)
-    except GamemasterError as exc:
-        reason = str(exc)
-    count = _count_rejection(gm, agent_id, reason)
+    with gm.workspace.lock:
+        try:
+            pending = gm.require_pending()
+            turn = pending.turn_of(agent_id)
+        except GamemasterError as exc:
+            return {"systemMessage": f"{agent_id}'s answer was not stored: {exc}"}
+        key = pending.prompt_path(turn).stem  # "vera", or "03-vera" in a MEETING
+        try:
+            gm.store_reply(pending, turn, message or "")
+        except ReplyError as exc:
+            reason = "; ".join(exc.problems)
+        except GamemasterError as exc:
+            return {"systemMessage": f"{agent_id}'s answer was not stored: {exc}"}
+        else:
+            _set_rejections(pending, key, None)
+            return None
+        count = _set_rejections(pending, key, reason)
     if count >= MAX_REJECTIONS:
         return {
             "systemMessage": (
@@ -143,30 +154,36 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
     }
 
 
-def _count_rejection(gm, agent_id: str, reason: str) -> int:
-    """Rejections per scene and agent, kept beside the pending scene's replies."""
-    pending = gm.pending()
-    if pending is None:
-        return MAX_REJECTIONS  # nothing to answer: never keep a subagent looping
-    try:
-        key = pending.prompt_path(pending.turn_of(agent_id)).stem  # "vera", or "03-vera" in a MEETING
-    except Exception:  # the agent owes no turn: count per agent
-        key = agent_id
+def rejections(pending) -> dict[str, list[str]]:
+    """Reasons each open turn's replies were rejected for (``rejections.json`` beside the replies)."""
     path = pending.dir / "rejections.json"
-    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    entries = data.setdefault(key, [])
-    entries.append(reason)
-    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-    return len(entries)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
-def _last_assistant_text(transcript_path: str | None) -> str | None:
+def _set_rejections(pending, key: str, reason: str | None) -> int:
+    """Add a rejection for ``key`` (or clear them once a reply is stored); returns the count."""
+    data = rejections(pending)
+    if reason is None:
+        if key not in data:
+            return 0
+        data.pop(key)
+    else:
+        data.setdefault(key, []).append(reason)
+    atomic_write_text(pending.dir / "rejections.json", json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    return len(data.get(key, []))
+
+
+def _last_assistant_text(transcript_path: object) -> str | None:
     """The last assistant text in a subagent transcript (JSONL), for hooks without the message field."""
-    if not transcript_path:
+    if not isinstance(transcript_path, str) or not transcript_path:
         return None
     try:
         lines = Path(transcript_path).read_text(encoding="utf-8").splitlines()
-    except OSError:
+    except (OSError, ValueError):
         return None
     for line in reversed(lines):
         try:
@@ -179,7 +196,9 @@ def _last_assistant_text(transcript_path: str | None) -> str | None:
         content = message.get("content")
         if isinstance(content, str):
             return content
-        texts = [part.get("text", "") for part in content or [] if isinstance(part, dict) and part.get("type") == "text"]
+        if not isinstance(content, list):
+            continue
+        texts = [p["text"] for p in content if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)]
         if texts:
             return "\n".join(texts)
     return None

@@ -385,9 +385,14 @@ def hook_subagent_stop(ctx: typer.Context) -> None:
             raise GamemasterError(f"hook input is not JSON: {exc.msg}") from None
         if not isinstance(payload, dict):
             raise GamemasterError("hook input is not a JSON object")
-        if not obj.workspace.world_path.exists():
-            return  # not a studio: no subagent here is a character
-        answer = handle_subagent_stop(obj.gm(), payload)
+        workspace = _hook_workspace(obj.workspace, payload)
+        if workspace is None:
+            if str(payload.get("agent_type") or "").startswith("character-"):
+                _print_json({"systemMessage": f"no gamemaster workspace found from {obj.workspace.root}; the reply was not stored"})
+            return  # elsewhere no subagent is a character
+        from .gm import GameMaster
+
+        answer = handle_subagent_stop(GameMaster(workspace), payload)
         if answer is not None:
             _print_json(answer)
 
@@ -409,6 +414,24 @@ def mcp(ctx: typer.Context) -> None:
         build_server(obj.workspace).run("stdio")
 
     _run(ctx, action)
+
+
+def _hook_workspace(default, payload: dict):
+    """The workspace a hook belongs to: the usual root, else Claude Code's project folder or the
+    session's working folder, or one of their parents (the session may have `cd`-ed below it)."""
+    import os
+
+    from .workspace import Workspace
+
+    starts = [default.root, os.environ.get("CLAUDE_PROJECT_DIR"), payload.get("cwd")]
+    for start in starts:
+        if not isinstance(start, (str, Path)) or not str(start):
+            continue
+        folder = Path(start).resolve()
+        for candidate in (folder, *folder.parents):
+            if (candidate / "state" / "world.json").is_file():
+                return Workspace(candidate)
+    return None
 
 
 def _backend(name: Optional[str], options: dict):

@@ -13,6 +13,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .backends.base import ReplyRequest, Turn
+from .claude_code import rejections
 from .fsio import atomic_write_json, atomic_write_text, dump_json
 from .lang import phrase
 from .models import Agent, Brief, Memory, World, parse_scene_ref, scene_ref
@@ -68,6 +69,7 @@ class Pending:
             "replied": [label[i] for i in sorted(self.replies)],
             "waiting": [label[i] for i in self.missing()],
             "prompts": {label[i]: str(self.prompt_path(i)) for i in range(len(self.turns)) if self.prompt_path(i).exists()},
+            "rejections": rejections(self),
         }
 
     def turn_of(self, agent: str) -> int:

@@ -106,10 +106,14 @@ _FENCE_RE = re.compile(r"```(?:json)?\s*\n(.*?)\n\s*```", re.DOTALL)
 
 
 def extract_json(text: str) -> object:
-    """The JSON object in a reply: bare, in a code fence, or with prose around it."""
+    """The JSON object in a reply: bare, in a code fence, or with prose around it.
+
+    Of several fenced blocks the last one wins: a corrected reply often quotes
+    the one it corrects first.
+    """
     stripped = text.strip()
     candidates = [stripped]
-    candidates += [m.group(1) for m in _FENCE_RE.finditer(text)]
+    candidates += [m.group(1) for m in reversed(list(_FENCE_RE.finditer(text)))]
     start, end = text.find("{"), text.rfind("}")
     if start != -1 and end > start:
         candidates.append(text[start : end + 1])

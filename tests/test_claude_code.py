@@ -198,7 +198,7 @@ def test_every_subagent_file_matches_a_state_agent_and_sync_leaves_no_diff():
         assert fields["name"] == path.stem
         agent = workspace.load_agent(path.stem.removeprefix("character-"))
         assert json.loads(fields["description"]).startswith(f"{agent.name} ({agent.role})")
-        assert fields["tools"] == "Read, Glob, Grep" and fields["model"] == (agent.model or "inherit")
+        assert fields["tools"] == "Read, Glob, Grep" and json.loads(fields["model"]) == (agent.model or "inherit")
         assert agent.persona in path.read_text(encoding="utf-8")
     result = sync_subagents(workspace, check=True)
     assert not result.changed, result
@@ -216,7 +216,7 @@ def test_sync_follows_a_persona_change_and_removes_stale_files(workspace, cli):
     assert "out of date: .claude/agents/character-vera.md" in check.output and "stale: .claude/agents/character-zed.md" in check.output
     assert cli("agents", "sync").exit_code == 0
     text = (workspace.root / ".claude/agents/character-vera.md").read_text(encoding="utf-8")
-    assert "Vera malt jetzt nur noch in Blau." in text and "model: haiku" in text
+    assert "Vera malt jetzt nur noch in Blau." in text and 'model: "haiku"' in text
     assert not (workspace.root / ".claude/agents/character-zed.md").exists()
 
 
@@ -253,3 +253,66 @@ def test_claude_md_is_short_and_names_only_real_commands():
     runner = CliRunner()
     for command in sorted(set(re.findall(r"`gamemaster ([a-z]+(?: sync| subagent-stop)?)", text))):
         assert runner.invoke(app, [*command.split(), "--help"]).exit_code == 0, command
+
+
+def test_internal_agents_with_an_empty_type_pass(cli, arrival):
+    assert hook(cli, stop_event("", "Zusammenfassung.")) is None
+    assert hook(cli, stop_event(None, "x")) is None
+
+
+def test_the_hook_finds_the_workspace_from_a_subfolder(workspace, arrival, monkeypatch):
+    _, replies = arrival
+    monkeypatch.chdir(workspace.root / "gallery")
+    runner = CliRunner()
+    event = stop_event("character-vera", json.dumps(replies["vera"], ensure_ascii=False), cwd=str(workspace.root / "gallery"))
+    result = runner.invoke(app, ["hook", "subagent-stop"], input=json.dumps(event))
+    assert result.exit_code == 0 and result.output == ""
+    assert stored(workspace, "07-vera.json")["agent"] == "vera"
+
+
+def test_outside_any_workspace_a_character_is_told_and_others_pass(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    runner = CliRunner()
+    lost = runner.invoke(app, ["hook", "subagent-stop"], input=json.dumps(stop_event("character-vera", "{}", cwd=str(tmp_path))))
+    assert "no gamemaster workspace found" in json.loads(lost.output)["systemMessage"]
+    other = runner.invoke(app, ["hook", "subagent-stop"], input=json.dumps(stop_event("Explore", "x", cwd=str(tmp_path))))
+    assert other.exit_code == 0 and other.output == ""
+
+
+def test_what_a_character_cannot_fix_never_blocks(workspace, cli, arrival):
+    _, replies = arrival
+    text = json.dumps(replies["vera"], ensure_ascii=False)
+    assert hook(cli, stop_event("character-vera", text)) is None
+    again = hook(cli, stop_event("character-vera", text))
+    assert "decision" not in again and "vera has already replied" in again["systemMessage"]
+
+
+def test_rejections_show_in_status_and_clear_once_a_reply_is_stored(workspace, cli, arrival):
+    _, replies = arrival
+    hook(cli, stop_event("character-vera", '{"agent": "vera"}'))
+    pending = json.loads(cli("status", "--json").output)["pending"]
+    assert list(pending["rejections"]) == ["vera"] and "scene: Field required" in pending["rejections"]["vera"][0]
+    assert hook(cli, stop_event("character-vera", json.dumps(replies["vera"], ensure_ascii=False))) is None
+    assert json.loads(cli("status", "--json").output)["pending"]["rejections"] == {}
+
+
+def test_a_corrected_reply_that_quotes_its_old_mistake_is_taken(workspace, cli, arrival):
+    _, replies = arrival
+    bad = {**replies["vera"], "memories": [{"description": "x", "importance": 11}]}
+    text = ("Meine erste Antwort war falsch:\n```json\n" + json.dumps(bad) + "\n```\nKorrigiert:\n```json\n"
+            + json.dumps(replies["vera"], ensure_ascii=False) + "\n```")
+    assert hook(cli, stop_event("character-vera", text)) is None
+    assert stored(workspace, "07-vera.json")["memories"][0]["importance"] == 5
+
+
+@pytest.mark.parametrize("transcript", [7, "/nonexistent/file.jsonl", "binary"])
+def test_a_broken_transcript_is_a_rejection_not_a_traceback(workspace, cli, arrival, tmp_path, transcript):
+    if transcript == "binary":
+        path = tmp_path / "t.jsonl"
+        path.write_bytes(b'{"message": {"role": "assistant", "content": 5}}\n\xff\xfe')
+        transcript = str(path)
+    event = stop_event("character-vera", "", agent_transcript_path=transcript)
+    del event["last_assistant_message"]
+    answer = hook(cli, event)
+    assert answer["decision"] == "block" and "no JSON object found" in answer["reason"]
