@@ -18,12 +18,16 @@ ROOT_ENV = "GAMEMASTER_ROOT"
 
 
 def bundled_dir(name: str) -> Path:
-    """``state`` or ``prompts`` as shipped: inside the wheel, or the source checkout."""
+    """A file or folder as shipped (``state``, ``prompts``, ``CLAUDE.md``…): inside the wheel, or the checkout."""
     package = Path(__file__).resolve().parent
     for candidate in (package / "_bundled" / name, package.parent / name):
-        if candidate.is_dir():
+        if candidate.exists():
             return candidate
-    raise StateError(f"the bundled {name}/ folder is missing from the installation")
+    raise StateError(f"the bundled {name} is missing from the installation")
+
+
+#: What makes a workspace playable from Claude Code; `init` copies it, `agents sync` adds the subagents.
+CLAUDE_CODE_FILES = ("CLAUDE.md", ".claude/commands", ".claude/settings.json", ".mcp.json")
 
 
 def resolve_root(root: str | Path | None) -> Path:
@@ -153,6 +157,18 @@ def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studi
             shutil.copy2(source / "world.json", workspace.world_path)
         if not (target / "prompts").exists():
             shutil.copytree(bundled_dir("prompts"), target / "prompts")
+        for name in CLAUDE_CODE_FILES:
+            source, destination = bundled_dir(name), target / name
+            if destination.exists():
+                continue
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            if source.is_dir():
+                shutil.copytree(source, destination)
+            else:
+                shutil.copy2(source, destination)
         for folder in (workspace.gallery, workspace.scenes):
             folder.mkdir(exist_ok=True)
+        from .claude_code import sync_subagents
+
+        sync_subagents(workspace)
     return workspace

@@ -16,6 +16,10 @@ def test_init_creates_the_bundled_studio_and_status_reports_it(tmp_path, cli):
     assert result.exit_code == 0, result.output
     assert sorted(p.stem for p in (target / "state/agents").glob("*.json")) == ["darius", "emre", "finn", "leo", "nami", "tobi", "vera"]
     assert (target / "prompts/character.md").exists()
+    # Ready for Claude Code too: instructions, commands, settings, MCP, one subagent per character.
+    for name in ("CLAUDE.md", ".claude/commands/scene.md", ".claude/settings.json", ".mcp.json", ".claude/agents/character-vera.md"):
+        assert (target / name).is_file(), name
+    assert cli("agents", "sync", "--check", root=target).output == "subagents are up to date\n"
     status = cli("status", "--json", root=target)
     data = json.loads(status.output)
     assert (data["day"], data["scene"], data["pending"]) == (0, 0, None)
