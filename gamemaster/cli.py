@@ -597,7 +597,10 @@ def day_advance(
     model: ModelOption = None,
     concurrency: ConcurrencyOption = None,
     batch: BatchOption = False,
-    budget: Annotated[Optional[float], typer.Option("--budget", min=0.0, help="Stop before a scene that would take the total cost past USD.")] = None,
+    budget: Annotated[
+        Optional[float],
+        typer.Option("--budget", min=0.0, help="Stop before a scene that would take this workspace's total API spend (see `cost`) past USD."),
+    ] = None,
     poll: PollOption = 10.0,
     as_json: JsonOption = False,
 ) -> None:
@@ -617,7 +620,7 @@ def day_advance(
 def cost(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """Tokens and dollars per day and per agent, at the list prices in gamemaster/pricing.py."""
     from .costs import cost_report
-    from .pricing import USAGE_FIELDS
+    from .pricing import FALLBACK_FAMILY, USAGE_FIELDS
 
     def action(obj: Context):
         obj.workspace.require()
@@ -637,6 +640,11 @@ def cost(ctx: typer.Context, as_json: JsonOption = False) -> None:
             console.print(table)
         if not report["total"]["calls"]:
             console.print("no API calls recorded (the offline backend costs nothing)")
+        if report["unpriced"]:
+            console.print(
+                f"[yellow]note:[/] no list price for {', '.join(report['unpriced'])}: priced as "
+                f"{FALLBACK_FAMILY}; add the family to gamemaster/pricing.py"
+            )
 
     _run(ctx, action)
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 
-from .pricing import USAGE_FIELDS, cost_usd, family
+from .pricing import USAGE_FIELDS, cost_usd, family, is_priced
+from .problems import StateError
 from .workspace import Workspace
 
 #: Output tokens assumed for a call before the studio has any of its own to go by.
@@ -13,33 +13,50 @@ DEFAULT_OUTPUT_TOKENS = 1500
 CHARS_PER_TOKEN = 4
 
 
+def _scene_folders(workspace: Workspace):
+    """(day, folder) for every scene, including those set aside in scenes/.abandoned (their calls were paid)."""
+    for folder in sorted(workspace.scenes.glob("day-*/scene-*")):
+        yield folder.parent.name, folder
+    for folder in sorted((workspace.scenes / ".abandoned").glob("day-*_scene-*")):
+        yield folder.name.split("_", 1)[0], folder
+
+
 def _calls(workspace: Workspace):
-    """(day, agent, call) for every recorded API call, applied or still pending."""
-    for record_path in sorted(workspace.scenes.glob("day-*/scene-*/scene.json")):
-        day = record_path.parent.parent.name
-        record = json.loads(record_path.read_text(encoding="utf-8"))
+    """(day, agent, call) for every recorded API call, applied, pending or abandoned."""
+    for day, folder in _scene_folders(workspace):
+        record_path = folder / "scene.json"
+        record = workspace.read_json(record_path) if record_path.exists() else {}
         usage = record.get("usage")
-        if usage is None:
-            folder = record_path.parent / "usage"
-            usage = {p.stem: json.loads(p.read_text(encoding="utf-8"))["calls"] for p in sorted(folder.glob("*.json"))} if folder.is_dir() else {}
-        for label, calls in usage.items():
-            agent = label.split("-", 1)[1] if "-" in label and label.split("-", 1)[0].isdigit() else label
+        files = sorted((folder / "usage").glob("*.json")) if (folder / "usage").is_dir() else []
+        sources = [(record_path, label, calls) for label, calls in usage.items()] if isinstance(usage, dict) else [
+            (path, path.stem, workspace.read_json(path).get("calls")) for path in files
+        ]
+        for path, label, calls in sources:
+            agent = label.split("-", 1)[1] if label[:2].isdigit() and "-" in label else label
+            if not isinstance(calls, list):
+                raise StateError(f"{workspace.rel(path)}: usage of {label} is not a list of calls")
             for call in calls:
+                if not isinstance(call, dict) or not all(isinstance(call.get(f, 0), int) for f in USAGE_FIELDS):
+                    raise StateError(f"{workspace.rel(path)}: usage of {label}: every token count must be a whole number")
                 yield day, agent, call
 
 
 def cost_report(workspace: Workspace) -> dict:
+    """Tokens and dollars per day, per agent and in total; ``unpriced`` lists models the table does not know."""
     days: dict = defaultdict(lambda: {"usd": 0.0, "calls": 0, **{f: 0 for f in USAGE_FIELDS}})
     agents: dict = defaultdict(lambda: {"usd": 0.0, "calls": 0, **{f: 0 for f in USAGE_FIELDS}})
     total = {"usd": 0.0, "calls": 0, **{f: 0 for f in USAGE_FIELDS}}
+    unpriced: set[str] = set()
     for day, agent, call in _calls(workspace):
+        if not is_priced(call.get("model")):
+            unpriced.add(str(call.get("model")))
         dollars = cost_usd(call.get("model"), call, batch=bool(call.get("batch")))
         for bucket in (days[day], agents[agent], total):
             bucket["usd"] += dollars
             bucket["calls"] += 1
             for name in USAGE_FIELDS:
                 bucket[name] += int(call.get(name, 0) or 0)
-    return {"days": dict(days), "agents": dict(agents), "total": total}
+    return {"days": dict(days), "agents": dict(agents), "total": total, "unpriced": sorted(unpriced)}
 
 
 def spent(workspace: Workspace) -> float:

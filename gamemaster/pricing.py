@@ -17,7 +17,7 @@ PER_MILLION = {
 CACHE_WRITE_FACTOR = 1.25
 CACHE_READ_FACTOR = 0.10
 BATCH_FACTOR = 0.50
-#: A model id whose family is not in the table is priced like this one, and says so.
+#: A model id whose family is not in the table is priced like this one; `cost` names such models.
 FALLBACK_FAMILY = "sonnet"
 
 USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
@@ -29,6 +29,11 @@ def family(model: str | None) -> str:
         if known in name:
             return known
     return FALLBACK_FAMILY
+
+
+def is_priced(model: str | None) -> bool:
+    name = (model or "").lower()
+    return any(known in name for known in PER_MILLION)
 
 
 def cost_usd(model: str | None, usage: dict[str, int], batch: bool = False) -> float:

@@ -125,3 +125,25 @@ def test_budget_stops_before_a_scene_that_would_exceed_it(gm, workspace):
     assert gm.world().scene == 1  # nothing more was played
     advance_days(gm, backend, budget=100.0)
     assert gm.world().day == 1 and (workspace.scenes / "day-001/summary.md").exists()
+
+
+def test_cost_counts_abandoned_scenes_names_unpriced_models_and_reports_bad_files(gm, workspace, cli):
+    run_scene(gm, FakeAPI())
+    gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
+    pending = gm.pending()
+    gm.record_usage(pending, 0, dict(USAGE), "claude-fable-5-2", batch=False)
+    world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    world["pending"] = None  # the Creative Director drops the scene; its call was paid all the same
+    workspace.world_path.write_text(json.dumps(world), encoding="utf-8")
+    gm.open_next(Force(type=SceneType.WORK, participants=["emre"]))
+    report = json.loads(cli("cost", "--json").output)
+    assert report["total"]["calls"] == 8 and report["agents"]["vera"]["calls"] == 2
+    assert report["unpriced"] == ["claude-fable-5-2"]
+    assert "no list price for claude-fable-5-2" in cli("cost").output
+    usage = workspace.scenes / "day-001/scene-01/scene.json"
+    record = json.loads(usage.read_text(encoding="utf-8"))
+    record["usage"]["07-vera"][0]["input_tokens"] = "viele"
+    usage.write_text(json.dumps(record), encoding="utf-8")
+    broken = cli("cost")
+    assert broken.exit_code == 1
+    assert "scenes/day-001/scene-01/scene.json: usage of 07-vera: every token count must be a whole number" in broken.output
