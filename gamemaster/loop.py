@@ -93,19 +93,26 @@ def _ask_all(gm: GameMaster, backend: Backend, pending: Pending, listen: Listene
             reply = ask(gm, backend, pending, turn, listen)
             listen("reply", {"agent": pending.turns[turn], "turn": turn, "reply": reply})
         return
-    with ThreadPoolExecutor(max_workers=min(workers, len(turns))) as pool:
-        futures = {pool.submit(ask, gm, backend, pending, turn, listen): turn for turn in turns}
-        failure = None
+    pool = ThreadPoolExecutor(max_workers=min(workers, len(turns)))
+    futures = {pool.submit(ask, gm, backend, pending, turn, listen): turn for turn in turns}
+    failure = None
+    try:
         for future in as_completed(futures):
             turn = futures[future]
             try:
                 reply = future.result()
-            except Exception as exc:  # the first failure is reported once the others are done
-                failure = failure or exc
-                continue
+            except Exception as exc:
+                failure = exc
+                break
             listen("reply", {"agent": pending.turns[turn], "turn": turn, "reply": reply})
-        if failure is not None:
-            raise failure
+    finally:
+        # After a failure (or Ctrl-C) calls not yet started are dropped; those in
+        # flight finish and keep their replies for the next run.
+        for future in futures:
+            future.cancel()
+        pool.shutdown(wait=True)
+    if failure is not None:
+        raise failure
 
 
 def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, poll_seconds: float) -> None:
@@ -113,6 +120,8 @@ def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, p
     turns = pending.missing()
     batch = gm.load_batch(pending)
     if batch is None:
+        if not getattr(backend, "supports_batch", False):
+            raise GamemasterError(f"backend {backend.name} cannot send batches")
         requests = []
         for turn in turns:
             request = gm.build_request(pending, turn)
@@ -123,13 +132,20 @@ def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, p
         listen("batch", {"id": batch_id, "requests": len(requests), "resumed": False})
     else:
         listen("batch", {"id": batch["id"], "requests": len(batch["turns"]), "resumed": True})
-    while True:
-        status = backend.batch_status(batch["id"])
-        listen("batch_status", {"id": batch["id"], **status})
-        if status["status"] == "ended":
-            break
-        time.sleep(poll_seconds)
-    results = backend.batch_results(batch["id"])
+    way_out = (
+        f"; to ask these characters one by one instead, delete "
+        f"{gm.workspace.rel(pending.dir / 'batch.json')} and run again"
+    )
+    try:
+        while True:
+            status = backend.batch_status(batch["id"])
+            listen("batch_status", {"id": batch["id"], **status})
+            if status["status"] == "ended":
+                break
+            time.sleep(poll_seconds)
+        results = backend.batch_results(batch["id"])
+    except GamemasterError as exc:
+        raise GamemasterError(f"{exc}{way_out}") from None
     for custom, turn in batch["turns"].items():
         if turn in pending.replies:
             continue
@@ -153,9 +169,9 @@ def run_scene(
 ) -> SceneOutcome:
     pending, opened = gm.open_next(force)
     listen("scene", {"spec": pending.spec, "opened": opened, "done": len(pending.replies)})
-    if batch and pending.spec.type != SceneType.MEETING and pending.missing():
-        if not getattr(backend, "supports_batch", False):
-            raise GamemasterError(f"backend {backend.name} cannot send batches")
+    # A batch already sent for this scene is picked up even without --batch: it is paid for.
+    stored_batch = getattr(backend, "supports_batch", False) and gm.load_batch(pending) is not None
+    if (batch or stored_batch) and pending.spec.type != SceneType.MEETING and pending.missing():
         _ask_by_batch(gm, backend, pending, listen, poll_seconds)
     else:
         _ask_all(gm, backend, pending, listen)

@@ -110,8 +110,9 @@ def test_an_interrupted_batch_resumes_from_its_stored_id(gm, workspace):
     second = FakeAPI()
     second.batches = first.batches  # the API still holds the batch
     events = []
-    run_scene(gm, second, batch=True, poll_seconds=0, listen=lambda e, d: events.append((e, d)))
-    assert list(second.batches) == ["msgbatch_001"]  # no second batch was created
+    # Even without --batch the stored batch is picked up: it is already paid for.
+    run_scene(gm, second, batch=False, poll_seconds=0, listen=lambda e, d: events.append((e, d)))
+    assert list(second.batches) == ["msgbatch_001"] and second.requests == []  # no new batch, no single calls
     assert ("batch", {"id": "msgbatch_001", "requests": 7, "resumed": True}) in events
     assert gm.world().scene == 1
 
@@ -147,3 +148,35 @@ def test_cost_counts_abandoned_scenes_names_unpriced_models_and_reports_bad_file
     broken = cli("cost")
     assert broken.exit_code == 1
     assert "scenes/day-001/scene-01/scene.json: usage of 07-vera: every token count must be a whole number" in broken.output
+
+
+def test_a_batch_that_cannot_be_read_says_how_to_go_on(gm, workspace):
+    from gamemaster.problems import GamemasterError
+
+    class Gone(FakeAPI):
+        def batch_status(self, batch_id):
+            raise GamemasterError(f"anthropic: batch {batch_id}: 404 not_found_error: no such batch")
+
+    with pytest.raises(GamemasterError, match=r"404 not_found_error.*delete scenes/day-001/scene-01/batch\.json and run again"):
+        run_scene(gm, Gone(), batch=True, poll_seconds=0)
+    (workspace.scenes / "day-001/scene-01/batch.json").unlink()
+    backend = FakeAPI()
+    run_scene(gm, backend)  # one by one now
+    assert len(backend.requests) == 7 and gm.world().scene == 1
+
+
+def test_a_failed_worker_drops_the_calls_not_yet_started(gm, workspace):
+    run_scene(gm, FakeAPI())
+
+    class FailsFast(FakeAPI):
+        def reply(self, request):
+            if request.agent.id == "darius":
+                raise RuntimeError("connection reset")
+            return super().reply(request)
+
+    backend = FailsFast(concurrency=1)
+    backend.concurrency = 2
+    with pytest.raises(RuntimeError, match="connection reset"):
+        run_scene(gm, backend, Force(type=SceneType.WORK, participants=["darius", "emre", "finn", "leo", "nami", "tobi", "vera"]))
+    assert len(backend.requests) < 7  # the queue was cancelled after the failure
+    assert gm.world().pending == "day-001/scene-02"

@@ -167,7 +167,10 @@ class AnthropicBackend:
 
     def answer(self, message: Any, model: str | None = None, agent: str = "") -> Answer:
         """The reply text (the JSON of the first text block), its token usage and the model that served it."""
-        text = next((block.text for block in message.content if getattr(block, "type", None) == "text"), "")
+        try:
+            text = next((block.text for block in message.content if getattr(block, "type", None) == "text"), "")
+        except TypeError:
+            raise BackendError(f"anthropic: {agent or 'batch'}: the API answered without message content") from None
         if message.stop_reason in ("max_tokens", "refusal"):
             # The loop sees an invalid reply and asks again; the log says why.
             log.warning("anthropic: %s: reply ended with stop_reason %s", agent or message.id, message.stop_reason)
