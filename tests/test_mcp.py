@@ -58,3 +58,35 @@ def test_mcp_tools_report_bad_arguments_and_invalid_replies(workspace):
 
     anyio.run(play)
     assert GameMaster(workspace).pending().replies == {}
+
+
+def test_a_meeting_through_mcp_goes_turn_by_turn(workspace):
+    gm = GameMaster(workspace)
+
+    async def play():
+        async with Client(build_server(workspace)) as client:
+            opened = payload(await client.call_tool("next_scene", {}))
+            for turn, agent in enumerate(opened["turns"]):
+                reply = valid_reply(gm.build_request(gm.pending(), turn))
+                payload(await client.call_tool("submit_reply", {"agent": agent, "reply": json.dumps(reply)}))
+            payload(await client.call_tool("apply", {}))
+            meeting = payload(await client.call_tool(
+                "next_scene", {"type": "MEETING", "participants": ["vera", "emre"], "topic": "Türme"}))
+            said = []
+            for turn, speaker in enumerate(meeting["turns"]):
+                out_of_turn = await client.call_tool("prompt", {"agent": "emre" if speaker == "vera" else "vera"})
+                assert out_of_turn.is_error and f"it is {speaker}'s turn" in out_of_turn.content[0].text
+                prompt = payload(await client.call_tool("prompt", {"agent": speaker}))
+                assert all(line in prompt for line in said)  # every earlier turn is in the transcript
+                reply = valid_reply(gm.build_request(gm.pending(), turn))
+                reply["says"] = f"Beitrag {turn + 1} von {speaker}"
+                said.append(reply["says"])
+                payload(await client.call_tool("submit_reply", {"agent": speaker, "reply": json.dumps(reply)}))
+            applied = payload(await client.call_tool("apply", {}))
+            assert applied["applied"] == "day-001/scene-02"
+
+    anyio.run(play)
+    vera = [json.loads(l) for l in (workspace.memories_dir / "vera.jsonl").read_text(encoding="utf-8").splitlines()]
+    talk = [m for m in vera if m["type"] == "conversation"][-1]
+    assert [t["says"] for t in talk["metadata"]["transcript"]] == [
+        "Beitrag 1 von vera", "Beitrag 2 von emre", "Beitrag 3 von vera", "Beitrag 4 von emre"]
