@@ -76,8 +76,13 @@ def _carry_out(workspace: Workspace, transaction: Transaction, resumed: bool) ->
 
 
 def _remove_stale_temp_files(workspace: Workspace) -> None:
-    """Temp files a killed writer left behind; with the lock held no write is in flight."""
-    for folder in (workspace.state, workspace.gallery, workspace.scenes):
+    """Temp files a killed writer left behind; with the lock held no write is in flight.
+
+    Only where writes happen now: state, the gallery and the latest two days of
+    scenes, so the check stays cheap however long the studio has run.
+    """
+    days = sorted(workspace.scenes.glob("day-*"))[-2:] if workspace.scenes.is_dir() else []
+    for folder in (workspace.state, workspace.gallery, *days):
         if folder.is_dir():
             for path in folder.rglob(".*.tmp"):
                 path.unlink(missing_ok=True)
