@@ -178,3 +178,13 @@ def test_applying_the_same_replies_twice_writes_nothing_twice(workspace, cli, tm
     assert second.exit_code == 0
     assert "already applied; nothing written" in second.output
     assert state_files(workspace) == after_first
+
+
+def test_temp_files_a_killed_writer_left_are_cleaned_by_the_next_writer(workspace, cli):
+    assert cli("next").exit_code == 0
+    leftovers = [workspace.state / ".world.json.k3j2.tmp", workspace.scenes / "day-001/scene-01/prompts/.vera.md.x1.tmp"]
+    for path in leftovers:
+        path.write_text("{halb", encoding="utf-8")
+    GameMaster(workspace).recover()
+    assert not any(path.exists() for path in leftovers)
+    assert cli("validate").exit_code == 0
