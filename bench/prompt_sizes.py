@@ -25,7 +25,7 @@ from gamemaster.backends.offline import OfflineBackend
 from gamemaster.costs import CHARS_PER_TOKEN
 from gamemaster.gm import GameMaster
 from gamemaster.loop import advance_days
-from gamemaster.pricing import cost_usd
+from gamemaster.pricing import BATCH_FACTOR, cost_usd
 from gamemaster.workspace import init_workspace
 
 
@@ -68,7 +68,7 @@ def day_costs(calls: list[dict], model: str | None) -> dict[str, float]:
             usage["cache_creation_input_tokens"] = stable
         last_stable[call["agent"]] = call["stable_text"]
         cached += cost_usd(model, usage)
-    return {"plain": plain, "cached": cached, "cached_batch": cached * 0.5}
+    return {"plain": plain, "cached": cached, "cached_batch": cached * BATCH_FACTOR}
 
 
 def main() -> None:

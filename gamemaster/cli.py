@@ -142,28 +142,27 @@ def status(ctx: typer.Context, as_json: JsonOption = False) -> None:
     def action(obj: Context):
         gm = obj.gm()
         data = gm.status()
-        world = gm.world()
-        agents = gm.agents()
-        pending = gm.pending(world)
-        rows = data["agents"]
         if as_json:
             return _print_json(data)
         from rich.table import Table
 
+        from .scenes import SceneSpec
+
+        rows, threshold, pending = data["agents"], data["reflection_threshold"], data["pending"]
         console = _console()
-        console.print(f"[bold]{world.studio}[/] · day {world.day:03d} · scene {world.scene:02d}")
+        console.print(f"[bold]{data['studio']}[/] · day {data['day']:03d} · scene {data['scene']:02d}")
         if pending:
             console.print("pending:", style="bold")
-            _describe_scene(console, pending.spec, {a: agents[a].name for a in agents})
-            console.print(f"  replies: {len(pending.replies)}/{len(pending.turns)}")
+            _describe_scene(console, SceneSpec.model_validate(pending), {r["id"]: r["name"] for r in rows})
+            console.print(f"  replies: {len(pending['replied'])}/{len(pending['turns'])}")
         table = Table("agent", "accumulator", "memories", "plan", "last scene")
         for row in rows:
-            over = row["accumulator"] > world.reflection_threshold
+            over = row["accumulator"] > threshold
             acc = f"[bold red]{row['accumulator']}[/]" if over else str(row["accumulator"])
-            table.add_row(row["id"], f"{acc}/{world.reflection_threshold}", str(row["memories"]), row["plan"] or "—", row["last_scene"] or "—")
+            table.add_row(row["id"], f"{acc}/{threshold}", str(row["memories"]), row["plan"] or "—", row["last_scene"] or "—")
         console.print(table)
-        for brief in world.briefs:
-            console.print(f"brief {brief.id} waiting: {brief.text}", markup=False)
+        for brief in data["briefs"]:
+            console.print(f"brief {brief['id']} waiting: {brief['text']}", markup=False)
 
     _run(ctx, action)
 
@@ -293,7 +292,7 @@ def apply(
             raise GamemasterError("no scene is pending; run `gamemaster next` first")
         result = gm.apply_replies(pending, given) if given is not None else gm.apply(pending)
         if result is None:
-            waiting = [f"{i + 1:02d}-{pending.turns[i]}" for i in pending.missing()]
+            waiting = pending.waiting()
             if as_json:
                 return _print_json({"applied": False, "scene": pending.spec.ref, "waiting": waiting})
             nxt = pending.turns[pending.missing()[0]]
@@ -327,7 +326,7 @@ def reply(
     def action(obj: Context):
         text = sys.stdin.read() if source == "-" else _read_text(Path(source))
         pending, stored = obj.gm().submit_reply(agent, text)
-        waiting = [f"{i + 1:02d}-{pending.turns[i]}" for i in pending.missing()]
+        waiting = pending.waiting()
         if as_json:
             return _print_json({"stored": True, "agent": agent, "scene": pending.spec.ref, "waiting": waiting})
         lines = [f"stored {agent}'s reply for {pending.spec.ref}"]
@@ -387,7 +386,9 @@ def hook_subagent_stop(ctx: typer.Context) -> None:
             raise GamemasterError("hook input is not a JSON object")
         workspace = _hook_workspace(obj.workspace, payload)
         if workspace is None:
-            if str(payload.get("agent_type") or "").startswith("character-"):
+            from .claude_code import SUBAGENT_PREFIX
+
+            if str(payload.get("agent_type") or "").startswith(SUBAGENT_PREFIX):
                 _print_json({"systemMessage": f"no gamemaster workspace found from {obj.workspace.root}; the reply was not stored"})
             return  # elsewhere no subagent is a character
         from .gm import GameMaster
@@ -469,12 +470,7 @@ class _Display:
             if not data["opened"]:
                 self.console.print(f"  [dim]resuming: {data['done']} repl(ies) already stored[/]")
         elif event == "ask":
-            text = f"{self.names.get(data['agent'], data['agent'])} answers…"
-            if self.status is None:
-                self.status = self.console.status(text)
-                self.status.start()
-            else:
-                self.status.update(text)
+            self._spin(f"{self.names.get(data['agent'], data['agent'])} answers…")
         elif event == "reply":
             from .lang import short_name
 
@@ -488,12 +484,7 @@ class _Display:
             self.console.print(f"  batch {data['id']} {verb} ({data['requests']} requests)", markup=False)
         elif event == "batch_status":
             counts = ", ".join(f"{k} {v}" for k, v in (data.get("counts") or {}).items() if v)
-            text = f"batch {data['status']}{': ' + counts if counts else ''}"
-            if self.status is None:
-                self.status = self.console.status(text)
-                self.status.start()
-            else:
-                self.status.update(text)
+            self._spin(f"batch {data['status']}{': ' + counts if counts else ''}")
         elif event == "invalid":
             self.console.print(f"  [red]invalid reply[/] {data['error']}", soft_wrap=True)
         elif event == "applied":
@@ -509,6 +500,13 @@ class _Display:
 
                 self.console.rule(f"end of day · {outcome.day_summary.parent.name}")
                 self.console.print(Markdown(outcome.day_summary.read_text(encoding="utf-8")))
+
+    def _spin(self, text: str) -> None:
+        if self.status is None:
+            self.status = self.console.status(text)
+            self.status.start()
+        else:
+            self.status.update(text)
 
     def stop(self) -> None:
         if self.status is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .pricing import USAGE_FIELDS, cost_usd, family, is_priced
+from .pricing import USAGE_FIELDS, cost_usd, is_priced
 from .problems import StateError
 from .workspace import Workspace
 
@@ -59,11 +59,7 @@ def cost_report(workspace: Workspace) -> dict:
     return {"days": dict(days), "agents": dict(agents), "total": total, "unpriced": sorted(unpriced)}
 
 
-def spent(workspace: Workspace) -> float:
-    return cost_report(workspace)["total"]["usd"]
-
-
-def estimate_scene(gm, backend, pending, batch: bool = False) -> float:
+def estimate_scene(gm, backend, pending, report: dict, batch: bool = False) -> float:
     """Dollars the pending scene's missing turns will roughly cost, before any call is made.
 
     Input is the prompt's length at about four characters a token (all of it
@@ -72,7 +68,7 @@ def estimate_scene(gm, backend, pending, batch: bool = False) -> float:
     """
     if not hasattr(backend, "model_for"):
         return 0.0
-    report = cost_report(gm.workspace)["total"]
+    report = report["total"]
     average_output = report["output_tokens"] / report["calls"] if report["calls"] else DEFAULT_OUTPUT_TOKENS
     total = 0.0
     for turn in pending.missing():
@@ -81,5 +77,3 @@ def estimate_scene(gm, backend, pending, batch: bool = False) -> float:
         total += cost_usd(backend.model_for(request), usage, batch=batch)
     return total
 
-
-__all__ = ["cost_report", "spent", "estimate_scene", "family"]

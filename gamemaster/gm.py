@@ -52,23 +52,29 @@ class Pending:
         return all(self.turns[later] != agent for later in range(turn + 1, len(self.turns)))
 
     def reply_path(self, turn: int) -> Path:
-        return self.dir / "replies" / f"{turn + 1:02d}-{self.turns[turn]}.json"
+        return self.dir / "replies" / f"{self.label(turn)}.json"
 
     def prompt_path(self, turn: int) -> Path:
         if self.spec.type == SceneType.MEETING:
-            return self.dir / "prompts" / f"{turn + 1:02d}-{self.turns[turn]}.md"
+            return self.dir / "prompts" / f"{self.label(turn)}.md"
         return self.dir / "prompts" / f"{self.turns[turn]}.md"
+
+    def label(self, turn: int) -> str:
+        """``03-vera``: how a turn is named in files, records and output."""
+        return f"{turn + 1:02d}-{self.turns[turn]}"
+
+    def waiting(self) -> list[str]:
+        return [self.label(i) for i in self.missing()]
 
     def describe(self) -> dict:
         """The scene as programs see it (``next --json``, ``status --json``, the MCP tools)."""
-        label = [f"{i + 1:02d}-{agent}" for i, agent in enumerate(self.turns)]
         return {
             "ref": self.spec.ref,
             **self.spec.model_dump(mode="json"),
             "turns": self.turns,
-            "replied": [label[i] for i in sorted(self.replies)],
-            "waiting": [label[i] for i in self.missing()],
-            "prompts": {label[i]: str(self.prompt_path(i)) for i in range(len(self.turns)) if self.prompt_path(i).exists()},
+            "replied": [self.label(i) for i in sorted(self.replies)],
+            "waiting": self.waiting(),
+            "prompts": {self.label(i): str(self.prompt_path(i)) for i in range(len(self.turns)) if self.prompt_path(i).exists()},
             "rejections": rejections(self),
         }
 
@@ -201,7 +207,7 @@ class GameMaster:
         """Every call's tokens, kept with the scene (failed attempts cost money too)."""
         if usage is None:
             return
-        path = pending.dir / "usage" / f"{turn + 1:02d}-{pending.turns[turn]}.json"
+        path = pending.dir / "usage" / f"{pending.label(turn)}.json"
         with self.workspace.lock:
             calls = self.workspace.read_json(path)["calls"] if path.exists() else []
             calls.append({"model": model, "batch": batch, **usage})
@@ -226,7 +232,7 @@ class GameMaster:
 
     def _write_prompt(self, pending: Pending, turn: int, world: World, agents: dict[str, Agent]) -> ReplyRequest:
         request = self.build_request(pending, turn, world=world, agents=agents)
-        atomic_write_text(pending.prompt_path(turn), request.prompt)
+        self.record_prompt(pending, turn, request.prompt)
         return request
 
     # -- prompts -----------------------------------------------------------
@@ -351,22 +357,25 @@ class GameMaster:
 
     # -- replies -----------------------------------------------------------
 
-    def validate_reply(self, pending: Pending, turn: int, raw: str | dict, agents: dict[str, Agent]) -> Reply:
+    def validate_reply(
+        self, pending: Pending, turn: int, raw: str | dict, agents: dict[str, Agent], cited: dict | None = None
+    ) -> Reply:
+        """A checked reply; the evidence memories it cites are put in ``cited`` (id → memory)."""
         agent_id = pending.turns[turn]
         reply = parse_reply(raw, agent_id)
+        # One pass over the stream for every id the reply cites.
+        found = self.workspace.stream(agent_id).find(e for insight in reply.insights for e in insight.evidence)
         check_reply(
             reply,
             agent=agent_id,
             spec=pending.spec,
             roster=agents,
-            evidence_exists=lambda ids: [i for i in ids if i not in self._evidence(agent_id, ids)],
+            evidence_exists=lambda ids: [i for i in ids if i not in found],
             final_turn=pending.is_final_turn(turn),
         )
+        if cited is not None:
+            cited.update(found)
         return reply
-
-    def _evidence(self, agent_id: str, ids: list[str]) -> dict[str, Memory]:
-        stream = self.workspace.stream(agent_id)
-        return stream.find(ids)
 
     def store_reply(self, pending: Pending, turn: int, raw: str | dict) -> Reply:
         """Validate one reply and keep it with the pending scene (not yet in state)."""
@@ -408,25 +417,23 @@ class GameMaster:
                 raise GamemasterError(f"scene {pending.spec.ref}: {', '.join(gone)} no longer in state/agents/")
             # Stored replies are checked again: reply files can be edited by hand too.
             problems = []
+            cited: dict[str, Memory] = {}
             for turn, reply in sorted(pending.replies.items()):
                 try:
-                    self.validate_reply(pending, turn, reply.model_dump(mode="json", by_alias=True), agents)
+                    self.validate_reply(pending, turn, reply.model_dump(mode="json", by_alias=True), agents, cited)
                 except ReplyError as exc:
                     problems.append(f"{self.workspace.rel(pending.reply_path(turn))}: {exc}")
             if problems:
                 raise GamemasterError("stored replies rejected, nothing written:\n" + "\n".join(problems))
             turns = [(pending.turns[i], pending.replies[i]) for i in range(len(pending.turns))]
-            depths = {}
-            for agent_id, reply in turns:
-                cited = [e for insight in reply.insights for e in insight.evidence]
-                depths.update({i: m.depth for i, m in self._evidence(agent_id, cited).items()})
+            depths = {mem_id: memory.depth for mem_id, memory in cited.items()}
             record = dict(pending.record)
             record["prompts"] = {
-                f"{i + 1:02d}-{a}": self.workspace.rel(pending.prompt_path(i))
-                for i, a in enumerate(pending.turns)
+                pending.label(i): self.workspace.rel(pending.prompt_path(i))
+                for i in range(len(pending.turns))
                 if pending.prompt_path(i).exists()
             }
-            record["replies"] = {f"{i + 1:02d}-{a}": self.workspace.rel(pending.reply_path(i)) for i, a in enumerate(pending.turns)}
+            record["replies"] = {pending.label(i): self.workspace.rel(pending.reply_path(i)) for i in range(len(pending.turns))}
             if pending.spec.type == SceneType.MEETING:
                 record["transcript"] = [{"speaker": a, "says": r.says} for a, r in turns]
             usage = self.usage_of(pending)

@@ -55,14 +55,13 @@ def ask(
     turn: int,
     listen: Listener = _quiet,
     first: Answer | None = None,
-    first_error: str | None = None,
 ) -> Reply:
     """One valid reply for one turn, asking again with the error where the backend may retry.
 
     ``first`` is an answer already in hand (from a batch) that counts as the first attempt.
     """
     agent = pending.turns[turn]
-    error: str | None = first_error
+    error: str | None = None
     attempts = 1 + max(0, backend.retries)
     for attempt in range(attempts):
         if attempt == 0 and first is not None:
@@ -126,7 +125,7 @@ def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, p
         for turn in turns:
             request = gm.build_request(pending, turn)
             gm.record_prompt(pending, turn, request.prompt)
-            requests.append((pending.prompt_path(turn).stem.replace(".", "-"), request))
+            requests.append((pending.turns[turn], request))  # agent ids are valid custom ids
         batch_id = backend.submit_batch(requests)
         batch = gm.save_batch(pending, batch_id, {custom: turn for (custom, _), turn in zip(requests, turns)})
         listen("batch", {"id": batch_id, "requests": len(requests), "resumed": False})
@@ -155,7 +154,7 @@ def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, p
             reply = ask(gm, backend, pending, turn, listen, first=result)
         else:
             listen("invalid", {"agent": pending.turns[turn], "turn": turn, "error": f"batch: {result}"})
-            reply = ask(gm, backend, pending, turn, listen, first_error=None)
+            reply = ask(gm, backend, pending, turn, listen)
         listen("reply", {"agent": pending.turns[turn], "turn": turn, "reply": reply})
 
 
@@ -212,11 +211,12 @@ def advance_days(
 
 def check_budget(gm: GameMaster, backend: Backend, budget: float, batch: bool) -> None:
     """Stop before a scene whose estimated cost would take the total past ``budget``."""
-    from .costs import estimate_scene, spent
+    from .costs import cost_report, estimate_scene
 
     pending, _ = gm.open_next()
-    total = spent(gm.workspace)
-    estimate = estimate_scene(gm, backend, pending, batch=batch)
+    report = cost_report(gm.workspace)
+    total = report["total"]["usd"]
+    estimate = estimate_scene(gm, backend, pending, report, batch=batch)
     if total + estimate > budget:
         raise BudgetReached(
             f"budget ${budget:.2f}: spent ${total:.2f}, the next scene ({pending.spec.ref} "

@@ -61,7 +61,7 @@ def build_server(workspace: Workspace) -> MCPServer:
     def submit_reply(agent: AgentId, reply: Annotated[str, Field(min_length=1)]) -> dict:
         def submit():
             pending, _ = gm.submit_reply(agent, reply)
-            return {"stored": True, "scene": pending.spec.ref, "waiting": pending.describe()["waiting"]}
+            return {"stored": True, "scene": pending.spec.ref, "waiting": pending.waiting()}
 
         return guarded(submit)
 

@@ -19,7 +19,7 @@ from typing import Iterable
 from pydantic import ValidationError
 
 from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, read_tail_lines
-from .models import MEMORY_ID_RE, Memory
+from .models import Memory
 from .problems import Problem
 
 INDEX_VERSION = 2

@@ -155,9 +155,7 @@ def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studi
             for name in ("agents", "memories"):
                 shutil.copytree(source / name, workspace.state / name, dirs_exist_ok=True)
             shutil.copy2(source / "world.json", workspace.world_path)
-        if not (target / "prompts").exists():
-            shutil.copytree(bundled_dir("prompts"), target / "prompts")
-        for name in CLAUDE_CODE_FILES:
+        for name in ("prompts", *CLAUDE_CODE_FILES):
             source, destination = bundled_dir(name), target / name
             if destination.exists():
                 continue

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from test_anthropic_backend import BASE, FakeAPI, batch_body, error_body, message_body
 from gamemaster.cli import app
 from gamemaster.costs import cost_report
-from gamemaster.loop import SceneFailed, run_scene
+from gamemaster.loop import run_scene
 from gamemaster.scenes import Force, SceneType
 
 USAGE = {"input_tokens": 900, "output_tokens": 300, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}

@@ -9,11 +9,10 @@ import pytest
 from conftest import memory, write_agent, write_lines
 from replies import valid_reply
 from gamemaster.backends.scripted import ScriptedBackend
-from gamemaster.gm import GameMaster
 from gamemaster.loop import run_scene
 from gamemaster.scenes import Force, SceneType
 from gamemaster.selection import select_memories
-from gamemaster.transaction import Transaction, commit, recover
+from gamemaster.transaction import recover
 from gamemaster.validate import validate_workspace
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamemaster.models import Agent, Brief, SceneEntry, TalkWish, World
+from gamemaster.models import Agent, Brief, SceneEntry, World
 from gamemaster.scenes import Force, SceneType, decide_next, topic_terms
 
 ROSTER = ["ana", "bob", "cem", "dia"]

@@ -13,10 +13,8 @@ BACKENDS = {
 
 
 def default_backend_name() -> str:
-    """An API backend when its key is set and it is available, else ``offline``."""
-    if os.environ.get("ANTHROPIC_API_KEY") and "anthropic" in BACKENDS:
-        return "anthropic"
-    return "offline"
+    """``anthropic`` when its key is set, else ``offline``."""
+    return "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "offline"
 
 
 def get_backend(name: str | None = None, **options) -> Backend:

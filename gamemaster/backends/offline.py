@@ -407,10 +407,8 @@ class _Player:
         return [b for b in self.req.briefs if b.id in self.spec.brief_ids]
 
     def unseen_brief_text(self) -> str | None:
-        for brief in self.req.briefs:
-            addressed = brief.to is None or self.agent.id in brief.to
-            if addressed and self.agent.id not in brief.seen_by:
-                return brief.text
+        if self.req.briefs:  # already only the briefs that reach this agent now
+            return self.req.briefs[0].text
         for memory in reversed(self.req.since):
             if memory.metadata.get("source") == "brief":
                 quoted = re.search(r"[„“\"»]([^„“”\"»«]{10,})[“”\"«]", memory.description)
