@@ -142,3 +142,12 @@ def test_hot_commands_do_not_import_anthropic_or_rich(workspace):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_status_for_people_shows_the_pending_scene_and_every_agent(cli):
+    cli("next")
+    cli("brief", "Mehr Licht.", "--to", "vera")
+    output = cli("status").output
+    assert output.startswith("GenSoftworks · day 000 · scene 00\npending:\nday-001/scene-01 ARRIVAL\n")
+    assert "replies: 0/7" in output and "│ emre   │ 81/100" in output
+    assert "brief brief-001 waiting: Mehr Licht." in output
