@@ -25,7 +25,7 @@ from gamemaster.backends.offline import OfflineBackend
 from gamemaster.costs import CHARS_PER_TOKEN
 from gamemaster.gm import GameMaster
 from gamemaster.loop import advance_days
-from gamemaster.pricing import BATCH_FACTOR, cost_usd
+from gamemaster.pricing import cost_usd
 from gamemaster.workspace import init_workspace
 
 
@@ -55,7 +55,8 @@ def tokens(chars: int) -> int:
 
 
 def day_costs(calls: list[dict], model: str | None) -> dict[str, float]:
-    plain = cached = 0.0
+    """Dollars for the day's calls; MEETING turns are never batched, so they keep the full price."""
+    plain = cached = batched = 0.0
     last_stable: dict[str, str] = {}
     for call in calls:
         output = tokens(call["reply"])
@@ -68,7 +69,8 @@ def day_costs(calls: list[dict], model: str | None) -> dict[str, float]:
             usage["cache_creation_input_tokens"] = stable
         last_stable[call["agent"]] = call["stable_text"]
         cached += cost_usd(model, usage)
-    return {"plain": plain, "cached": cached, "cached_batch": cached * BATCH_FACTOR}
+        batched += cost_usd(model, usage, batch=call["type"] != "MEETING")
+    return {"plain": plain, "cached": cached, "cached_batch": batched}
 
 
 def main() -> None:
