@@ -8,8 +8,9 @@ and prints Markdown tables: characters and estimated tokens per call and per
 simulated day, and the estimated dollars per day at list prices (gamemaster/pricing.py)
 without caching, with caching, and with caching and batching.
 
-Tokens are estimated at four characters each; with caching, a call whose stable
-prefix equals that agent's previous one reads it from cache, otherwise writes it.
+Tokens are estimated at four characters each. With caching, each of the two cached
+blocks (the stable part, then this scene's memories) is read from cache when the
+agent's previous call began with the same blocks up to it, otherwise written.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ class Recorder(OfflineBackend):
                 "agent": request.agent.id,
                 "prompt": len(request.prompt),
                 "stable": len(request.stable_prompt),
-                "stable_text": request.stable_prompt,
+                "memories": len(request.memory_prompt),
+                "blocks": (request.stable_prompt, request.memory_prompt),
                 "reply": len(text),
             }
         )
@@ -57,17 +59,19 @@ def tokens(chars: int) -> int:
 def day_costs(calls: list[dict], model: str | None) -> dict[str, float]:
     """Dollars for the day's calls; MEETING turns are never batched, so they keep the full price."""
     plain = cached = batched = 0.0
-    last_stable: dict[str, str] = {}
+    last_blocks: dict[str, tuple[str, str]] = {}
     for call in calls:
         output = tokens(call["reply"])
         plain += cost_usd(model, {"input_tokens": tokens(call["prompt"]), "output_tokens": output})
-        stable = tokens(call["stable"])
-        usage = {"input_tokens": tokens(call["prompt"]) - stable, "output_tokens": output}
-        if last_stable.get(call["agent"]) == call["stable_text"]:
-            usage["cache_read_input_tokens"] = stable
-        else:
-            usage["cache_creation_input_tokens"] = stable
-        last_stable[call["agent"]] = call["stable_text"]
+        previous = last_blocks.get(call["agent"], ("", ""))
+        usage = {"input_tokens": tokens(call["prompt"]), "output_tokens": output,
+                 "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
+        for depth, block in enumerate(call["blocks"]):
+            size = tokens(len(block))
+            usage["input_tokens"] -= size
+            same = previous[: depth + 1] == call["blocks"][: depth + 1]
+            usage["cache_read_input_tokens" if same else "cache_creation_input_tokens"] += size
+        last_blocks[call["agent"]] = call["blocks"]
         cached += cost_usd(model, usage)
         batched += cost_usd(model, usage, batch=call["type"] != "MEETING")
     return {"plain": plain, "cached": cached, "cached_batch": batched}
@@ -95,16 +99,20 @@ def main() -> None:
     for call in calls:
         by_type[call["type"]].append(call)
     print(f"Bundled studio, {args.days} offline days, {len(calls)} calls; priced as {model}.\n")
-    print("| scene type | calls | prompt chars (median) | est. tokens | of which stable | reply tokens |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| scene type | calls | prompt chars (median) | est. tokens | cached: stable | cached: scene memories | reply tokens |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for kind in ("ARRIVAL", "WORK", "MEETING", "REFLECTION"):
         group = by_type.get(kind, [])
         if not group:
             continue
         chars = statistics.median(c["prompt"] for c in group)
         stable = statistics.median(c["stable"] for c in group)
+        memories = statistics.median(c["memories"] for c in group)
         reply = statistics.median(c["reply"] for c in group)
-        print(f"| {kind} | {len(group)} | {chars:,.0f} | {tokens(int(chars)):,} | {tokens(int(stable)):,} | {tokens(int(reply)):,} |")
+        print(
+            f"| {kind} | {len(group)} | {chars:,.0f} | {tokens(int(chars)):,} | {tokens(int(stable)):,} | "
+            f"{tokens(int(memories)):,} | {tokens(int(reply)):,} |"
+        )
     print("\n| day | calls | prompt chars | est. input tokens | est. output tokens | USD no cache | USD cached | USD cached + batch |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for day in sorted({c["day"] for c in calls}):

@@ -292,14 +292,15 @@ class GameMaster:
             final_turn=pending.is_final_turn(turn),
             replan=replan,
         )
-        prompt, stable = build_prompt(self.workspace.template_path, ctx)
+        prompt, segments = build_prompt(self.workspace.template_path, ctx)
         if previous_error:
             prompt += "\n\n" + phrase(world.language, "invalid_reply", error=previous_error) + "\n"
         return ReplyRequest(
             agent=agent,
             spec=spec,
             prompt=prompt,
-            stable_prompt=stable,
+            stable_prompt=segments[0] if segments else "",
+            memory_prompt=segments[1] if len(segments) > 1 else "",
             default_model=world.model,
             language=world.language,
             seed=world.seed,

@@ -21,10 +21,11 @@ from .scenes import SceneSpec, SceneType
 from .selection import Selection
 
 EMPTY = "—"
-#: The line in character.md between the part that stays the same from scene to scene
-#: (persona, reply contract, older reflections) and this scene's part; API backends
-#: cache everything above it.
-CACHE_MARKER = "<!-- stable above, scene below -->"
+#: Lines in character.md that cut the prompt where API backends set cache breakpoints:
+#: after what stays the same from scene to scene (persona, reply contract, older
+#: reflections), and after what stays the same for every turn and retry of one scene
+#: (this scene's memories). A template without them is simply sent uncut.
+CACHE_MARKERS = ("<!-- stable above, scene below -->", "<!-- this scene's memories above, this turn below -->")
 
 
 @dataclass
@@ -125,14 +126,17 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
     }
 
 
-def build_prompt(find: TemplateFinder, ctx: PromptContext) -> tuple[str, str]:
-    """The whole prompt and its stable prefix (empty if the template has no marker)."""
+def build_prompt(find: TemplateFinder, ctx: PromptContext) -> tuple[str, list[str]]:
+    """The whole prompt and its cacheable leading segments, exact slices of it in order."""
     values = scene_values(ctx)
     values["task"] = render_template(find, f"{ctx.spec.type.value.lower()}.md", values).strip()
     values["contract"] = render_template(find, "contract.md", values).strip()
-    text = render_template(find, "character.md", values).strip() + "\n"
-    stable, marker, scene = text.partition(CACHE_MARKER)
-    if not marker:
-        return text, ""
-    stable = stable.rstrip() + "\n"
-    return stable + "\n" + scene.lstrip(), stable
+    rest = render_template(find, "character.md", values).strip() + "\n"
+    segments = []
+    for marker in CACHE_MARKERS:
+        head, found, tail = rest.partition(marker)
+        if not found:
+            break
+        segments.append(head.strip() + "\n\n")
+        rest = tail.lstrip()
+    return "".join(segments) + rest, segments

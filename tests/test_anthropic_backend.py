@@ -183,18 +183,18 @@ def test_stable_prompt_is_a_cached_system_block_and_the_scene_the_user_message(g
     api.backend().reply(request)
 
     body = api.bodies[0]
-    assert body["system"] == [
-        {"type": "text", "text": request.stable_prompt, "cache_control": {"type": "ephemeral"}}
+    assert request.memory_prompt and body["system"] == [
+        {"type": "text", "text": request.stable_prompt, "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": request.memory_prompt, "cache_control": {"type": "ephemeral"}},
     ]
     assert len(body["messages"]) == 1
     message = body["messages"][0]
     assert message["role"] == "user"
-    scene_part = request.prompt[len(request.stable_prompt):]
-    assert message["content"] == scene_part.lstrip("\n")
     # Nothing of the prompt is lost or sent twice.
-    assert body["system"][0]["text"] + "\n" + message["content"] == request.prompt
-    assert "Deine Erinnerungen" in message["content"]
+    assert body["system"][0]["text"] + body["system"][1]["text"] + message["content"] == request.prompt
+    assert "Deine Erinnerungen" in body["system"][1]["text"]
     assert "Deine Erinnerungen" not in body["system"][0]["text"]
+    assert message["content"].startswith("## Die Szene: ARRIVAL")
     assert body["max_tokens"] == 4096
 
 
@@ -206,8 +206,8 @@ def test_validation_error_goes_into_the_scene_part(gm, scene):
 
     body = api.bodies[0]
     assert "an ARRIVAL reply must declare today's plan" in body["messages"][0]["content"]
-    assert body["system"][0]["text"] == request.stable_prompt
-    assert "ARRIVAL reply must" not in body["system"][0]["text"]
+    assert [b["text"] for b in body["system"]] == [request.stable_prompt, request.memory_prompt]
+    assert all("ARRIVAL reply must" not in b["text"] for b in body["system"])
 
 
 def test_prompt_without_stable_prefix_is_sent_whole(gm, scene):
@@ -541,11 +541,12 @@ def test_batch_submit_poll_results(gm, workspace, scene):
     assert by_id["s01-vera"]["model"] == DEFAULT_MODEL
     for agent, custom_id in ids.items():
         params = by_id[custom_id]
-        assert params["system"] == [
-            {"type": "text", "text": requests[agent].stable_prompt, "cache_control": {"type": "ephemeral"}}
+        assert [(b["text"], b["cache_control"]) for b in params["system"]] == [
+            (requests[agent].stable_prompt, {"type": "ephemeral"}),
+            (requests[agent].memory_prompt, {"type": "ephemeral"}),
         ]
-        scene_part = requests[agent].prompt[len(requests[agent].stable_prompt):]
-        assert params["messages"][0]["content"] == scene_part.lstrip("\n")
+        cached = len(requests[agent].stable_prompt) + len(requests[agent].memory_prompt)
+        assert params["messages"][0]["content"] == requests[agent].prompt[cached:]
         assert params["output_config"]["format"]["type"] == "json_schema"
         assert "talk_wishes" in params["output_config"]["format"]["schema"]["properties"]
         assert params["max_tokens"] == 4096

@@ -195,3 +195,22 @@ def test_day_advance_on_the_api_uses_the_key_from_the_environment_and_reports_co
     assert {c.body["model"] for c in api.calls} == {"claude-haiku-4-5"}
     written = "".join(p.read_text(encoding="utf-8") for p in workspace.scenes.rglob("*") if p.is_file())
     assert "sk-test" not in written
+
+
+def test_a_characters_meeting_turns_share_their_cached_blocks(gm, workspace):
+    arrival(gm, workspace)
+
+    def meeting_reply(request, call, number):
+        reply = reply_for(call.body, workspace)
+        reply["says"] = f"Beitrag {number}"
+        if "Das ist dein letzter Beitrag" in call.body["messages"][0]["content"]:
+            reply["conversation"] = {"summary": "Wir sind uns einig.", "importance": 5, "tags": ["api"]}
+        return httpx2.Response(200, json=message_body(json.dumps(reply, ensure_ascii=False), call.body["model"], USAGE))
+
+    api = FakeAPI(meeting_reply)
+    run_scene(gm, api.backend(), Force(type=SceneType.MEETING, participants=["vera", "emre"], topic="Türme"))
+    vera_first, _, vera_second, _ = [c.body for c in api.calls]
+    assert vera_first["system"] == vera_second["system"]  # identical prefix: the second turn reads the cache
+    assert [b["cache_control"] for b in vera_first["system"]] == [{"type": "ephemeral"}] * 2
+    assert vera_first["messages"] != vera_second["messages"]  # the transcript differs
+    assert "Beitrag 2" in vera_second["messages"][0]["content"]

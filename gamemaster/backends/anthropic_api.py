@@ -144,12 +144,19 @@ class AnthropicBackend:
     def params(self, request: ReplyRequest) -> dict[str, Any]:
         """The Messages API parameters for ``request`` (also the ``params`` of a batch entry)."""
         prompt = request.prompt
-        stable = request.stable_prompt or ""
-        scene = prompt[len(stable):].lstrip("\n") if stable and prompt.startswith(stable) else ""
+        blocks, offset = [], 0
+        # Two breakpoints: the persona part is reused across scenes, this scene's
+        # memories across its MEETING turns and re-asks.
+        for segment in (request.stable_prompt, request.memory_prompt):
+            if not segment or not prompt.startswith(segment, offset):
+                break
+            blocks.append({"type": "text", "text": segment, "cache_control": {"type": "ephemeral"}})
+            offset += len(segment)
+        turn = prompt[offset:]
         params: dict[str, Any] = {"model": self.model_for(request), "max_tokens": self.max_tokens}
-        if scene.strip():
-            params["system"] = [{"type": "text", "text": stable, "cache_control": {"type": "ephemeral"}}]
-            params["messages"] = [{"role": "user", "content": scene}]
+        if blocks and turn.strip():
+            params["system"] = blocks
+            params["messages"] = [{"role": "user", "content": turn}]
         else:
             # Without a stable prefix of the prompt there is nothing worth caching, and
             # sending both would show the model the shared text twice.

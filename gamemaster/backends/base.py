@@ -43,6 +43,8 @@ class ReplyRequest:
     previous_error: str | None = None
     #: The start of ``prompt`` that stays the same from scene to scene (cacheable).
     stable_prompt: str = ""
+    #: What follows it and stays the same for every turn and retry of this scene (cacheable).
+    memory_prompt: str = ""
     #: The world's default model (``world.json`` ``model``), used when the agent names none.
     default_model: str | None = None
 
