@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import pytest
 
@@ -172,6 +173,7 @@ def test_a_failed_worker_drops_the_calls_not_yet_started(gm, workspace):
         def reply(self, request):
             if request.agent.id == "darius":
                 raise RuntimeError("connection reset")
+            time.sleep(0.05)  # a call takes a while, so the queue is still full when darius fails
             return super().reply(request)
 
     backend = FailsFast(concurrency=1)
