@@ -18,7 +18,7 @@ import string
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from ..lang import short_name
+from ..lang import join_names, short_name
 from ..models import Brief, Memory
 from ..scenes import STOPWORDS, SceneType, topic_terms
 from .base import ReplyRequest, Turn
@@ -57,9 +57,14 @@ def derive_seed(seed: int, scene: str, agent: str, turn: int) -> int:
     return int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
 
 
-def language_lines(language: str | None) -> dict:
+def language_code(language: str | None) -> str:
+    """``de-DE`` → ``de``; a language without phrase banks plays in English."""
     code = (language or "").strip().lower().replace("_", "-").split("-")[0]
-    return LINES.get(code, LINES[DEFAULT_LANGUAGE])
+    return code if code in LINES else DEFAULT_LANGUAGE
+
+
+def language_lines(language: str | None) -> dict:
+    return LINES[language_code(language)]
 
 
 def artifact_family(kind: str, role: str = "") -> str:
@@ -167,7 +172,8 @@ class _Player:
         self.req = request
         self.agent = request.agent
         self.spec = request.spec
-        self.lines = language_lines(request.language)
+        self.code = language_code(request.language)
+        self.lines = LINES[self.code]
         self.grammar = self.lines["grammar"]
         self.rng = random.Random(
             derive_seed(request.seed, request.spec.ref, request.agent.id, request.turn)
@@ -228,10 +234,7 @@ class _Player:
         return f"{self.grammar['quote_open']}{inner}{self.grammar['quote_close']}"
 
     def join(self, names: Sequence[str]) -> str:
-        names = list(names)
-        if len(names) <= 1:
-            return "".join(names)
-        return f"{', '.join(names[:-1])} {self.grammar['and']} {names[-1]}"
+        return join_names(self.code, list(names))
 
     def possessive(self, name: str) -> str:
         if name[-1:].lower() in ("s", "ß", "x", "z"):

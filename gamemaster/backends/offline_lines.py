@@ -15,7 +15,6 @@ from __future__ import annotations
 LINES: dict[str, dict] = {
     "de": {
         "grammar": {
-            "and": "und",
             "possessive": "s",
             "possessive_sibilant": "'",
             "quote_open": "„",
@@ -722,7 +721,6 @@ LINES: dict[str, dict] = {
     },
     "en": {
         "grammar": {
-            "and": "and",
             "possessive": "'s",
             "possessive_sibilant": "'",
             "quote_open": "“",
