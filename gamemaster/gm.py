@@ -20,8 +20,8 @@ from .models import Agent, Brief, Memory, World, parse_scene_ref, scene_ref
 from .problems import GamemasterError, Problem, StateError
 from .prompts import PromptContext, build_prompt
 from .replies import Reply, ReplyError, check_reply, parse_reply
-from .scenes import Force, SceneSpec, SceneType, decide_next, day_is_over, due_for_reflection, topic_terms
-from .selection import Selection, select_memories
+from .retrieval import Selection, get_strategy, scene_query, settings_for
+from .scenes import Force, SceneSpec, SceneType, decide_next, day_is_over, due_for_reflection
 from .streams import describe_validation_error
 from .summary import write_day_summary
 from .transaction import Transaction, commit, recover
@@ -237,12 +237,10 @@ class GameMaster:
 
     # -- prompts -----------------------------------------------------------
 
-    def selection_for(self, world: World, agent: Agent, spec: SceneSpec) -> Selection:
-        tags = list(spec.topic_tags)
-        if spec.type == SceneType.WORK and agent.today_plan and not spec.topic:
-            tags += agent.today_plan.tags
-        terms = topic_terms(spec.topic, tags)
-        return select_memories(self.workspace.stream(agent.id), world.memory_window, terms, world.focus_limit)
+    def selection_for(self, world: World, agent: Agent, spec: SceneSpec, briefs: list[Brief], names: dict[str, str]) -> Selection:
+        query = scene_query(agent, spec, briefs, names)
+        settings = settings_for(world, now=(spec.day, spec.scene))
+        return get_strategy(world.selection).select(self.workspace.stream(agent.id), query, settings)
 
     def build_request(
         self,
@@ -260,7 +258,9 @@ class GameMaster:
         if agent_id not in agents:
             raise GamemasterError(f"scene {spec.ref}: agent {agent_id} no longer exists in state/agents/")
         agent = agents[agent_id]
-        selection = self.selection_for(world, agent, spec)
+        names = {a: agents[a].name for a in agents}
+        briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]
+        selection = self.selection_for(world, agent, spec, briefs, names)
         self.warnings += [p for p in selection.problems if p not in self.warnings]
         last = parse_scene_ref(agent.last_scene) if agent.last_scene else (0, 0)
         # What others brought in during the agent's last scene counts too: the
@@ -269,7 +269,6 @@ class GameMaster:
             m for m in selection.memories
             if m.scene_key and (m.scene_key > last or (m.scene_key == last and m.metadata.get("source")))
         ]
-        briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]
         transcript = [
             Turn(pending.turns[i], agents[pending.turns[i]].name, pending.replies[i].says)
             for i in range(turn)
@@ -278,7 +277,6 @@ class GameMaster:
         replan = spec.type in (SceneType.WORK, SceneType.MEETING) and any(
             m.metadata.get("source") in ("brief", "artifact") for m in since
         )
-        names = {a: agents[a].name for a in agents}
         ctx = PromptContext(
             world=world,
             agent=agent,

@@ -164,6 +164,16 @@ class SceneEntry(BaseModel):
     topic: str | None = None
 
 
+class RetrievalWeights(BaseModel):
+    """How the ranked selection weighs its three normalised scores."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    relevance: Annotated[float, Field(ge=0)] = 3.0
+    importance: Annotated[float, Field(ge=0)] = 1.0
+    recency: Annotated[float, Field(ge=0)] = 1.0
+
+
 class World(BaseModel):
     """``state/world.json``."""
 
@@ -177,6 +187,13 @@ class World(BaseModel):
     scenes_per_day: Annotated[int, Field(ge=2)] = 6
     memory_window: Annotated[int, Field(ge=1)] = 50
     focus_limit: Annotated[int, Field(ge=0)] = 20
+    #: The retrieval strategy (a module in gamemaster/retrieval/strategies/).
+    selection: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")] = "ranked"
+    #: Characters of rendered memory lines one prompt may hold.
+    memory_budget: Annotated[int, Field(ge=500)] = 10_000
+    retrieval_weights: RetrievalWeights = Field(default_factory=lambda: RetrievalWeights())
+    #: Story days after which a memory's recency score has halved.
+    recency_half_life: Annotated[float, Field(gt=0)] = 3.0
     meeting_rounds: Annotated[int, Field(ge=2)] = 2
     work_group_size: Annotated[int, Field(ge=1)] = 3
     seed: int = 0

@@ -18,7 +18,8 @@ from .lang import phrase
 from .models import Agent, Brief, Memory, World
 from .problems import StateError
 from .scenes import SceneSpec, SceneType
-from .selection import Selection
+from .retrieval.base import Selection
+from .retrieval.render import memory_line
 
 EMPTY = "—"
 #: Lines in character.md that cut the prompt where API backends set cache breakpoints:
@@ -60,17 +61,6 @@ def render_template(find: TemplateFinder, name: str, values: dict[str, str]) -> 
         raise StateError(f"{path}: {exc} (write $$ for a literal dollar sign)") from None
 
 
-def memory_line(memory: Memory, language: str) -> str:
-    tags = f" #{' #'.join(memory.tags)}" if memory.tags else ""
-    evidence = f" ← {', '.join(memory.evidence)}" if memory.evidence else ""
-    depth = f" · {phrase(language, 'depth')} {memory.depth}" if memory.depth else ""
-    return (
-        f"- [{memory.id} · {memory.created or '?'} · {memory.type} · "
-        f"{phrase(language, 'importance')} {memory.importance}{depth}] "
-        f"{memory.description}{tags}{evidence}"
-    )
-
-
 def bullet_list(lines: list[str]) -> str:
     return "\n".join(lines) if lines else EMPTY
 
@@ -93,6 +83,9 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
     def memories(items) -> str:
         return bullet_list([memory_line(m, language) for m in items])
 
+    def section(name: str) -> str:
+        return memories(p.memory for p in sorted(ctx.selection.section(name), key=lambda p: p.offset))
+
     return {
         "studio": ctx.world.studio,
         "name": agent.name,
@@ -114,9 +107,11 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "briefs": bullet_list([f"- {b.id}: {b.text}" for b in ctx.briefs]),
         "since": memories(ctx.since),
         "replan": phrase(language, "replan") if ctx.replan else "",
-        "reflections": memories(i.memory for i in ctx.selection.reflections),
-        "focused": memories(i.memory for i in ctx.selection.focused),
-        "recent": memories(i.memory for i in ctx.selection.recent),
+        "reflections": section("reflections"),
+        "relevant": section("relevant"),
+        # The name of the relevant section before strategies existed; older workspaces' templates use it.
+        "focused": section("relevant"),
+        "recent": section("recent"),
         "transcript": render_transcript(ctx.transcript, len(spec.participants), language),
         "turn": str(ctx.turn + 1),
         "turns": str(total_turns),

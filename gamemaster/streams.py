@@ -292,6 +292,7 @@ class MemoryStream:
             return
         index = self.index() if self.path.exists() else StreamIndex()
         lines = [m.to_line() for m in memories]
+        size_before = self.path.stat().st_size if self.path.exists() else 0
         start, size = append_lines(self.path, lines)
         offset = start
         for memory, text in zip(memories, lines):
@@ -305,6 +306,9 @@ class MemoryStream:
         index.size = size
         index.mtime_ns = os.stat(self.path).st_mtime_ns
         self._save_index(index)
+        from .retrieval.index import index_appended
+
+        index_appended(self.root, self.agent, start, lines, size_before, index.mtime_ns)
 
 
 def _jsonlines_reason(exc) -> str:

@@ -55,6 +55,18 @@ def memory(agent: str, number: int, **fields) -> dict:
     return base
 
 
+def seed_select(stream, window: int, terms=(), focus_limit: int = 20, budget: int = 10**9):
+    """Seed 001's literal rule through its strategy module, with a budget large enough not to cut."""
+    from gamemaster.retrieval import Query, Settings, get_strategy
+
+    settings = Settings(budget=budget, memory_window=window, focus_limit=focus_limit)
+    return get_strategy("seed").select(stream, Query(tags=tuple(terms)), settings)
+
+
+def section_ids(selection, name: str) -> list[str]:
+    return [p.memory.id for p in sorted(selection.section(name), key=lambda p: p.offset)]
+
+
 @pytest.fixture
 def empty_workspace(tmp_path) -> Workspace:
     return init_workspace(tmp_path / "empty", empty=True)

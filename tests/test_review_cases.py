@@ -6,12 +6,11 @@ import json
 
 import pytest
 
-from conftest import memory, write_agent, write_lines
+from conftest import memory, section_ids, seed_select, write_agent, write_lines
 from replies import valid_reply
 from gamemaster.backends.scripted import ScriptedBackend
 from gamemaster.loop import run_scene
 from gamemaster.scenes import Force, SceneType
-from gamemaster.selection import select_memories
 from gamemaster.transaction import recover
 from gamemaster.validate import validate_workspace
 
@@ -165,9 +164,9 @@ def test_bad_reflection_lines_are_reported_with_their_own_line(empty_workspace):
     rows[20] = memory("ana", 21, type="reflection", depth=1, evidence=["ana-001"], importance=0)
     rows[5] = memory("ana", 6, type="reflection", depth=1, evidence=["ana-001"])
     write_lines(empty_workspace, "ana", rows)
-    selection = select_memories(empty_workspace.stream("ana"), window=5)
+    selection = seed_select(empty_workspace.stream("ana"), window=5)
     assert sorted(p.line for p in selection.problems) == [20, 21]
-    assert [i.memory.id for i in selection.reflections] == ["ana-006"]
+    assert section_ids(selection, "reflections") == ["ana-006"]
 
 
 def test_focused_selection_at_size_parses_only_what_it_needs(empty_workspace, monkeypatch):

@@ -1,0 +1,96 @@
+"""Which memories a character sees: strategies behind one interface, and the query a scene asks.
+
+``recall(workspace, agent, query)`` is exactly the selection a scene on that
+query gives the agent; the Game Master, ``gamemaster recall``, ``gamemaster ask``
+and the benchmarks all go through it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from typing import TYPE_CHECKING
+
+from ..problems import StateError
+from .base import SECTIONS, Picked, Query, Selection, Settings, Strategy
+
+if TYPE_CHECKING:
+    from ..models import Agent, Brief, World
+    from ..scenes import SceneSpec
+    from ..workspace import Workspace
+
+__all__ = ["SECTIONS", "Picked", "Query", "Selection", "Settings", "Strategy", "available", "get_strategy", "settings_for",
+           "scene_query", "recall"]
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def available() -> list[str]:
+    from . import strategies
+
+    return sorted(m.name for m in pkgutil.iter_modules(strategies.__path__) if _NAME.match(m.name))
+
+
+def get_strategy(name: str) -> Strategy:
+    if not _NAME.match(name or "") or name not in available():
+        raise StateError(f"state/world.json: selection: unknown strategy {name!r} (known: {', '.join(available())})")
+    return importlib.import_module(f"{__name__}.strategies.{name}").STRATEGY
+
+
+def settings_for(world: "World", budget: int | None = None, now: tuple[int, int] | None = None) -> Settings:
+    return Settings(
+        language=world.language,
+        budget=world.memory_budget if budget is None else budget,
+        memory_window=world.memory_window,
+        focus_limit=world.focus_limit,
+        weights=world.retrieval_weights.model_dump(),
+        recency_half_life=world.recency_half_life,
+        now=now,
+    )
+
+
+def scene_query(agent: "Agent", spec: "SceneSpec", briefs: "list[Brief]", names: dict[str, str]) -> Query:
+    """What a scene asks of a character's memory.
+
+    A topic (a meeting's, a brief's, one forced by the Creative Director) is the
+    query. A scene without one ranks against what it is about anyway: the plan
+    and its tags in WORK, the briefs the character has, its interests at ARRIVAL
+    and REFLECTION.
+    """
+    from ..scenes import SceneType
+
+    tags = list(spec.topic_tags)
+    if spec.type == SceneType.WORK and agent.today_plan and not spec.topic:
+        tags += agent.today_plan.tags
+    context: list[str] = []
+    if not spec.topic:
+        if agent.today_plan:
+            context.append(agent.today_plan.text)
+        context += [b.text for b in briefs]
+        if spec.type in (SceneType.ARRIVAL, SceneType.REFLECTION) or not agent.today_plan:
+            for interest in getattr(agent, "interests", None) or []:
+                if isinstance(interest, dict):
+                    context.append(str(interest.get("topic", "")))
+                    context += [str(t) for t in interest.get("tags", []) if isinstance(t, str)]
+        context += [w.topic for w in agent.talk_wishes]
+    people = [agent.id, agent.name] + [p for pid in spec.participants for p in (pid, names.get(pid, pid))]
+    return Query(text=spec.topic or "", context=" ".join(context), tags=tuple(tags), names=tuple(dict.fromkeys(people)))
+
+
+def recall(
+    workspace: "Workspace",
+    agent_id: str,
+    query: "str | Query",
+    *,
+    strategy: str | None = None,
+    budget: int | None = None,
+    world: "World | None" = None,
+) -> Selection:
+    """The selection a scene on ``query`` would give ``agent_id``, now."""
+    world = world or workspace.load_world()
+    agent = workspace.load_agent(agent_id)
+    if isinstance(query, str):
+        query = Query(text=query, names=(agent.id, agent.name))
+    now = (world.day, world.scene + 1) if world.day else None
+    return get_strategy(strategy or world.selection).select(workspace.stream(agent_id), query, settings_for(world, budget, now))

@@ -1,0 +1,116 @@
+"""The one interface every retrieval strategy implements.
+
+A strategy gets a memory stream, a query and a budget (characters of rendered
+memory lines) and returns labelled sections of memories with their scores:
+
+- ``reflections`` — the character's newest reflections (stable across scenes),
+- ``relevant`` — what the query asks for, best first when chosen, shown in stream order,
+- ``recent`` — the newest memories, for continuity.
+
+Each memory appears once. Sections are shown in that order; inside a section
+memories keep stream order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..models import Memory
+from ..problems import Problem
+from ..streams import MemoryStream
+from .render import memory_line
+
+SECTIONS = ("reflections", "relevant", "recent")
+
+
+@dataclass(frozen=True)
+class Query:
+    """What a scene (or a user) asks the memory for."""
+
+    text: str = ""
+    #: What the scene is about when it has no topic (plan, briefs, interests); ranked strategies use it.
+    context: str = ""
+    #: Topic tags: a memory carrying one of them ranks above one that only shares words.
+    tags: tuple[str, ...] = ()
+    #: Words that add nothing on their own: the character's and the participants' names.
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What ``state/world.json`` says about selection, plus where the story stands."""
+
+    language: str = "de"
+    budget: int = 10_000
+    memory_window: int = 50
+    focus_limit: int = 20
+    weights: dict[str, float] = field(default_factory=lambda: {"relevance": 3.0, "importance": 1.0, "recency": 1.0})
+    recency_half_life: float = 3.0
+    #: The scene the selection is for, as (day, scene); recency is measured from it.
+    now: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Picked:
+    memory: Memory
+    section: str
+    offset: int
+    line: int = 0
+    score: float | None = None
+    matched: tuple[str, ...] = ()
+    #: For a memory brought in as the neighbour of a hit: that hit's id.
+    neighbour_of: str | None = None
+
+    def chars(self, language: str) -> int:
+        return len(memory_line(self.memory, language)) + 1
+
+
+@dataclass
+class Selection:
+    strategy: str
+    budget: int
+    language: str
+    picked: list[Picked] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def section(self, name: str) -> list[Picked]:
+        return [p for p in self.picked if p.section == name]
+
+    def in_prompt_order(self) -> list[Picked]:
+        order = {name: index for index, name in enumerate(SECTIONS)}
+        return sorted(self.picked, key=lambda p: (order.get(p.section, len(order)), p.offset))
+
+    @property
+    def memories(self) -> list[Memory]:
+        """All selected memories once each, in stream order."""
+        return [p.memory for p in sorted(self.picked, key=lambda p: p.offset)]
+
+    @property
+    def ids(self) -> list[str]:
+        return [memory.id for memory in self.memories]
+
+    @property
+    def chars(self) -> int:
+        return sum(p.chars(self.language) for p in self.picked)
+
+
+class Strategy(Protocol):
+    name: str
+
+    def select(self, stream: MemoryStream, query: Query, settings: Settings) -> Selection: ...
+
+
+class Budget:
+    """Characters left; a memory goes in only if its rendered line fits."""
+
+    def __init__(self, total: int, language: str):
+        self.left = total
+        self.language = language
+
+    def take(self, memory: Memory) -> bool:
+        cost = len(memory_line(memory, self.language)) + 1
+        if cost > self.left:
+            return False
+        self.left -= cost
+        return True

@@ -1,0 +1,347 @@
+"""The derived search index of one memory stream: ``state/.cache/{agent}.search.sqlite``.
+
+An inverted index (SQLite FTS5 over the analysed words of each memory's
+description, artifact title and summary, and tags) plus one row per memory with
+what ranking needs without parsing the line: byte offset, line, scene, type,
+importance. Everything in it can be rebuilt from the stream at any time.
+
+Freshness: the index keeps the stream's size, mtime and a CRC of the bytes it
+covers. The tool's own appends update it in place. A stream that changed
+outside the tool is caught by size and mtime: if the old bytes are unchanged
+(the CRC matches) only the new lines are indexed, otherwise it is rebuilt.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from ..models import SCENE_REF_RE
+from .text import PIPELINE_VERSION, Analyzer, analyzer, tag_key
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value);
+CREATE TABLE doc(seq INTEGER PRIMARY KEY, line INTEGER, offset INTEGER, length INTEGER, mem_id TEXT,
+                 day INTEGER, scene INTEGER, dated INTEGER, type TEXT, importance INTEGER, depth INTEGER);
+CREATE INDEX doc_reflections ON doc(depth, seq);
+CREATE TABLE tag(tag TEXT, seq INTEGER);
+CREATE INDEX tag_by_key ON tag(tag, seq);
+CREATE VIRTUAL TABLE fts USING fts5(body, tags, content='', tokenize='unicode61 remove_diacritics 0');
+CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
+"""
+
+
+@dataclass(frozen=True)
+class Doc:
+    """One indexed memory line."""
+
+    seq: int
+    line: int
+    offset: int
+    length: int
+    mem_id: str
+    day: int
+    scene: int
+    dated: bool
+    type: str
+    importance: int
+    depth: int
+
+    @property
+    def scene_key(self) -> tuple[int, int]:
+        return (self.day, self.scene)
+
+
+_DOC_COLUMNS = "seq, line, offset, length, mem_id, day, scene, dated, type, importance, depth"
+
+
+def _row_doc(row) -> Doc:
+    return Doc(*row[:7], bool(row[7]), *row[8:])
+
+
+class SearchIndex:
+    def __init__(self, stream_path: Path, index_path: Path, language: str | None):
+        self.stream_path = stream_path
+        self.path = index_path
+        self.language = language
+        self._db: sqlite3.Connection | None = None
+
+    # -- connection and freshness -------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        return self._db
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _meta(self, db: sqlite3.Connection) -> dict:
+        try:
+            return dict(db.execute("SELECT key, value FROM meta"))
+        except sqlite3.DatabaseError:
+            return {}
+
+    def _compatible(self, meta: dict) -> bool:
+        return (
+            meta.get("schema") == SCHEMA_VERSION
+            and meta.get("pipeline") == PIPELINE_VERSION
+            and meta.get("language") == self.language
+        )
+
+    def refresh(self) -> "SearchIndex":
+        """Bring the index up to the stream as it is on disk now."""
+        try:
+            return self._refresh()
+        except sqlite3.DatabaseError:
+            # A damaged cache file is only a cache: start it again.
+            self.close()
+            remove_stale(self.path)
+            return self._refresh()
+
+    def _refresh(self) -> "SearchIndex":
+        try:
+            stat = self.stream_path.stat()
+        except FileNotFoundError:
+            stat = None
+        db = self._connect()
+        meta = self._meta(db)
+        if stat is None:
+            if meta.get("size", 0) != 0 or not self._compatible(meta):
+                self._rebuild(b"", 0)
+            return self
+        if self._compatible(meta) and meta.get("size") == stat.st_size and meta.get("mtime_ns") == stat.st_mtime_ns:
+            return self
+        data = self.stream_path.read_bytes()
+        old = meta.get("size", -1)
+        if (
+            self._compatible(meta)
+            and 0 <= old <= len(data)
+            and meta.get("ends_nl")
+            and zlib.crc32(data[:old]) == meta.get("crc")
+        ):
+            self._extend(data, old, meta, stat.st_mtime_ns)
+        else:
+            self._rebuild(data, stat.st_mtime_ns)
+        return self
+
+    def _rebuild(self, data: bytes, mtime_ns: int) -> None:
+        db = self._connect()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for name in ("vocab", "fts", "tag", "doc", "meta"):
+                db.execute(f"DROP TABLE IF EXISTS {name}")
+            for statement in _SCHEMA.strip().split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            meta = {"schema": SCHEMA_VERSION, "pipeline": PIPELINE_VERSION, "language": self.language}
+            self._index_bytes(db, data, 0, {"seq": 0, "lines": 0, "crc": 0, "day": 0, "scene": 0, "dated": 0}, meta, mtime_ns)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def _extend(self, data: bytes, start: int, meta: dict, mtime_ns: int) -> None:
+        db = self._connect()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            current = self._meta(db)
+            if current.get("size") != meta.get("size"):
+                db.execute("ROLLBACK")  # another process got here first
+                self.refresh()
+                return
+            self._index_bytes(db, data[start:], start, current, current, mtime_ns)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def append(self, start: int, lines: list[str], size_before: int, mtime_ns: int) -> bool:
+        """Index lines the tool just appended at ``start``; False if the index was not in step."""
+        db = self._connect()
+        meta = self._meta(db)
+        if self.language is None:  # the writer does not know the studio's language; the index does
+            self.language = meta.get("language")
+        if not self._compatible(meta) or meta.get("size") != size_before or not meta.get("ends_nl"):
+            return False
+        payload = "".join(line + "\n" for line in lines).encode("utf-8")
+        gap = start - size_before  # a newline the append put before a hand-cut last line
+        if gap:
+            return False
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            current = self._meta(db)
+            if current.get("size") != size_before:
+                db.execute("ROLLBACK")
+                return False
+            self._index_bytes(db, payload, start, current, current, mtime_ns)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return True
+
+    def _index_bytes(self, db, data: bytes, base: int, state: dict, meta: dict, mtime_ns: int) -> None:
+        """Index the lines in ``data`` (which starts at byte ``base`` of the stream)."""
+        words = analyzer(meta["language"])
+        seq, line = state.get("seq", 0), state.get("lines", 0)
+        day, scene, dated = state.get("day", 0), state.get("scene", 0), state.get("dated", 0)
+        docs, tags, texts = [], [], []
+        offset = 0
+        pieces = data.split(b"\n")
+        ends_nl = data.endswith(b"\n") or (not data and state.get("ends_nl", True))
+        if pieces and pieces[-1] == b"":
+            pieces.pop()
+        for raw in pieces:
+            line += 1
+            parsed = _parse(raw)
+            if parsed is not None:
+                created = parsed.get("created")
+                match = SCENE_REF_RE.match(created) if isinstance(created, str) else None
+                if match:
+                    day, scene, dated = int(match.group(1)), int(match.group(2)), 1
+                seq += 1
+                body, tag_list = _texts(parsed)
+                docs.append((seq, line, base + offset, len(raw), parsed["id"], day, scene, dated,
+                             parsed["type"], parsed["importance"], parsed["depth"]))
+                texts.append((seq, " ".join(words.terms(body)), " ".join(words.tag_terms(tag_list))))
+                tags.extend((key, seq) for key in {tag_key(t) for t in tag_list} if key)
+            offset += len(raw) + 1
+        db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", docs)
+        db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", tags)
+        db.executemany("INSERT INTO fts(rowid, body, tags) VALUES (?, ?, ?)", texts)
+        crc = zlib.crc32(data, state.get("crc", 0))
+        meta.update(size=base + len(data), mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
+                    seq=seq, lines=line, day=day, scene=scene, dated=dated)
+        db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta.items())
+
+    # -- queries -------------------------------------------------------------
+
+    def count(self) -> int:
+        return self._meta(self._connect()).get("seq", 0)
+
+    def doc_freqs(self, terms: Iterable[str]) -> dict[str, int]:
+        terms = list(dict.fromkeys(terms))
+        if not terms:
+            return {}
+        marks = ",".join("?" * len(terms))
+        return dict(self._connect().execute(f"SELECT term, doc FROM vocab WHERE term IN ({marks})", terms))
+
+    def search(self, terms: Iterable[str], limit: int) -> dict[int, float]:
+        """BM25 (higher is better) of the best ``limit`` memories sharing a term."""
+        terms = list(dict.fromkeys(terms))
+        if not terms:
+            return {}
+        expression = " OR ".join(f'"{t}"' for t in terms)
+        rows = self._connect().execute(
+            "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? ORDER BY bm25(fts) LIMIT ?", (expression, limit)
+        )
+        return {seq: -score for seq, score in rows}
+
+    def tagged(self, keys: Iterable[str], limit: int) -> list[int]:
+        keys = list(dict.fromkeys(k for k in keys if k))
+        if not keys:
+            return []
+        marks = ",".join("?" * len(keys))
+        rows = self._connect().execute(
+            f"SELECT DISTINCT seq FROM tag WHERE tag IN ({marks}) ORDER BY seq DESC LIMIT ?", (*keys, limit)
+        )
+        return [seq for (seq,) in rows]
+
+    def docs(self, seqs: Iterable[int]) -> dict[int, Doc]:
+        seqs = sorted(set(seqs))
+        found: dict[int, Doc] = {}
+        db = self._connect()
+        for start in range(0, len(seqs), 500):
+            chunk = seqs[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in db.execute(f"SELECT {_DOC_COLUMNS} FROM doc WHERE seq IN ({marks})", chunk):
+                found[row[0]] = _row_doc(row)
+        return found
+
+    def newest(self, count: int, reflections: bool = False) -> list[Doc]:
+        where = "WHERE depth > 0" if reflections else ""
+        rows = self._connect().execute(f"SELECT {_DOC_COLUMNS} FROM doc {where} ORDER BY seq DESC LIMIT ?", (count,))
+        return [_row_doc(row) for row in rows]
+
+    def read(self, docs: list[Doc]) -> dict[int, bytes]:
+        """The raw lines of these docs, read by offset."""
+        found = {}
+        with open(self.stream_path, "rb") as handle:
+            for doc in sorted(docs, key=lambda d: d.offset):
+                handle.seek(doc.offset)
+                found[doc.seq] = handle.read(doc.length)
+        return found
+
+
+def _parse(raw: bytes) -> dict | None:
+    """Just enough of a line to index it; lines that are not memories are left to `validate`."""
+    if not raw.strip():
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not isinstance(data.get("description"), str):
+        return None
+    importance = data.get("importance")
+    depth = data.get("depth", 0)
+    return {
+        **data,
+        "type": data.get("type") if isinstance(data.get("type"), str) else "observation",
+        "importance": importance if isinstance(importance, int) and not isinstance(importance, bool) else 1,
+        "depth": depth if isinstance(depth, int) and not isinstance(depth, bool) else 0,
+    }
+
+
+def _texts(memory: dict) -> tuple[str, list[str]]:
+    parts = [memory["description"]]
+    metadata = memory.get("metadata")
+    if isinstance(metadata, dict):
+        parts += [metadata[k] for k in ("title", "summary") if isinstance(metadata.get(k), str)]
+    tags = memory.get("tags")
+    tags = [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
+    return "\n".join(parts), tags
+
+
+def index_path_for(root: Path, agent: str) -> Path:
+    return root / "state" / ".cache" / f"{agent}.search.sqlite"
+
+
+def open_index(root: Path, agent: str, language: str) -> SearchIndex:
+    return SearchIndex(root / "state" / "memories" / f"{agent}.jsonl", index_path_for(root, agent), language)
+
+
+def index_appended(root: Path, agent: str, start: int, lines: list[str], size_before: int, mtime_ns: int) -> None:
+    """Bring an existing search index along after the tool appended ``lines`` at ``start``.
+
+    An index that is missing or not in step is left alone: the next query rebuilds or extends it.
+    """
+    path = index_path_for(root, agent)
+    if not path.exists():
+        return
+    index = SearchIndex(root / "state" / "memories" / f"{agent}.jsonl", path, None)
+    try:
+        index.append(start, lines, size_before, mtime_ns)
+    except sqlite3.Error:
+        pass  # a derived file; the next query rebuilds it
+    finally:
+        index.close()
+
+
+def remove_stale(path: Path) -> None:
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        try:
+            os.unlink(f"{path}{suffix}")
+        except FileNotFoundError:
+            pass

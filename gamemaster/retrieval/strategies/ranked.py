@@ -1,0 +1,209 @@
+"""Ranked recall under a budget (the default).
+
+Candidates come from the derived index: the best BM25 matches of the query's
+words (stemmed, stopwords and names left out), every memory carrying a topic
+tag, and the newest memories and reflections. Each candidate gets Park et al.'s
+combined score: relevance, importance and recency, each min-max normalised over
+the candidates and weighted (``retrieval_weights`` in ``state/world.json``);
+recency halves every ``recency_half_life`` days of story time. A tag hit ranks
+above any memory that only shares words.
+
+Within the budget: the newest reflections first (at most a tenth of it), the
+newest memories for continuity (at most a quarter), then the ranked ones; a hit
+brings the memory before and after it from the same scene when they fit.
+"""
+
+from __future__ import annotations
+
+from ...models import Memory
+from ...problems import Problem
+from ...streams import MemoryStream
+from ..base import Budget, Picked, Query, Selection, Settings
+from ..index import Doc, SearchIndex, open_index
+from ..text import analyzer, phrase_tags, tag_key, words
+
+CANDIDATES = 400
+FILLERS = 200
+REFLECTION_SHARE = 0.10
+RECENT_SHARE = 0.25
+RECENT_MAX = 40
+#: Consecutive candidates that did not fit before the budget counts as full.
+MISSES = 40
+SCENES_PER_DAY_SCALE = 10
+
+
+class RankedStrategy:
+    name = "ranked"
+
+    def select(self, stream: MemoryStream, query: Query, settings: Settings) -> Selection:
+        selection = Selection(self.name, settings.budget, settings.language)
+        index = open_index(stream.root, stream.agent, settings.language).refresh()
+        try:
+            _Run(stream, index, query, settings, selection).run()
+        finally:
+            index.close()
+        return selection
+
+
+class _Run:
+    def __init__(self, stream: MemoryStream, index: SearchIndex, query: Query, settings: Settings, selection: Selection):
+        self.stream, self.index, self.query, self.settings, self.selection = stream, index, query, settings, selection
+        self.budget = Budget(settings.budget, settings.language)
+        self.taken: set[int] = set()  # byte offsets of memories already in
+        self.analyzer = analyzer(settings.language)
+        self._handle = None
+
+    def run(self) -> None:
+        self._newest_reflections()
+        self._recent()
+        self._relevant()
+        if self._handle:
+            self._handle.close()
+
+    # -- reading lines --------------------------------------------------------
+
+    def _memory(self, doc: Doc) -> Memory | None:
+        if self._handle is None:
+            self._handle = open(self.stream.path, "rb")
+        self._handle.seek(doc.offset)
+        parsed = self.stream.parse_line(self._handle.read(doc.length), doc.line)
+        if isinstance(parsed, Problem):
+            if parsed not in self.selection.problems:
+                self.selection.problems.append(parsed)
+            return None
+        return parsed
+
+    def _add(self, memory: Memory, doc_or_offset, section: str, line: int = 0, **extra) -> None:
+        offset = doc_or_offset.offset if isinstance(doc_or_offset, Doc) else doc_or_offset
+        line = doc_or_offset.line if isinstance(doc_or_offset, Doc) else line
+        self.taken.add(offset)
+        self.selection.picked.append(Picked(memory, section, offset, line, **extra))
+
+    # -- sections -------------------------------------------------------------
+
+    def _newest_reflections(self) -> None:
+        """The character's latest conclusions always make it (within a tenth of the budget)."""
+        share = Budget(max(int(self.settings.budget * REFLECTION_SHARE), 1), self.settings.language)
+        for position, doc in enumerate(self.index.newest(8, reflections=True)):
+            memory = self._memory(doc)
+            if memory is None or memory.depth < 1:
+                continue
+            if not (share.take(memory) or position == 0) or not self.budget.take(memory):
+                break
+            self._add(memory, doc, "reflections")
+
+    def _recent(self) -> None:
+        share = Budget(int(self.settings.budget * RECENT_SHARE), self.settings.language)
+        recent, problems = self.stream.tail(min(self.settings.memory_window, RECENT_MAX))
+        self.selection.problems += [p for p in problems if p not in self.selection.problems]
+        for item in reversed(recent):
+            if item.offset in self.taken:
+                continue
+            if not share.take(item.memory) or not self.budget.take(item.memory):
+                break
+            self._add(item.memory, item.offset, "recent", item.line)
+
+    def _relevant(self) -> None:
+        terms, shown = self._query_terms()
+        matches = self.index.search(terms, CANDIDATES) if terms else {}
+        tag_keys = self._tag_keys()
+        tagged = set(self.index.tagged(tag_keys, CANDIDATES))
+        fillers = [d.seq for d in self.index.newest(FILLERS)] + [d.seq for d in self.index.newest(FILLERS, reflections=True)]
+        docs = self.index.docs(set(matches) | tagged | set(fillers))
+        candidates = [d for d in docs.values() if d.offset not in self.taken]
+        if not candidates:
+            return
+        scores = self._scores(candidates, matches)
+        ranked = sorted(candidates, key=lambda d: (d.seq in tagged, scores[d.seq], d.seq), reverse=True)
+        misses = 0
+        for doc in ranked:
+            if self.budget.left <= 0 or misses >= MISSES:
+                break
+            if doc.offset in self.taken:
+                continue
+            memory = self._memory(doc)
+            if memory is None:
+                continue
+            if not self.budget.take(memory):
+                misses += 1
+                continue
+            misses = 0
+            hit = doc.seq in matches or doc.seq in tagged
+            matched = self._matched(memory, shown, tag_keys) if hit else ()
+            self._add(memory, doc, "relevant", score=round(scores[doc.seq], 4), matched=matched)
+            if hit:
+                self._neighbours(doc, memory.id, scores)
+
+    def _neighbours(self, doc: Doc, hit_id: str, scores: dict[int, float]) -> None:
+        """The memory before and after a hit in the same scene: an answer is often the next line."""
+        around = self.index.docs([doc.seq - 1, doc.seq + 1])
+        for seq in (doc.seq - 1, doc.seq + 1):
+            other = around.get(seq)
+            if other is None or other.offset in self.taken or other.scene_key != doc.scene_key:
+                continue
+            memory = self._memory(other)
+            if memory is not None and self.budget.take(memory):
+                self._add(memory, other, "relevant", score=round(scores.get(seq, 0.0), 4), neighbour_of=hit_id)
+
+    # -- the query ------------------------------------------------------------
+
+    def _query_terms(self) -> tuple[list[str], dict[str, str]]:
+        """Index terms of the query, each mapped to the word it came from (for `matched`)."""
+        names = set(self.analyzer.terms(" ".join(self.query.names)))
+        shown: dict[str, str] = {}
+        text = " ".join([self.query.text, self.query.context])
+        for word in words(text) + [w for tag in self.query.tags for w in words(tag)]:
+            term = self.analyzer.stem(word)
+            if term not in names:
+                shown.setdefault(term, word)
+        total = self.index.count()
+        freqs = self.index.doc_freqs(shown)
+        # A term in more than half the stream has no weight in BM25; leaving it out keeps queries fast.
+        terms = [t for t in shown if 0 < freqs.get(t, 0) and (total < 20 or freqs[t] <= total / 2)]
+        return terms, shown
+
+    def _tag_keys(self) -> list[str]:
+        names = {tag_key(n) for n in self.query.names}
+        keys = [tag_key(t) for t in self.query.tags] + phrase_tags(self.query.text)
+        return [k for k in dict.fromkeys(keys) if k and k not in names]
+
+    def _matched(self, memory: Memory, shown: dict[str, str], tag_keys: list[str]) -> tuple[str, ...]:
+        own = set(self.analyzer.terms(memory.description)) | set(self.analyzer.tag_terms(memory.tags))
+        for key in ("title", "summary"):
+            if isinstance(memory.metadata.get(key), str):
+                own |= set(self.analyzer.terms(memory.metadata[key]))
+        tags = {tag_key(t) for t in memory.tags}
+        found = [f"#{k}" for k in tag_keys if k in tags]
+        found += [word for term, word in shown.items() if term in own]
+        return tuple(dict.fromkeys(found))
+
+    # -- scoring --------------------------------------------------------------
+
+    def _scores(self, docs: list[Doc], matches: dict[int, float]) -> dict[int, float]:
+        weights = self.settings.weights
+        now = self.settings.now or max((d.scene_key for d in docs), default=(0, 0))
+        half_life = max(self.settings.recency_half_life, 1e-6)
+
+        def age(doc: Doc) -> float:
+            days = (now[0] - doc.day) + (now[1] - doc.scene) / SCENES_PER_DAY_SCALE
+            return max(days, 0.0) if doc.dated else float("inf")
+
+        relevance = _normalised({d.seq: matches.get(d.seq, 0.0) for d in docs})
+        importance = _normalised({d.seq: float(d.importance) for d in docs})
+        recency = _normalised({d.seq: 0.5 ** (age(d) / half_life) for d in docs})
+        return {
+            d.seq: weights.get("relevance", 0) * relevance[d.seq]
+            + weights.get("importance", 0) * importance[d.seq]
+            + weights.get("recency", 0) * recency[d.seq]
+            for d in docs
+        }
+
+
+def _normalised(values: dict[int, float]) -> dict[int, float]:
+    low, high = min(values.values()), max(values.values())
+    if high <= low:
+        return {key: 0.0 for key in values}
+    return {key: (value - low) / (high - low) for key, value in values.items()}
+
+
+STRATEGY = RankedStrategy()

@@ -1,0 +1,108 @@
+"""Words for lexical retrieval: the same pipeline for memories and queries.
+
+Unicode-aware lowercasing, a Snowball stemmer for the studio's language (the
+German one also maps ASCII spellings onto umlauts: ``tuerme`` and ``türme`` both
+become ``turm``, ``strasse`` and ``straße`` both ``strass``), and stopwords of
+German and English together, since a German studio writes English tags.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Iterable
+
+#: Bumped whenever the pipeline changes, so indexes built with an older one are rebuilt.
+PIPELINE_VERSION = 1
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_STEMMERS = {"de": "german", "en": "english"}
+
+STOPWORDS = frozenset(
+    """
+    aber alle allem allen aller alles als also am an ander andere anderem anderen anderer anderes
+    auch auf aus bei beim bin bis bist da dabei damit dann das dass dem den denn der des dessen
+    deshalb dich die dies diese diesem diesen dieser dieses dir doch dort du durch ein eine einem
+    einen einer eines er es etwas euch euer eure für gab gar gegen gewesen hab habe haben hat hatte
+    hatten hier hin hinter ich ihm ihn ihnen ihr ihre ihrem ihren ihrer ihres im immer in ins ist
+    ja jede jedem jeden jeder jedes jetzt kann kein keine keinem keinen keiner konnte können könnte
+    man manche mehr mein meine meinem meinen meiner mich mir mit muss musste nach nicht nichts noch
+    nun nur ob oder ohne schon sehr sein seine seinem seinen seiner sich sie sind so solche soll
+    sollte sondern sonst über um und uns unser unsere unter viel vom von vor war waren warum was
+    weg weil welche welchem welchen welcher welches wenn wer werde werden wie wieder will wir wird
+    wo woher wohin zu zum zur zwar zwischen heute gestern morgen gerade wurde wurden worden
+    a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing done down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it its
+    itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them themselves
+    then there these they this those through to too under until up very was we were what when
+    where which while who whom why will with would you your yours yourself yourselves get got
+    really said say says tell told thing things yeah oh well
+    """.split()
+)
+
+
+def fold(text: str) -> str:
+    """Lowercase, compatibility-normalised text (``ﬁ`` → ``fi``, ``Ä`` → ``ä``)."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def words(text: str) -> list[str]:
+    """Lowercased words, without stopwords and single characters."""
+    return [w for w in _WORD.findall(fold(text)) if len(w) > 1 and w not in STOPWORDS]
+
+
+class Analyzer:
+    """Turns text into index terms for one language; stems are cached per word."""
+
+    def __init__(self, language: str):
+        self.language = language
+        self._stem_word = _stemmer(language)
+        self._cache: dict[str, str] = {}
+
+    def stem(self, word: str) -> str:
+        cached = self._cache.get(word)
+        if cached is None:
+            cached = self._stem_word(word) if self._stem_word else word
+            # "ß" survives casefold as "ss"; other languages keep their letters.
+            self._cache[word] = cached
+        return cached
+
+    def terms(self, text: str) -> list[str]:
+        return [self.stem(w) for w in words(text)]
+
+    def tag_terms(self, tags: Iterable[str]) -> list[str]:
+        """Tags are compound keywords (``bone-towers``): each part is a term."""
+        return [t for tag in tags for t in self.terms(tag)]
+
+
+def tag_key(tag: str) -> str:
+    """How tags are compared: folded, with spaces and underscores as hyphens."""
+    return re.sub(r"[\s_]+", "-", fold(tag).strip()).strip("-")
+
+
+def phrase_tags(text: str) -> list[str]:
+    """Tags a query can name in words: ``bone towers`` asks for ``bone-towers`` too."""
+    parts = _WORD.findall(fold(text))
+    found = []
+    for size in (1, 2, 3):
+        for start in range(len(parts) - size + 1):
+            found.append("-".join(parts[start : start + size]))
+    return found
+
+
+@lru_cache(maxsize=None)
+def _stemmer(language: str):
+    name = _STEMMERS.get((language or "").split("-")[0].lower())
+    if name is None:
+        return None
+    import snowballstemmer
+
+    return snowballstemmer.stemmer(name).stemWord
+
+
+@lru_cache(maxsize=8)
+def analyzer(language: str) -> Analyzer:
+    return Analyzer(language)
