@@ -740,3 +740,5 @@ def schema() -> None:
     from .replies import reply_schema
 
     _print_json(reply_schema())
+
+from . import cli_memory  # noqa: E402,F401  (registers recall and ask)

@@ -519,7 +519,7 @@ class GameMaster:
             unknown = [a for a in (to or []) if a not in agents]
             if unknown:
                 raise GamemasterError(f"--to: unknown agent(s) {', '.join(unknown)}")
-            received = self._brief_ref(world)
+            received = self.received_ref(world)
             world.briefs_issued += 1
             brief = Brief(id=f"brief-{world.briefs_issued:03d}", text=text, to=to or None, created=received)
             world.briefs.append(brief)
@@ -543,8 +543,8 @@ class GameMaster:
             commit(self.workspace, transaction)
             return brief
 
-    def _brief_ref(self, world: World) -> str:
-        """Where a brief is received: the next scene that will be opened."""
+    def received_ref(self, world: World) -> str:
+        """Where something from outside (a brief, an interview) is received: the next scene that will be opened."""
         if world.pending:
             day, scene = parse_scene_ref(world.pending)
             return scene_ref(day, scene + 1)

@@ -13,6 +13,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "de": {
         "and": "und",
         "brief": "Der Creative Director gibt vor: „{text}“",
+        "interview": "Der Creative Director hat mich gefragt: „{question}“ Ich habe geantwortet: „{answer}“",
         "artifact": "Erstellt: {title}. {summary}",
         "observed_artifact": "{name}: {summary}",
         "meeting_elsewhere": "{names} hatten eine Besprechung.",
@@ -42,6 +43,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "en": {
         "and": "and",
         "brief": "The Creative Director says: “{text}”",
+        "interview": "The Creative Director asked me: “{question}” I answered: “{answer}”",
         "artifact": "Created: {title}. {summary}",
         "observed_artifact": "{name}: {summary}",
         "meeting_elsewhere": "{names} had a meeting.",

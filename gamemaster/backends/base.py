@@ -49,6 +49,22 @@ class ReplyRequest:
     default_model: str | None = None
 
 
+@dataclass(frozen=True)
+class InterviewRequest:
+    """A question to one character outside any scene (``gamemaster ask``)."""
+
+    agent: Agent
+    question: str
+    prompt: str
+    language: str
+    seed: int
+    #: What the character recalls for the question, in prompt order.
+    memories: list[Memory] = field(default_factory=list)
+    #: The ids among ``memories`` that matched the question (not just recent or reflections).
+    relevant: list[str] = field(default_factory=list)
+    default_model: str | None = None
+
+
 @dataclass
 class Answer:
     """A backend's reply with what it cost, for backends that know."""

@@ -90,6 +90,11 @@ class OfflineBackend:
     def reply(self, request: ReplyRequest) -> str:
         return json.dumps(play(request), ensure_ascii=False)
 
+    def interview(self, request) -> str:
+        from .offline_interview import answer
+
+        return json.dumps(answer(request), ensure_ascii=False)
+
 
 def play(request: ReplyRequest) -> dict[str, Any]:
     """The reply for ``request`` as a plain dict (what ``OfflineBackend.reply`` serialises)."""

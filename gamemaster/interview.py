@@ -1,0 +1,146 @@
+"""An interview: a character answers a question in character from what it recalls.
+
+The question is the query: the character sees exactly what ``gamemaster recall``
+shows for it. The answer names the memories it rests on; ids that were not in
+the prompt are dropped, since the character could not have seen them. Nothing
+is written unless the exchange is to be remembered, which goes through the
+usual transaction as a conversation memory.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field, ValidationError
+
+from .backends.base import Answer, InterviewRequest
+from .fsio import dump_json
+from .lang import phrase
+from .models import Agent, Memory, World
+from .problems import GamemasterError
+from .prompts import bullet_list, render_template
+from .retrieval import Selection, recall
+from .retrieval.render import memory_line
+from .workspace import Workspace
+
+INTERVIEW_IMPORTANCE = 5
+
+
+class InterviewAnswer(BaseModel):
+    answer: str = Field(min_length=1)
+    memories: list[str] = Field(default_factory=list)
+
+
+@dataclass
+class Built:
+    workspace: Workspace
+    world: World
+    agent: Agent
+    question: str
+    selection: Selection
+    prompt: str
+
+
+@dataclass
+class Result:
+    answer: str
+    memories: list[str]
+    usage: dict | None = None
+    model: str | None = None
+
+    def to_json(self) -> dict:
+        return {"answer": self.answer, "memories": self.memories}
+
+
+def build(workspace: Workspace, agent_id: str, question: str) -> Built:
+    if not question.strip():
+        raise GamemasterError("ask: the question is empty")
+    world = workspace.load_world()
+    agent = workspace.load_agent(agent_id)
+    selection = recall(workspace, agent_id, question, world=world)
+
+    def section(name: str) -> str:
+        picked = sorted(selection.section(name), key=lambda p: p.offset)
+        return bullet_list([memory_line(p.memory, world.language) for p in picked])
+
+    values = {
+        "studio": world.studio,
+        "name": agent.name,
+        "agent_id": agent.id,
+        "role": agent.role,
+        "persona": agent.persona,
+        "question": question.strip(),
+        "reflections": section("reflections"),
+        "relevant": section("relevant"),
+        "recent": section("recent"),
+    }
+    prompt = render_template(workspace.template_path, "ask.md", values).strip() + "\n"
+    return Built(workspace, world, agent, question.strip(), selection, prompt)
+
+
+def run(built: Built, backend) -> Result:
+    ask = getattr(backend, "interview", None)
+    if ask is None:
+        raise GamemasterError(f"backend {backend.name} cannot answer interviews")
+    relevant = [p.memory.id for p in built.selection.in_prompt_order() if p.section == "relevant" and p.matched]
+    request = InterviewRequest(
+        agent=built.agent,
+        question=built.question,
+        prompt=built.prompt,
+        language=built.world.language,
+        seed=built.world.seed,
+        memories=[p.memory for p in built.selection.in_prompt_order()],
+        relevant=relevant,
+        default_model=built.world.model,
+    )
+    answer = ask(request)
+    if isinstance(answer, Answer):
+        result = from_text(built, answer.text)
+        result.usage, result.model = answer.usage, answer.model
+        return result
+    return from_text(built, answer)
+
+
+def from_text(built: Built, text: str) -> Result:
+    """The answer in ``text``: the JSON object asked for, or failing that the prose itself."""
+    from .replies import extract_json
+
+    shown = [p.memory.id for p in built.selection.in_prompt_order()]
+    try:
+        data = extract_json(text)
+        parsed = InterviewAnswer.model_validate(data)
+    except (ValueError, ValidationError):
+        prose = text.strip()
+        if not prose:
+            raise GamemasterError(f"{built.agent.id}: the answer is empty") from None
+        cited = [i for i in dict.fromkeys(re.findall(r"\b[a-z][a-z0-9_]*-\d{3,}\b", prose)) if i in shown]
+        return Result(prose, cited)
+    return Result(parsed.answer.strip(), [i for i in dict.fromkeys(parsed.memories) if i in shown])
+
+
+def remember(workspace: Workspace, built: Built, result: Result) -> str:
+    """Keep the exchange as the character's conversation memory; returns its id."""
+    from .gm import GameMaster
+    from .transaction import Transaction, commit, recover
+
+    with workspace.lock:
+        recover(workspace)
+        world = workspace.load_world()
+        agent = workspace.load_agent(built.agent.id)
+        stream = workspace.stream(agent.id)
+        memory = Memory(
+            id=f"{agent.id}-{stream.next_number():03d}",
+            created=GameMaster(workspace).received_ref(world),
+            type="conversation",
+            description=phrase(world.language, "interview", question=built.question, answer=result.answer),
+            importance=INTERVIEW_IMPORTANCE,
+            tags=["creative-director", "interview"],
+            metadata={"source": "interview", "question": built.question, "answer": result.answer, "rests_on": result.memories},
+        )
+        agent.importance_accumulator += memory.importance
+        transaction = Transaction(label=f"interview {agent.id}")
+        transaction.add_memory(agent.id, memory)
+        transaction.files[workspace.rel(workspace.agent_path(agent.id))] = dump_json(agent.dump())
+        commit(workspace, transaction)
+        return memory.id
