@@ -83,7 +83,12 @@ def run(built: Built, backend) -> Result:
     ask = getattr(backend, "interview", None)
     if ask is None:
         raise GamemasterError(f"backend {backend.name} cannot answer interviews")
-    relevant = [p.memory.id for p in built.selection.in_prompt_order() if p.section == "relevant" and p.matched]
+    # Hits best first, each followed by the neighbours it brought (an answer is often the next line).
+    hits = sorted((p for p in built.selection.picked if p.matched), key=lambda p: -(p.score or 0))
+    relevant: list[str] = []
+    for hit in hits:
+        relevant.append(hit.memory.id)
+        relevant += [p.memory.id for p in built.selection.picked if p.neighbour_of == hit.memory.id]
     request = InterviewRequest(
         agent=built.agent,
         question=built.question,

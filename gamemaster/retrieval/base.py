@@ -71,6 +71,7 @@ class Selection:
     strategy: str
     budget: int
     language: str
+    #: In the order they were chosen: a section at a time, the relevant ones best first.
     picked: list[Picked] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 

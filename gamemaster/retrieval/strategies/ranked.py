@@ -15,6 +15,8 @@ brings the memory before and after it from the same scene when they fit.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...models import Memory
 from ...problems import Problem
 from ...streams import MemoryStream
@@ -110,10 +112,11 @@ class _Run:
         tagged = set(self.index.tagged(tag_keys, CANDIDATES))
         fillers = [d.seq for d in self.index.newest(FILLERS)] + [d.seq for d in self.index.newest(FILLERS, reflections=True)]
         docs = self.index.docs(set(matches) | tagged | set(fillers))
-        candidates = [d for d in docs.values() if d.offset not in self.taken]
-        if not candidates:
+        if not docs:
             return
-        scores = self._scores(candidates, matches)
+        scores = self._scores(list(docs.values()), matches)
+        self._explain_taken(docs, scores, matches, tagged, shown, tag_keys)
+        candidates = [d for d in docs.values() if d.offset not in self.taken]
         ranked = sorted(candidates, key=lambda d: (d.seq in tagged, scores[d.seq], d.seq), reverse=True)
         misses = 0
         for doc in ranked:
@@ -133,6 +136,17 @@ class _Run:
             self._add(memory, doc, "relevant", score=round(scores[doc.seq], 4), matched=matched)
             if hit:
                 self._neighbours(doc, memory.id, scores)
+
+    def _explain_taken(self, docs, scores, matches, tagged, shown, tag_keys) -> None:
+        """Memories already in (newest, reflections) get their score and matched terms too."""
+        by_offset = {d.offset: d for d in docs.values()}
+        for position, picked in enumerate(self.selection.picked):
+            doc = by_offset.get(picked.offset)
+            if doc is None:
+                continue
+            hit = doc.seq in matches or doc.seq in tagged
+            matched = self._matched(picked.memory, shown, tag_keys) if hit else ()
+            self.selection.picked[position] = replace(picked, score=round(scores[doc.seq], 4), matched=matched)
 
     def _neighbours(self, doc: Doc, hit_id: str, scores: dict[int, float]) -> None:
         """The memory before and after a hit in the same scene: an answer is often the next line."""
