@@ -123,6 +123,8 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
     message = payload.get("last_assistant_message")
     if not isinstance(message, str) or not message.strip():
         message = _last_assistant_text(payload.get("agent_transcript_path"))
+    if _is_interview_answer(message):
+        return None  # `/ask`: the Game Master passes the answer on with `gamemaster ask --answer`
     with gm.workspace.lock:
         try:
             pending = gm.require_pending()
@@ -152,6 +154,16 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
         "reason": f"gamemaster rejected {agent_id}'s reply: {reason}. "
         "Answer again with the complete, corrected JSON object.",
     }
+
+
+def _is_interview_answer(message: str | None) -> bool:
+    from .replies import extract_json
+
+    try:
+        data = extract_json(message or "")
+    except ValueError:
+        return False
+    return isinstance(data, dict) and "answer" in data and "scene" not in data
 
 
 def rejections(pending) -> dict[str, list[str]]:

@@ -26,31 +26,6 @@ def _agent_id(value: str) -> str:
     return value
 
 
-def selection_json(agent: str, query: str, selection) -> dict:
-    return {
-        "agent": agent,
-        "query": query,
-        "strategy": selection.strategy,
-        "budget": selection.budget,
-        "chars": selection.chars,
-        "memories": [
-            {
-                "id": p.memory.id,
-                "type": p.memory.type,
-                "created": p.memory.created,
-                "description": p.memory.description,
-                "importance": p.memory.importance,
-                "tags": p.memory.tags,
-                "section": p.section,
-                "score": p.score,
-                "matched": list(p.matched),
-                "neighbour_of": p.neighbour_of,
-            }
-            for p in selection.in_prompt_order()
-        ],
-    }
-
-
 def _print_selection(selection, title: str) -> None:
     from rich.table import Table
     from rich.text import Text
@@ -89,7 +64,7 @@ def recall(
         for problem in selection.problems:
             print(f"warning: {problem}", file=sys.stderr)
         if as_json:
-            _print_json(selection_json(agent, query, selection))
+            _print_json(selection.to_json(agent, query))
         else:
             _print_selection(selection, f"{agent} recalls: {query}")
 

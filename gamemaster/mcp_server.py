@@ -6,6 +6,7 @@ Game Master as the CLI, so a scene run through MCP leaves the same state.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Literal, Optional
 
 from mcp.server.mcpserver import MCPServer
@@ -22,7 +23,9 @@ AgentId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", description="A stud
 
 INSTRUCTIONS = """Game Master tools for a gamemaster studio. One scene: next_scene, then for each
 turn prompt(agent) -> let that character answer -> submit_reply(agent, reply); when nothing is
-waiting, apply. Never invent a character's reply."""
+waiting, apply. Never invent a character's reply. recall(agent, query) shows what a character
+remembers about something; ask(agent, question) gives the interview prompt for that character,
+ask(agent, question, answer) takes the character's answer."""
 
 
 def build_server(workspace: Workspace) -> MCPServer:
@@ -79,5 +82,35 @@ def build_server(workspace: Workspace) -> MCPServer:
             }
 
         return guarded(write)
+
+    @server.tool(description="The memories a scene on this query would show the agent, with section, score and matched terms.")
+    def recall(agent: AgentId, query: Annotated[str, Field(min_length=1)], budget: Optional[int] = None) -> dict:
+        from .retrieval import recall as select
+
+        return guarded(lambda: select(workspace, agent, query, budget=budget).to_json(agent, query))
+
+    @server.tool(
+        description="Interview a character. Without `answer`: the prompt to give that character's subagent. "
+        "With `answer` (the character's reply): the answer and the memory ids it rests on; remember=true keeps it."
+    )
+    def ask(
+        agent: AgentId,
+        question: Annotated[str, Field(min_length=1)],
+        # The SDK hands a JSON-looking string over already decoded.
+        answer: Optional[str | dict] = None,
+        remember: bool = False,
+    ) -> dict:
+        from . import interview
+
+        def run():
+            built = interview.build(workspace, agent, question)
+            if answer is None:
+                return {"prompt": built.prompt}
+            text = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
+            result = interview.from_text(built, text)
+            stored = interview.remember(workspace, built, result) if remember else None
+            return {**result.to_json(), "remembered": stored}
+
+        return guarded(run)
 
     return server

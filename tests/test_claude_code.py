@@ -223,7 +223,7 @@ def test_sync_follows_a_persona_change_and_removes_stale_files(workspace, cli):
 def test_every_command_pre_approves_only_gamemaster_commands_that_exist():
     runner = CliRunner()
     commands = sorted((REPO / ".claude/commands").glob("*.md"))
-    assert [c.stem for c in commands] == ["brief", "day", "scene", "status"]
+    assert [c.stem for c in commands] == ["ask", "brief", "day", "scene", "status"]
     for path in commands:
         fields = front_matter(path)
         assert fields["description"]
@@ -316,3 +316,10 @@ def test_a_broken_transcript_is_a_rejection_not_a_traceback(workspace, cli, arri
     del event["last_assistant_message"]
     answer = hook(cli, event)
     assert answer["decision"] == "block" and "no JSON object found" in answer["reason"]
+
+
+def test_an_interview_answer_passes_the_hook_even_with_a_scene_pending(cli, arrival):
+    answer = '{"answer": "Die Türme wachsen.", "memories": ["vera-002"]}'
+    assert hook(cli, stop_event("character-vera", answer)) is None
+    assert cli("status", "--json").exit_code == 0
+    assert "07-vera" in json.loads(cli("status", "--json").output)["pending"]["waiting"]

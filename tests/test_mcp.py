@@ -24,7 +24,7 @@ def test_mcp_tools_run_a_scene_end_to_end(workspace):
     async def play():
         async with Client(build_server(workspace)) as client:
             names = sorted(t.name for t in (await client.list_tools()).tools)
-            assert names == ["apply", "next_scene", "prompt", "status", "submit_reply"]
+            assert names == ["apply", "ask", "next_scene", "prompt", "recall", "status", "submit_reply"]
             opened = payload(await client.call_tool("next_scene", {}))
             assert (opened["type"], opened["opened"]) == ("ARRIVAL", True)
             for turn, agent in enumerate(opened["turns"]):
@@ -90,3 +90,22 @@ def test_a_meeting_through_mcp_goes_turn_by_turn(workspace):
     talk = [m for m in vera if m["type"] == "conversation"][-1]
     assert [t["says"] for t in talk["metadata"]["transcript"]] == [
         "Beitrag 1 von vera", "Beitrag 2 von emre", "Beitrag 3 von vera", "Beitrag 4 von emre"]
+
+
+def test_recall_and_an_interview_through_mcp(workspace):
+    async def play():
+        async with Client(build_server(workspace)) as client:
+            recalled = payload(await client.call_tool("recall", {"agent": "vera", "query": "Knochentürme", "budget": 3000}))
+            assert recalled["chars"] <= 3000
+            hits = [m["id"] for m in recalled["memories"] if "knochentürme" in m["matched"]]
+            assert "vera-002" in hits
+            asked = payload(await client.call_tool("ask", {"agent": "vera", "question": "Knochentürme?"}))
+            assert "Der Creative Director fragt dich: „Knochentürme?“" in asked["prompt"]
+            answer = json.dumps({"answer": "Sie wachsen wie Knochen.", "memories": ["vera-002"]})
+            taken = payload(await client.call_tool(
+                "ask", {"agent": "vera", "question": "Knochentürme?", "answer": answer, "remember": True}))
+            assert taken["memories"] == ["vera-002"] and taken["remembered"] == "vera-009"
+
+    anyio.run(play)
+    last = json.loads((workspace.memories_dir / "vera.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert last["id"] == "vera-009" and last["metadata"]["answer"] == "Sie wachsen wie Knochen."

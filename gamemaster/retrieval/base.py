@@ -95,6 +95,31 @@ class Selection:
     def chars(self) -> int:
         return sum(p.chars(self.language) for p in self.picked)
 
+    def to_json(self, agent: str, query: str) -> dict:
+        """What `gamemaster recall --json` and the MCP tool `recall` return."""
+        return {
+            "agent": agent,
+            "query": query,
+            "strategy": self.strategy,
+            "budget": self.budget,
+            "chars": self.chars,
+            "memories": [
+                {
+                    "id": p.memory.id,
+                    "type": p.memory.type,
+                    "created": p.memory.created,
+                    "description": p.memory.description,
+                    "importance": p.memory.importance,
+                    "tags": p.memory.tags,
+                    "section": p.section,
+                    "score": p.score,
+                    "matched": list(p.matched),
+                    "neighbour_of": p.neighbour_of,
+                }
+                for p in self.in_prompt_order()
+            ],
+        }
+
 
 class Strategy(Protocol):
     name: str
