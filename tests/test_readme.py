@@ -50,6 +50,25 @@ def test_walkthrough_runs(tmp_path):
     assert world["day"] >= 2
 
 
+def test_recall_examples_run_on_a_fresh_workspace(tmp_path):
+    from gamemaster.workspace import init_workspace
+
+    root = init_workspace(tmp_path / "studio").root
+    runner = CliRunner()
+    outputs = []
+    for line in readme_block("recall").strip().splitlines():
+        words = shlex.split(line.split("  #")[0])
+        assert words[0] == "gamemaster"
+        result = runner.invoke(app, ["--root", str(root), *words[1:]])
+        assert result.exit_code == 0, f"{line}\n{result.output}"
+        outputs.append(result.stdout)
+    recalled = json.loads(outputs[1])
+    assert any("knochentürme" in m["matched"] for m in recalled["memories"])
+    assert "rests on: vera-" in outputs[2]
+    last = json.loads((root / "state/memories/vera.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert last["metadata"]["source"] == "interview"
+
+
 def test_reply_example_is_a_valid_work_reply():
     spec = SceneSpec(type=SceneType.WORK, day=1, scene=2, participants=["vera", "emre"], reason="example")
     reply = parse_reply(readme_block("reply"), "vera")
@@ -60,7 +79,7 @@ def test_reply_example_is_a_valid_work_reply():
 def test_every_command_in_the_command_table_exists():
     table = README.split("## Command line")[1].split("## Run it in Claude Code")[0]
     commands = re.findall(r"^\| `gamemaster ([a-z]+(?: [a-z][a-z-]*)?)", table, re.M)
-    assert len(commands) == 15
+    assert len(commands) == 17
     runner = CliRunner()
     for command in commands:
         result = runner.invoke(app, [*command.split(), "--help"])
