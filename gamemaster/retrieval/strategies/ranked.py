@@ -111,7 +111,11 @@ class _Run:
         tag_keys = self._tag_keys()
         tagged = set(self.index.tagged(tag_keys, CANDIDATES))
         fillers = [d.seq for d in self.index.newest(FILLERS)] + [d.seq for d in self.index.newest(FILLERS, reflections=True)]
-        docs = self.index.docs(set(matches) | tagged | set(fillers))
+        wanted = set(matches) | tagged | set(fillers)
+        hits = set(matches) | tagged
+        # Neighbours of every hit come in the same query, so a hit costs no extra lookup.
+        fetched = self.index.docs(wanted | {seq + step for seq in hits for step in (-1, 1)})
+        docs = {seq: doc for seq, doc in fetched.items() if seq in wanted}
         if not docs:
             return
         scores = self._scores(list(docs.values()), matches)
@@ -135,7 +139,7 @@ class _Run:
             matched = self._matched(memory, shown, tag_keys) if hit else ()
             self._add(memory, doc, "relevant", score=round(scores[doc.seq], 4), matched=matched)
             if hit:
-                self._neighbours(doc, memory.id, scores)
+                self._neighbours(doc, memory.id, scores, fetched)
 
     def _explain_taken(self, docs, scores, matches, tagged, shown, tag_keys) -> None:
         """Memories already in (newest, reflections) get their score and matched terms too."""
@@ -148,9 +152,8 @@ class _Run:
             matched = self._matched(picked.memory, shown, tag_keys) if hit else ()
             self.selection.picked[position] = replace(picked, score=round(scores[doc.seq], 4), matched=matched)
 
-    def _neighbours(self, doc: Doc, hit_id: str, scores: dict[int, float]) -> None:
+    def _neighbours(self, doc: Doc, hit_id: str, scores: dict[int, float], around: dict[int, Doc]) -> None:
         """The memory before and after a hit in the same scene: an answer is often the next line."""
-        around = self.index.docs([doc.seq - 1, doc.seq + 1])
         for seq in (doc.seq - 1, doc.seq + 1):
             other = around.get(seq)
             if other is None or other.offset in self.taken or other.scene_key != doc.scene_key:
