@@ -642,3 +642,21 @@ def test_a_claude_code_alias_in_the_agent_state_becomes_a_current_model_id(gm, s
     request = replace(request, agent=request.agent.model_copy(update={"model": "haiku"}))
     model = AnthropicBackend(client=FakeAPI(replying(request)).client()).model_for(request)
     assert model.startswith("claude-haiku-") and model in known_models() and model not in DEPRECATED_MODELS
+
+
+def test_an_interview_through_the_sdk_answers_from_the_recalled_memories(workspace):
+    from gamemaster import interview
+
+    answer = {"answer": "Die Türme sind gewachsen, nicht gebaut.", "memories": ["vera-002", "emre-001"]}
+    api = FakeAPI(lambda request, call, number: httpx2.Response(
+        200, json=message_body(json.dumps(answer, ensure_ascii=False), call.body["model"])))
+    built = interview.build(workspace, "vera", "Was weißt du über die Knochentürme?")
+    result = interview.run(built, api.backend())
+    assert result.answer == answer["answer"]
+    assert result.memories == ["vera-002"]  # emre's memory was never in vera's prompt
+    assert result.usage["output_tokens"] == 20
+    body = api.bodies[0]
+    assert body["messages"] == [{"role": "user", "content": built.prompt}]
+    assert "vera-002" in built.prompt and "Knochentürme" in built.prompt
+    assert set(body["output_config"]["format"]["schema"]["properties"]) == {"answer", "memories"}
+    assert body["model"] == DEFAULT_MODEL

@@ -183,6 +183,24 @@ class AnthropicBackend:
             log.warning("anthropic: %s: reply ended with stop_reason %s", agent or message.id, message.stop_reason)
         return Answer(text=text, usage=usage_of(message), model=message.model or model)
 
+    def interview(self, request) -> Answer:
+        """An answer to ``gamemaster ask``: one call, the interview answer's schema as output format."""
+        from ..interview import InterviewAnswer
+
+        model = self.model_for(request)
+        schema = anthropic.transform_schema(InterviewAnswer.model_json_schema())
+        params = {
+            "model": model,
+            "max_tokens": self.max_tokens,
+            "messages": [{"role": "user", "content": request.prompt}],
+            "output_config": {"format": {"type": "json_schema", "schema": schema}},
+        }
+        try:
+            message = self._client.messages.create(**params)
+        except anthropic.AnthropicError as exc:
+            raise BackendError(self.describe(exc, request.agent.id)) from exc
+        return self.answer(message, model, request.agent.id)
+
     # -- Message Batches ---------------------------------------------------
 
     def submit_batch(self, requests: list[tuple[str, ReplyRequest]]) -> str:
