@@ -24,7 +24,7 @@ from typing import Iterable
 from ..models import SCENE_REF_RE
 from .text import PIPELINE_VERSION, Analyzer, analyzer, tag_key
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value);
@@ -33,7 +33,7 @@ CREATE TABLE doc(seq INTEGER PRIMARY KEY, line INTEGER, offset INTEGER, length I
 CREATE INDEX doc_reflections ON doc(depth, seq);
 CREATE TABLE tag(tag TEXT, seq INTEGER);
 CREATE INDEX tag_by_key ON tag(tag, seq);
-CREATE VIRTUAL TABLE fts USING fts5(body, tags, content='', tokenize='unicode61 remove_diacritics 0');
+CREATE VIRTUAL TABLE fts USING fts5(body, content='', tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
 """
 
@@ -79,6 +79,8 @@ class SearchIndex:
         if self._db is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            # A derived file: a crash may leave it damaged, and then it is rebuilt.
+            self._db.execute("PRAGMA synchronous=OFF")
         return self._db
 
     def close(self) -> None:
@@ -202,24 +204,29 @@ class SearchIndex:
         ends_nl = data.endswith(b"\n") or (not data and state.get("ends_nl", True))
         if pieces and pieces[-1] == b"":
             pieces.pop()
+        terms, parse, scene_ref = words.terms, _parse, SCENE_REF_RE.match
         for raw in pieces:
             line += 1
-            parsed = _parse(raw)
+            parsed = parse(raw)
             if parsed is not None:
-                created = parsed.get("created")
-                match = SCENE_REF_RE.match(created) if isinstance(created, str) else None
+                memory, tag_list = parsed
+                created = memory.get("created")
+                match = scene_ref(created) if isinstance(created, str) else None
                 if match:
                     day, scene, dated = int(match.group(1)), int(match.group(2)), 1
                 seq += 1
-                body, tag_list = _texts(parsed)
-                docs.append((seq, line, base + offset, len(raw), parsed["id"], day, scene, dated,
-                             parsed["type"], parsed["importance"], parsed["depth"]))
-                texts.append((seq, " ".join(words.terms(body)), " ".join(words.tag_terms(tag_list))))
-                tags.extend((key, seq) for key in {tag_key(t) for t in tag_list} if key)
+                importance, depth, kind = memory.get("importance"), memory.get("depth", 0), memory.get("type")
+                docs.append((seq, line, base + offset, len(raw), memory["id"], day, scene, dated,
+                             kind if isinstance(kind, str) else "observation",
+                             importance if type(importance) is int else 1,
+                             depth if type(depth) is int else 0))
+                texts.append((seq, " ".join(terms(_body(memory, tag_list)))))
+                if tag_list:
+                    tags.extend((key, seq) for key in {tag_key(t) for t in tag_list} if key)
             offset += len(raw) + 1
         db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", docs)
         db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", tags)
-        db.executemany("INSERT INTO fts(rowid, body, tags) VALUES (?, ?, ?)", texts)
+        db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", texts)
         crc = zlib.crc32(data, state.get("crc", 0))
         meta.update(size=base + len(data), mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
                     seq=seq, lines=line, day=day, scene=scene, dated=dated)
@@ -284,34 +291,25 @@ class SearchIndex:
         return found
 
 
-def _parse(raw: bytes) -> dict | None:
+def _parse(raw: bytes) -> tuple[dict, list[str]] | None:
     """Just enough of a line to index it; lines that are not memories are left to `validate`."""
-    if not raw.strip():
-        return None
     try:
         data = json.loads(raw)
     except ValueError:
         return None
-    if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not isinstance(data.get("description"), str):
+    if type(data) is not dict or type(data.get("id")) is not str or type(data.get("description")) is not str:
         return None
-    importance = data.get("importance")
-    depth = data.get("depth", 0)
-    return {
-        **data,
-        "type": data.get("type") if isinstance(data.get("type"), str) else "observation",
-        "importance": importance if isinstance(importance, int) and not isinstance(importance, bool) else 1,
-        "depth": depth if isinstance(depth, int) and not isinstance(depth, bool) else 0,
-    }
+    tags = data.get("tags")
+    return data, ([t for t in tags if type(t) is str] if type(tags) is list else [])
 
 
-def _texts(memory: dict) -> tuple[str, list[str]]:
-    parts = [memory["description"]]
+def _body(memory: dict, tags: list[str]) -> str:
+    """What a memory says: description, an artifact's title and summary, and its tags' words."""
+    parts = [memory["description"], *tags]
     metadata = memory.get("metadata")
-    if isinstance(metadata, dict):
-        parts += [metadata[k] for k in ("title", "summary") if isinstance(metadata.get(k), str)]
-    tags = memory.get("tags")
-    tags = [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
-    return "\n".join(parts), tags
+    if type(metadata) is dict:
+        parts += [metadata[k] for k in ("title", "summary") if type(metadata.get(k)) is str]
+    return "\n".join(parts)
 
 
 def index_path_for(root: Path, agent: str) -> Path:

@@ -46,7 +46,9 @@ STOPWORDS = frozenset(
 
 def fold(text: str) -> str:
     """Lowercase, compatibility-normalised text (``ﬁ`` → ``fi``, ``Ä`` → ``ä``)."""
-    return unicodedata.normalize("NFKC", text).casefold()
+    if not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", text)
+    return text.casefold()
 
 
 def words(text: str) -> list[str]:
@@ -55,27 +57,36 @@ def words(text: str) -> list[str]:
 
 
 class Analyzer:
-    """Turns text into index terms for one language; stems are cached per word."""
+    """Turns text into index terms for one language; each distinct word is analysed once."""
 
     def __init__(self, language: str):
         self.language = language
         self._stem_word = _stemmer(language)
-        self._cache: dict[str, str] = {}
+        #: lowercased word → its term, or "" for a word that is no term (stopword, one letter)
+        self._terms: dict[str, str] = {}
 
     def stem(self, word: str) -> str:
-        cached = self._cache.get(word)
-        if cached is None:
-            cached = self._stem_word(word) if self._stem_word else word
-            # "ß" survives casefold as "ss"; other languages keep their letters.
-            self._cache[word] = cached
-        return cached
+        return self._stem_word(word) if self._stem_word else word
+
+    def _term(self, word: str) -> str:
+        if len(word) < 2 or word in STOPWORDS:
+            term = ""
+        else:
+            term = self.stem(word)
+        self._terms[word] = term
+        return term
 
     def terms(self, text: str) -> list[str]:
-        return [self.stem(w) for w in words(text)]
+        known = self._terms
+        found = _WORD.findall(fold(text))
+        for word in found:
+            if word not in known:
+                self._term(word)
+        return [known[w] for w in found if known[w]]
 
     def tag_terms(self, tags: Iterable[str]) -> list[str]:
         """Tags are compound keywords (``bone-towers``): each part is a term."""
-        return [t for tag in tags for t in self.terms(tag)]
+        return self.terms(" ".join(tags))
 
 
 def tag_key(tag: str) -> str:

@@ -25,7 +25,10 @@ from ..index import Doc, SearchIndex, open_index
 from ..text import analyzer, phrase_tags, tag_key, words
 
 CANDIDATES = 400
-FILLERS = 200
+FILLERS = 100
+#: How many index entries (postings) one query may score. Terms are taken rarest first, so
+#: only the most common words of a query go, and they carry almost no BM25 weight anyway.
+POSTINGS = 20_000
 REFLECTION_SHARE = 0.10
 RECENT_SHARE = 0.25
 RECENT_MAX = 40
@@ -175,8 +178,14 @@ class _Run:
                 shown.setdefault(term, word)
         total = self.index.count()
         freqs = self.index.doc_freqs(shown)
-        # A term in more than half the stream has no weight in BM25; leaving it out keeps queries fast.
-        terms = [t for t in shown if 0 < freqs.get(t, 0) and (total < 20 or freqs[t] <= total / 2)]
+        # A term in more than half the stream has no weight in BM25 at all.
+        usable = sorted((freqs[t], t) for t in shown if 0 < freqs.get(t, 0) and (total < 20 or freqs[t] <= total / 2))
+        terms, postings = [], 0
+        for freq, term in usable:
+            if terms and postings + freq > POSTINGS:
+                break
+            terms.append(term)
+            postings += freq
         return terms, shown
 
     def _tag_keys(self) -> list[str]:
