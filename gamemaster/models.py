@@ -170,8 +170,8 @@ class RetrievalWeights(BaseModel):
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
     relevance: Annotated[float, Field(ge=0)] = 3.0
-    importance: Annotated[float, Field(ge=0)] = 1.0
-    recency: Annotated[float, Field(ge=0)] = 1.0
+    importance: Annotated[float, Field(ge=0)] = 0.5
+    recency: Annotated[float, Field(ge=0)] = 0.5
 
 
 class World(BaseModel):

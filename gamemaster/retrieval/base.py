@@ -45,7 +45,7 @@ class Settings:
     budget: int = 10_000
     memory_window: int = 50
     focus_limit: int = 20
-    weights: dict[str, float] = field(default_factory=lambda: {"relevance": 3.0, "importance": 1.0, "recency": 1.0})
+    weights: dict[str, float] = field(default_factory=lambda: {"relevance": 3.0, "importance": 0.5, "recency": 0.5})
     recency_half_life: float = 3.0
     #: The scene the selection is for, as (day, scene); recency is measured from it.
     now: tuple[int, int] | None = None

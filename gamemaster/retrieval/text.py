@@ -95,10 +95,14 @@ def tag_key(tag: str) -> str:
 
 
 def phrase_tags(text: str) -> list[str]:
-    """Tags a query can name in words: ``bone towers`` asks for ``bone-towers`` too."""
+    """Tags a query can name in words: ``bone towers`` asks for ``bone-towers`` too.
+
+    Only phrases of two or three words: one word that happens to be a tag (often a
+    person's name) is an ordinary word match, not the topic.
+    """
     parts = _WORD.findall(fold(text))
     found = []
-    for size in (1, 2, 3):
+    for size in (2, 3):
         for start in range(len(parts) - size + 1):
             found.append("-".join(parts[start : start + size]))
     return found

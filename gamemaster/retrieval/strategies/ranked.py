@@ -6,11 +6,14 @@ tag, and the newest memories and reflections. Each candidate gets Park et al.'s
 combined score: relevance, importance and recency, each min-max normalised over
 the candidates and weighted (``retrieval_weights`` in ``state/world.json``);
 recency halves every ``recency_half_life`` days of story time. A tag hit ranks
-above any memory that only shares words.
+above any memory that only shares words, and one that shares words above one
+that does not.
 
-Within the budget: the newest reflections first (at most a tenth of it), the
-newest memories for continuity (at most a quarter), then the ranked ones; a hit
-brings the memory before and after it from the same scene when they fit.
+Within the budget: the newest reflections first (at most 5 % of it, the newest
+always), the newest memories for continuity (at most 15 %), then the ranked
+ones; each of the best three hits brings the memory before and after it from
+the same scene when they fit. The shares and weights were chosen with
+``bench/recall.py``.
 """
 
 from __future__ import annotations
@@ -29,9 +32,11 @@ FILLERS = 100
 #: How many index entries (postings) one query may score. Terms are taken rarest first, so
 #: only the most common words of a query go, and they carry almost no BM25 weight anyway.
 POSTINGS = 20_000
-REFLECTION_SHARE = 0.10
-RECENT_SHARE = 0.25
+REFLECTION_SHARE = 0.05
+RECENT_SHARE = 0.15
 RECENT_MAX = 40
+#: How many of the best hits bring their neighbours; past them a neighbour would crowd out another hit.
+NEIGHBOURED_HITS = 3
 #: Consecutive candidates that did not fit before the budget counts as full.
 MISSES = 40
 SCENES_PER_DAY_SCALE = 10
@@ -87,7 +92,7 @@ class _Run:
     # -- sections -------------------------------------------------------------
 
     def _newest_reflections(self) -> None:
-        """The character's latest conclusions always make it (within a tenth of the budget)."""
+        """The character's latest conclusions: the newest always, more within their share."""
         share = Budget(max(int(self.settings.budget * REFLECTION_SHARE), 1), self.settings.language)
         for position, doc in enumerate(self.index.newest(8, reflections=True)):
             memory = self._memory(doc)
@@ -124,8 +129,12 @@ class _Run:
         scores = self._scores(list(docs.values()), matches)
         self._explain_taken(docs, scores, matches, tagged, shown, tag_keys)
         candidates = [d for d in docs.values() if d.offset not in self.taken]
-        ranked = sorted(candidates, key=lambda d: (d.seq in tagged, scores[d.seq], d.seq), reverse=True)
-        misses = 0
+        # Tag hits first, then memories that share words with the query, then the rest;
+        # inside each tier the combined score decides.
+        ranked = sorted(
+            candidates, key=lambda d: (d.seq in tagged, d.seq in matches, scores[d.seq], d.seq), reverse=True
+        )
+        misses = hits_taken = 0
         for doc in ranked:
             if self.budget.left <= 0 or misses >= MISSES:
                 break
@@ -141,8 +150,9 @@ class _Run:
             hit = doc.seq in matches or doc.seq in tagged
             matched = self._matched(memory, shown, tag_keys) if hit else ()
             self._add(memory, doc, "relevant", score=round(scores[doc.seq], 4), matched=matched)
-            if hit:
+            if hit and hits_taken < NEIGHBOURED_HITS:
                 self._neighbours(doc, memory.id, scores, fetched)
+            hits_taken += hit
 
     def _explain_taken(self, docs, scores, matches, tagged, shown, tag_keys) -> None:
         """Memories already in (newest, reflections) get their score and matched terms too."""
