@@ -27,7 +27,7 @@ from ..base import Budget, Picked, Query, Selection, Settings
 from ..index import Doc, SearchIndex, open_index
 from ..text import analyzer, phrase_tags, tag_key, words
 
-CANDIDATES = 400
+CANDIDATES = 200
 FILLERS = 100
 #: How many index entries (postings) one query may score. Terms are taken rarest first, so
 #: only the most common words of a query go, and they carry almost no BM25 weight anyway.
@@ -119,11 +119,7 @@ class _Run:
         tag_keys = self._tag_keys()
         tagged = set(self.index.tagged(tag_keys, CANDIDATES))
         fillers = [d.seq for d in self.index.newest(FILLERS)] + [d.seq for d in self.index.newest(FILLERS, reflections=True)]
-        wanted = set(matches) | tagged | set(fillers)
-        hits = set(matches) | tagged
-        # Neighbours of every hit come in the same query, so a hit costs no extra lookup.
-        fetched = self.index.docs(wanted | {seq + step for seq in hits for step in (-1, 1)})
-        docs = {seq: doc for seq, doc in fetched.items() if seq in wanted}
+        docs = self.index.docs(set(matches) | tagged | set(fillers))
         if not docs:
             return
         scores = self._scores(list(docs.values()), matches)
@@ -151,7 +147,7 @@ class _Run:
             matched = self._matched(memory, shown, tag_keys) if hit else ()
             self._add(memory, doc, "relevant", score=round(scores[doc.seq], 4), matched=matched)
             if hit and hits_taken < NEIGHBOURED_HITS:
-                self._neighbours(doc, memory.id, scores, fetched)
+                self._neighbours(doc, memory.id, scores)
             hits_taken += hit
 
     def _explain_taken(self, docs, scores, matches, tagged, shown, tag_keys) -> None:
@@ -165,8 +161,9 @@ class _Run:
             matched = self._matched(picked.memory, shown, tag_keys) if hit else ()
             self.selection.picked[position] = replace(picked, score=round(scores[doc.seq], 4), matched=matched)
 
-    def _neighbours(self, doc: Doc, hit_id: str, scores: dict[int, float], around: dict[int, Doc]) -> None:
+    def _neighbours(self, doc: Doc, hit_id: str, scores: dict[int, float]) -> None:
         """The memory before and after a hit in the same scene: an answer is often the next line."""
+        around = self.index.docs([doc.seq - 1, doc.seq + 1])
         for seq in (doc.seq - 1, doc.seq + 1):
             other = around.get(seq)
             if other is None or other.offset in self.taken or other.scene_key != doc.scene_key:
