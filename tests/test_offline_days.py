@@ -112,6 +112,17 @@ def test_the_output_says_it_is_offline(tmp_path):
     assert "end of day" in result.output
 
 
+def assert_reflections_cite_their_prompts(root):
+    """Every reflection a scene wrote cites only ids that its REFLECTION prompt showed."""
+    reflections = [m for ms in streams(root).values() for m in ms
+                   if m["type"] == "reflection" and not m["created"].startswith("day-000")]
+    assert reflections
+    for reflection in reflections:
+        agent = reflection["id"].rsplit("-", 1)[0]
+        prompt = (root / "scenes" / reflection["created"] / "prompts" / f"{agent}.md").read_text(encoding="utf-8")
+        assert all(f"[{evidence} ·" in prompt for evidence in reflection["evidence"])
+
+
 def test_the_seed_strategy_plays_days_too_and_reflections_cite_what_their_prompt_showed(tmp_path):
     root = tmp_path / "seeded"
     init_workspace(root)
@@ -119,22 +130,10 @@ def test_the_seed_strategy_plays_days_too_and_reflections_cite_what_their_prompt
     (root / "state/world.json").write_text(json.dumps({**world, "selection": "seed"}), encoding="utf-8")
     advance(root, "--days", "2")
     assert [str(p) for p in validate_workspace(Workspace(root)) if not p.warning] == []
-    reflections = [m for ms in streams(root).values() for m in ms
-                   if m["type"] == "reflection" and not m["created"].startswith("day-000")]
-    assert reflections
-    for reflection in reflections:
-        agent = reflection["id"].rsplit("-", 1)[0]
-        prompt = (root / "scenes" / reflection["created"] / "prompts" / f"{agent}.md").read_text(encoding="utf-8")
-        assert all(f"[{evidence} ·" in prompt for evidence in reflection["evidence"])
+    assert_reflections_cite_their_prompts(root)
 
 
 def test_ranked_reflections_cite_what_their_prompt_showed(three_days):
     root, _ = three_days
     assert json.loads((root / "state/world.json").read_text(encoding="utf-8"))["selection"] == "ranked"
-    reflections = [m for ms in streams(root).values() for m in ms
-                   if m["type"] == "reflection" and not m["created"].startswith("day-000")]
-    assert reflections
-    for reflection in reflections:
-        agent = reflection["id"].rsplit("-", 1)[0]
-        prompt = (root / "scenes" / reflection["created"] / "prompts" / f"{agent}.md").read_text(encoding="utf-8")
-        assert all(f"[{evidence} ·" in prompt for evidence in reflection["evidence"])
+    assert_reflections_cite_their_prompts(root)
