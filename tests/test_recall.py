@@ -193,3 +193,26 @@ def test_the_world_chooses_the_strategy_and_an_unknown_one_is_named(empty_worksp
     with pytest.raises(Exception) as failure:
         recall(empty_workspace, "ana", "Drucker")
     assert "state/world.json: selection: unknown strategy 'nearest' (known: ranked, seed)" in str(failure.value)
+
+
+def test_a_german_genitive_finds_the_name(empty_workspace):
+    rows = [memory("ana", n, description=filler(n)) for n in range(1, 300)]
+    rows[40] = memory("ana", 41, description="Greta hat ihrer Katze den Namen Pixel gegeben.")
+    rows[41] = memory("ana", 42, description="Die Katze der Nachbarin ist krank.")
+    studio(empty_workspace, rows)
+    selection = recall(empty_workspace, "ana", "Wie heißt Gretas Katze?", budget=2000)
+    scored = sorted((p for p in selection.picked if p.matched), key=lambda p: -(p.score or 0))
+    assert scored[0].memory.id == "ana-041"
+    assert scored[0].matched == ("gretas", "katze")
+
+
+def test_the_same_words_stored_again_are_chosen_once(empty_workspace):
+    rows = [memory("ana", n, description=filler(n), created=f"day-{n:03d}/scene-01") for n in range(1, 300)]
+    for n in range(100, 110):
+        rows[n - 1] = memory("ana", n, description="Gretas Katze war beim Tierarzt.", created=f"day-{n:03d}/scene-01")
+    rows[20] = memory("ana", 21, description="Greta nennt ihre Katze Pixel.", created="day-021/scene-01")
+    studio(empty_workspace, rows)
+    selection = recall(empty_workspace, "ana", "Gretas Katze", budget=1500)
+    said = [p.memory.description for p in selection.picked if p.section == "relevant"]
+    assert said.count("Gretas Katze war beim Tierarzt.") == 1
+    assert "Greta nennt ihre Katze Pixel." in said

@@ -60,6 +60,7 @@ class _Run:
         self.stream, self.index, self.query, self.settings, self.selection = stream, index, query, settings, selection
         self.budget = Budget(settings.budget, settings.language)
         self.taken: set[int] = set()  # byte offsets of memories already in
+        self.said: set[str] = set()  # what the relevant memories chosen so far say
         self.analyzer = analyzer(settings.language)
         self._handle = None
 
@@ -139,10 +140,14 @@ class _Run:
             memory = self._memory(doc)
             if memory is None:
                 continue
+            said = " ".join(memory.description.split()).casefold()
+            if said in self.said:
+                continue  # the same words stored again add nothing but length
             if not self.budget.take(memory):
                 misses += 1
                 continue
             misses = 0
+            self.said.add(said)
             hit = doc.seq in matches or doc.seq in tagged
             matched = self._matched(memory, shown, tag_keys) if hit else ()
             self._add(memory, doc, "relevant", score=round(scores[doc.seq], 4), matched=matched)
@@ -180,9 +185,9 @@ class _Run:
         shown: dict[str, str] = {}
         text = " ".join([self.query.text, self.query.context])
         for word in words(text) + [w for tag in self.query.tags for w in words(tag)]:
-            term = self.analyzer.stem(word)
-            if term not in names:
-                shown.setdefault(term, word)
+            for term in self._variants(word):
+                if term not in names:
+                    shown.setdefault(term, word)
         total = self.index.count()
         freqs = self.index.doc_freqs(shown)
         # A term in more than half the stream has no weight in BM25 at all.
@@ -194,6 +199,17 @@ class _Run:
             terms.append(term)
             postings += freq
         return terms, shown
+
+    def _variants(self, word: str) -> list[str]:
+        """The word's term, and for a word ending in -s the term without it: a genitive
+        (``Gretas Katze``) that the stemmer keeps finds ``Greta`` too. A variant no memory
+        uses is dropped with the other unknown terms."""
+        term = self.analyzer.stem(word)
+        if len(word) > 3 and word.endswith("s"):
+            bare = self.analyzer.stem(word[:-1])
+            if bare != term:
+                return [term, bare]
+        return [term]
 
     def _tag_keys(self) -> list[str]:
         names = {tag_key(n) for n in self.query.names}
