@@ -6,6 +6,7 @@ Exit codes: 0 ok, 1 a reported problem, 2 bad usage.
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 from pathlib import Path
@@ -75,8 +76,24 @@ def _run(ctx: typer.Context, action):
         return action(ctx.obj)
     except (GamemasterError, ReplyError, LockBusy) as exc:
         _fail(str(exc))
+    except OSError as exc:
+        _fail(_describe_os_error(ctx.obj.workspace, exc))
     finally:
         ctx.obj.report_warnings()
+
+
+#: A write that failed for want of space: nothing half-written stays behind (atomic rewrites,
+#: whole-line appends, the journal), so the hint can promise that.
+_NO_SPACE = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
+
+
+def _describe_os_error(workspace, exc: OSError) -> str:
+    where = workspace.rel(Path(exc.filename)) if exc.filename else str(workspace.root)
+    reason = exc.strerror or str(exc)
+    if exc.errno in _NO_SPACE:
+        return (f"{where}: {reason}; nothing was lost: every file is either as before or complete, "
+                "and the next gamemaster command resumes the scene once there is space")
+    return f"{where}: {reason}"
 
 
 @app.callback()

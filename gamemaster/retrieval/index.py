@@ -22,9 +22,14 @@ from pathlib import Path
 from typing import Iterable
 
 from ..models import SCENE_REF_RE
+from ..problems import GamemasterError
 from .text import PIPELINE_VERSION, Analyzer, analyzer, tag_key
 
 SCHEMA_VERSION = 2
+
+
+class IndexUnavailable(GamemasterError):
+    """The derived index could not be read or written (a full disk, a read-only folder)."""
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value);
@@ -104,12 +109,21 @@ class SearchIndex:
     def refresh(self) -> "SearchIndex":
         """Bring the index up to the stream as it is on disk now."""
         try:
-            return self._refresh()
-        except sqlite3.DatabaseError:
-            # A damaged cache file is only a cache: start it again.
+            try:
+                return self._refresh()
+            except sqlite3.DatabaseError as exc:
+                if _is_full(exc):
+                    raise
+                # A damaged cache file is only a cache: start it again.
+                self.close()
+                remove_stale(self.path)
+                return self._refresh()
+        except sqlite3.Error as exc:
             self.close()
-            remove_stale(self.path)
-            return self._refresh()
+            raise IndexUnavailable(
+                f"state/.cache/{self.path.name}: {exc}; nothing was lost (this file is only derived "
+                "from the memory stream): free disk space, or delete state/.cache/, and run the command again"
+            ) from None
 
     def _refresh(self) -> "SearchIndex":
         try:
@@ -150,7 +164,7 @@ class SearchIndex:
             self._index_bytes(db, data, 0, {"seq": 0, "lines": 0, "crc": 0, "day": 0, "scene": 0, "dated": 0}, meta, mtime_ns)
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise
 
     def _extend(self, data: bytes, start: int, meta: dict, mtime_ns: int) -> None:
@@ -165,7 +179,7 @@ class SearchIndex:
             self._index_bytes(db, data[start:], start, current, current, mtime_ns)
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise
 
     def append(self, start: int, lines: list[str], size_before: int, mtime_ns: int) -> bool:
@@ -189,7 +203,7 @@ class SearchIndex:
             self._index_bytes(db, payload, start, current, current, mtime_ns)
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise
         return True
 
@@ -289,6 +303,17 @@ class SearchIndex:
                 handle.seek(doc.offset)
                 found[doc.seq] = handle.read(doc.length)
         return found
+
+
+def _is_full(exc: Exception) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc)
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    # SQLite has already rolled back by itself after some errors (a full disk); a second
+    # ROLLBACK would raise and hide the error that matters.
+    if db.in_transaction:
+        db.execute("ROLLBACK")
 
 
 def _parse(raw: bytes) -> tuple[dict, list[str]] | None:
