@@ -14,6 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .printable import markup_safe, printable
 from .problems import GamemasterError
 
 app = typer.Typer(
@@ -49,7 +50,7 @@ class Context:
 
     def report_warnings(self) -> None:
         for problem in getattr(getattr(self, "_gm", None), "warnings", []):
-            print(f"warning: {problem}", file=sys.stderr)
+            print(f"warning: {printable(problem)}", file=sys.stderr)
 
 
 def _console(stderr: bool = False):
@@ -63,7 +64,7 @@ def _print_json(data) -> None:
 
 
 def _fail(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
+    print(f"error: {printable(message)}", file=sys.stderr)
     raise typer.Exit(1)
 
 
@@ -108,19 +109,22 @@ def main(
 
 
 def _scene_lines(spec, names: dict[str, str]) -> list[str]:
+    """Plain lines, control characters escaped: names, topics and reasons come from files."""
     topic = f" · {spec.topic}" if spec.topic else ""
     return [
-        f"{spec.ref} {spec.type.value}{topic}",
-        "  " + ", ".join(names.get(p, p) for p in spec.participants),
-        f"  why: {spec.reason}",
+        printable(f"{spec.ref} {spec.type.value}{topic}"),
+        printable("  " + ", ".join(names.get(p, p) for p in spec.participants)),
+        printable(f"  why: {spec.reason}"),
     ]
 
 
 def _describe_scene(console, spec, names: dict[str, str]) -> None:
+    from rich.markup import escape
+
     first, people, why = _scene_lines(spec, names)
-    console.print(f"[bold]{first}[/]", soft_wrap=True)
+    console.print(f"[bold]{escape(first)}[/]", soft_wrap=True)
     console.print(people, markup=False, soft_wrap=True)
-    console.print(f"[dim]{why}[/]", soft_wrap=True)
+    console.print(f"[dim]{escape(why)}[/]", soft_wrap=True)
 
 
 # -- workspace -------------------------------------------------------------
@@ -167,7 +171,7 @@ def status(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
         rows, threshold, pending = data["agents"], data["reflection_threshold"], data["pending"]
         console = _console()
-        console.print(f"[bold]{data['studio']}[/] · day {data['day']:03d} · scene {data['scene']:02d}")
+        console.print(f"[bold]{markup_safe(data['studio'])}[/] · day {data['day']:03d} · scene {data['scene']:02d}")
         if pending:
             console.print("pending:", style="bold")
             _describe_scene(console, SceneSpec.model_validate(pending), {r["id"]: r["name"] for r in rows})
@@ -176,10 +180,10 @@ def status(ctx: typer.Context, as_json: JsonOption = False) -> None:
         for row in rows:
             over = row["accumulator"] > threshold
             acc = f"[bold red]{row['accumulator']}[/]" if over else str(row["accumulator"])
-            table.add_row(row["id"], f"{acc}/{threshold}", str(row["memories"]), row["plan"] or "—", row["last_scene"] or "—")
+            table.add_row(row["id"], f"{acc}/{threshold}", str(row["memories"]), markup_safe(row["plan"] or "—"), row["last_scene"] or "—")
         console.print(table)
         for brief in data["briefs"]:
-            console.print(f"brief {brief['id']} waiting: {brief['text']}", markup=False)
+            console.print(printable(f"brief {brief['id']} waiting: {brief['text']}"), markup=False)
 
     _run(ctx, action)
 
@@ -226,7 +230,7 @@ def next_scene(
             for i in range(len(pending.turns))
             if pending.prompt_path(i).exists()
         ]
-        print("\n".join(lines))
+        print(printable("\n".join(lines)))
 
     _run(ctx, action)
 
@@ -280,7 +284,7 @@ def _result_lines(spec, result) -> list[str]:
     lines = [f"applied {spec.ref} {spec.type.value}: {len(result.written)} memories"]
     lines += [f"  {e['id']} ({e['type']}, {e['importance']}) {e['description'][:90]}" for e in result.written]
     lines += [f"  artifact: {path}" for path in result.artifacts]
-    return lines
+    return [printable(line) for line in lines]
 
 
 @app.command()
@@ -495,7 +499,7 @@ class _Display:
             reply = data["reply"]
             line = reply.says or reply.action
             name = short_name(self.names.get(data["agent"], data["agent"]))
-            self.console.print(f"  [bold]{name}[/]: {line}", overflow="ellipsis", no_wrap=True)
+            self.console.print(f"  [bold]{markup_safe(name)}[/]: {markup_safe(line)}", overflow="ellipsis", no_wrap=True)
         elif event == "batch":
             verb = "resumed" if data["resumed"] else "submitted"
             self.console.print(f"  batch {data['id']} {verb} ({data['requests']} requests)", markup=False)
@@ -503,20 +507,20 @@ class _Display:
             counts = ", ".join(f"{k} {v}" for k, v in (data.get("counts") or {}).items() if v)
             self._spin(f"batch {data['status']}{': ' + counts if counts else ''}")
         elif event == "invalid":
-            self.console.print(f"  [red]invalid reply[/] {data['error']}", soft_wrap=True)
+            self.console.print(f"  [red]invalid reply[/] {markup_safe(data['error'])}", soft_wrap=True)
         elif event == "applied":
             self.stop()
             outcome = data["outcome"]
             result = outcome.result
             self.console.print(
                 f"  → {len(result.written)} memories, {len(result.artifacts)} artifact(s)"
-                + "".join(f"\n  → {a}" for a in result.artifacts)
+                + "".join(f"\n  → {markup_safe(a)}" for a in result.artifacts)
             )
             if outcome.day_summary:
                 from rich.markdown import Markdown
 
                 self.console.rule(f"end of day · {outcome.day_summary.parent.name}")
-                self.console.print(Markdown(outcome.day_summary.read_text(encoding="utf-8")))
+                self.console.print(Markdown(printable(outcome.day_summary.read_text(encoding="utf-8"))))
 
     def _spin(self, text: str) -> None:
         if self.status is None:

@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from .cli import BackendOption, Context, JsonOption, _backend, _console, _print_json, _run, app
+from .printable import printable
 from .problems import GamemasterError
 
 BudgetOption = Annotated[
@@ -40,7 +41,7 @@ def _print_selection(selection, title: str) -> None:
         score = "" if p.score is None else f"{p.score:.2f}"
         memory = f"{p.memory.created or '?'} · {p.memory.description}"
         cells = (p.section, p.memory.id, str(p.memory.importance), score, matched, memory)
-        table.add_row(*(Text(c) for c in cells))  # Text, so nothing from a file is read as markup
+        table.add_row(*(Text(printable(c)) for c in cells))  # Text, so nothing from a file is read as markup
     console = _console()
     console.print(table)
     console.print(Text(f"{len(selection.picked)} memories, {selection.chars:,} of {selection.budget:,} characters, strategy {selection.strategy}"))
@@ -106,7 +107,7 @@ def ask(
         from rich.text import Text
 
         console = _console()
-        console.print(Text(f"{built.agent.name}: ", style="bold") + Text(result.answer))
+        console.print(Text(printable(f"{built.agent.name}: "), style="bold") + Text(printable(result.answer)))
         console.print(Text(f"rests on: {', '.join(result.memories) or 'no memory'}", style="dim"))
         if stored:
             console.print(Text(f"remembered as {stored}"))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from .fsio import dump_json
 from .lang import join_names, phrase, short_name
 from .models import Agent, Brief, Memory, Plan, SceneEntry, TalkWish, World, memory_id, parse_scene_ref
+from .printable import without_controls
 from .replies import Reply
 from .scenes import SceneSpec, SceneType
 from .transaction import Transaction
@@ -82,7 +83,7 @@ def _front_matter(fields: dict[str, object]) -> str:
     for key, value in fields.items():
         if isinstance(value, list):
             value = "[" + ", ".join(str(v) for v in value) + "]"
-        text = str(value).replace("\n", " ")
+        text = without_controls(str(value).replace("\n", " "))
         if any(ch in text for ch in ":#\"'") and not text.startswith("["):
             text = '"' + text.replace('"', '\\"') + '"'
         lines.append(f"{key}: {text}")
