@@ -263,9 +263,9 @@ def _read_replies(source: str) -> dict:
     given = {}
     for path in sorted(folder.glob("*.json")):
         try:
-            given[path.stem] = json.loads(path.read_text(encoding="utf-8"))
+            given[path.stem] = json.loads(_read_text(path))
         except json.JSONDecodeError as exc:
-            raise GamemasterError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+            raise GamemasterError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}; nothing stored") from None
     if not given:
         raise GamemasterError(f"{folder}: no <agent>.json files")
     return given
@@ -363,10 +363,15 @@ def reply(
 
 
 def _read_text(path: Path) -> str:
+    """A reply file's text; what cannot be one is rejected by name, and nothing is stored."""
     try:
         return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GamemasterError(f"{path}: {exc}") from None
+    except IsADirectoryError:
+        raise GamemasterError(f"{path}: a folder, not a reply file; nothing stored") from None
+    except UnicodeDecodeError as exc:
+        raise GamemasterError(f"{path}: not UTF-8 (byte {exc.start}); nothing stored") from None
+    except OSError as exc:
+        raise GamemasterError(f"{path}: {exc.strerror or exc}; nothing stored") from None
 
 
 @agents_app.command("sync")
