@@ -72,6 +72,7 @@ class MemoryStream:
 
     def parse_line(self, raw: bytes | str, line: int) -> Memory | Problem:
         """One line as a ``Memory``, or the problem that names file and line."""
+        raw = without_bom(raw)
         try:
             memory = Memory.model_validate_json(raw)
         except ValidationError as exc:
@@ -259,7 +260,7 @@ class MemoryStream:
         raw_lines = data.split(b"\n")
         if raw_lines and raw_lines[-1] == b"":
             raw_lines.pop()
-        reader = jsonlines.Reader(raw_lines)
+        reader = jsonlines.Reader([without_bom(raw) for raw in raw_lines])
         offset = 0
         for number, raw in enumerate(raw_lines, start=1):
             try:
@@ -309,6 +310,19 @@ class MemoryStream:
         from .retrieval.index import index_appended
 
         index_appended(self.root, self.agent, start, lines, size_before, index.mtime_ns)
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def without_bom(raw: bytes | str) -> bytes | str:
+    """A line without the byte-order mark some Windows editors put at the start of a file.
+
+    Offsets and line numbers still count it; the tool itself never writes one.
+    """
+    if isinstance(raw, bytes):
+        return raw[3:] if raw.startswith(BOM) else raw
+    return raw[1:] if raw.startswith("\ufeff") else raw
 
 
 def _jsonlines_reason(exc) -> str:

@@ -23,6 +23,7 @@ from typing import Iterable
 
 from ..models import SCENE_REF_RE
 from ..problems import GamemasterError
+from ..streams import without_bom
 from .text import PIPELINE_VERSION, Analyzer, analyzer, tag_key
 
 SCHEMA_VERSION = 2
@@ -319,7 +320,7 @@ def _rollback(db: sqlite3.Connection) -> None:
 def _parse(raw: bytes) -> tuple[dict, list[str]] | None:
     """Just enough of a line to index it; lines that are not memories are left to `validate`."""
     try:
-        data = json.loads(raw)
+        data = json.loads(without_bom(raw))
     except ValueError:
         return None
     if type(data) is not dict or type(data.get("id")) is not str or type(data.get("description")) is not str:
