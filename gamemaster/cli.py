@@ -272,10 +272,13 @@ def _read_replies(source: str) -> dict:
 
 
 def _scenes_named(given: dict) -> set[str]:
+    """The scene refs replies name; only well-formed ones, since each becomes a path under scenes/."""
+    from .ids import SCENE_REF_RE
+
     refs = set()
     for value in given.values():
         for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, dict) and isinstance(item.get("scene"), str):
+            if isinstance(item, dict) and isinstance(item.get("scene"), str) and SCENE_REF_RE.match(item["scene"]):
                 refs.add(item["scene"])
     return refs
 

@@ -201,7 +201,7 @@ class GameMaster:
 
     def record_prompt(self, pending: Pending, turn: int, prompt: str) -> None:
         """Keep the prompt a backend was actually sent with the scene."""
-        atomic_write_text(pending.prompt_path(turn), prompt)
+        atomic_write_text(self.workspace.inside(pending.prompt_path(turn)), prompt)
 
     def record_usage(self, pending: Pending, turn: int, usage: dict | None, model: str | None, batch: bool) -> None:
         """Every call's tokens, kept with the scene (failed attempts cost money too)."""
@@ -385,7 +385,7 @@ class GameMaster:
             if pending.spec.type == SceneType.MEETING and pending.missing() and turn != pending.missing()[0]:
                 raise GamemasterError(f"scene {pending.spec.ref}: turn {turn + 1} before turn {pending.missing()[0] + 1}")
             reply = self.validate_reply(pending, turn, raw, agents)
-            atomic_write_json(pending.reply_path(turn), reply.model_dump(mode="json", by_alias=True))
+            atomic_write_json(self.workspace.inside(pending.reply_path(turn)), reply.model_dump(mode="json", by_alias=True))
             pending.replies[turn] = reply
             if pending.spec.type == SceneType.MEETING and turn + 1 < len(pending.turns):
                 self._write_prompt(pending, turn + 1, self.world(), agents)
@@ -485,7 +485,7 @@ class GameMaster:
                 raise GamemasterError(f"scene {pending.spec.ref} is no longer pending")
             new_turns = sorted(t for t in staged.replies if t not in pending.replies)
             for turn in new_turns:
-                atomic_write_json(staged.reply_path(turn), staged.replies[turn].model_dump(mode="json", by_alias=True))
+                atomic_write_json(self.workspace.inside(staged.reply_path(turn)), staged.replies[turn].model_dump(mode="json", by_alias=True))
             pending.replies.update(staged.replies)
             if pending.missing():
                 if in_order:

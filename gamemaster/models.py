@@ -16,9 +16,9 @@ MemoryType = Literal["observation", "reflection", "plan", "artifact", "conversat
 
 Importance = Annotated[int, Field(strict=True, ge=1, le=10)]
 
-AGENT_ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+from .ids import AGENT_ID_RE, SCENE_REF_RE, agent_id, artifact_kind  # noqa: F401 (re-exported)
+
 MEMORY_ID_RE = re.compile(r"^([a-z][a-z0-9_]*)-(\d{3,})$")
-SCENE_REF_RE = re.compile(r"^day-(\d{3,})/scene-(\d{2,})$")
 
 
 def scene_ref(day: int, scene: int) -> str:
@@ -106,6 +106,11 @@ class TalkWish(BaseModel):
     topic: Annotated[str, Field(min_length=1)]
     tags: list[str] = Field(default_factory=list)
 
+    @field_validator("with_")
+    @classmethod
+    def _partners(cls, value: list[str]) -> list[str]:
+        return [agent_id(v) for v in value]
+
 
 class Agent(BaseModel):
     """``state/agents/{id}.json``."""
@@ -126,9 +131,12 @@ class Agent(BaseModel):
     @field_validator("id")
     @classmethod
     def _id_shape(cls, value: str) -> str:
-        if not AGENT_ID_RE.match(value):
-            raise ValueError(f"{value!r} must be lower-case letters, digits or _")
-        return value
+        return agent_id(value)
+
+    @field_validator("artifact_kind")
+    @classmethod
+    def _kind_shape(cls, value: str) -> str:
+        return artifact_kind(value)
 
     @field_validator("last_scene")
     @classmethod
@@ -151,6 +159,11 @@ class Brief(BaseModel):
     to: list[str] | None = None
     created: str
     seen_by: list[str] = Field(default_factory=list)
+
+    @field_validator("to")
+    @classmethod
+    def _addressees(cls, value: list[str] | None) -> list[str] | None:
+        return None if value is None else [agent_id(v) for v in value]
 
 
 class SceneEntry(BaseModel):

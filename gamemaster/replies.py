@@ -14,10 +14,11 @@ from typing import Annotated, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from . import ids
 from .models import Importance
 from .scenes import SceneSpec, SceneType
 
-ARTIFACT_KIND_RE = r"^[a-z][a-z0-9-]{0,39}$"
+ARTIFACT_KIND_RE = ids.ARTIFACT_KIND_RE.pattern
 
 
 class ReplyError(ValueError):

@@ -10,8 +10,9 @@ import re
 from enum import Enum
 from typing import Iterable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from .ids import agent_id
 from .models import Agent, World, scene_ref
 
 
@@ -36,6 +37,11 @@ class SceneSpec(BaseModel):
     reason: str
     rounds: int = 1
     brief_ids: list[str] = Field(default_factory=list)
+
+    @field_validator("participants")
+    @classmethod
+    def _participants(cls, value: list[str]) -> list[str]:
+        return [agent_id(v) for v in value]
 
     @property
     def ref(self) -> str:

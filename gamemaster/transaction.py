@@ -71,7 +71,7 @@ def _carry_out(workspace: Workspace, transaction: Transaction, resumed: bool) ->
             memories = [m for m in memories if m.id not in landed]
         stream.append(memories)
     for relative, text in transaction.files.items():
-        atomic_write_text(workspace.root / relative, text)
+        atomic_write_text(workspace.inside(workspace.root / relative), text)
     workspace.journal_path.unlink(missing_ok=True)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .fsio import WorkspaceLock, atomic_write_json
+from .ids import SCENE_REF_RE, OutsideWorkspace, inside, is_agent_id
 from .models import Agent, World
 from .problems import Problem, StateError
 from .streams import MemoryStream, describe_validation_error
@@ -97,7 +98,7 @@ class Workspace:
         return sorted(p.stem for p in self.agents_dir.glob("*.json") if p.is_file())
 
     def load_agent(self, agent_id: str) -> Agent:
-        path = self.agents_dir / f"{agent_id}.json"
+        path = self.agent_path(agent_id)
         try:
             agent = Agent.model_validate(self.read_json(path))
         except ValidationError as exc:
@@ -112,12 +113,25 @@ class Workspace:
         return {agent_id: self.load_agent(agent_id) for agent_id in self.agent_ids()}
 
     def stream(self, agent_id: str) -> MemoryStream:
+        self._check_agent_id(agent_id)
         return MemoryStream(self.root, agent_id)
+
+    def _check_agent_id(self, agent_id: str) -> None:
+        if not is_agent_id(agent_id):
+            raise StateError(f"{agent_id!r} is not an agent id (lower-case letters, digits and _, starting with a letter)")
 
     # -- writing state -----------------------------------------------------
 
     def agent_path(self, agent_id: str) -> Path:
+        self._check_agent_id(agent_id)
         return self.agents_dir / f"{agent_id}.json"
+
+    def inside(self, path: Path) -> Path:
+        """``path``, if it lies in the workspace; a StateError otherwise. Every write checks this."""
+        try:
+            return inside(self.root, path)
+        except OutsideWorkspace:
+            raise StateError(f"{path}: refusing to write outside the workspace {self.root}") from None
 
     def save_agent(self, agent: Agent) -> None:
         atomic_write_json(self.agent_path(agent.id), agent.dump())
@@ -128,6 +142,8 @@ class Workspace:
     # -- scenes ------------------------------------------------------------
 
     def scene_dir(self, ref: str) -> Path:
+        if not isinstance(ref, str) or not SCENE_REF_RE.match(ref):
+            raise StateError(f"{ref!r} is not a scene ref of the form day-XXX/scene-YY")
         return self.scenes / ref
 
     def day_dir(self, day: int) -> Path:

@@ -1,0 +1,57 @@
+"""The one rule for every id that becomes part of a path, and the check that writes stay inside.
+
+Agent ids (also participants, MEETING turns, brief addressees, talk-wish
+partners), artifact kinds and scene refs come from hand-editable files. Each is
+checked here before any path is built from it, and every file the tool writes
+must lie inside the workspace.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+AGENT_ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+ARTIFACT_KIND_RE = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
+SCENE_REF_RE = re.compile(r"^day-(\d{3,})/scene-(\d{2,})$")
+
+
+def is_agent_id(value: object) -> bool:
+    return isinstance(value, str) and bool(AGENT_ID_RE.match(value))
+
+
+def agent_id(value: str) -> str:
+    """For pydantic validators: the value, or a ValueError that says what an id may be."""
+    if not is_agent_id(value):
+        raise ValueError(f"{value!r} is not an agent id (lower-case letters, digits and _, starting with a letter)")
+    return value
+
+
+def artifact_kind(value: str) -> str:
+    if not isinstance(value, str) or not ARTIFACT_KIND_RE.match(value):
+        raise ValueError(f"{value!r} is not an artifact kind (lower-case letters, digits and -, at most 40)")
+    return value
+
+
+def scene_ref(value: str) -> str:
+    if not isinstance(value, str) or not SCENE_REF_RE.match(value):
+        raise ValueError(f"{value!r} is not of the form day-XXX/scene-YY")
+    return value
+
+
+class OutsideWorkspace(ValueError):
+    pass
+
+
+def inside(root: Path, path: Path) -> Path:
+    """``path`` if it lies inside ``root`` once ``..`` are resolved; else OutsideWorkspace.
+
+    Symbolic links a user made on purpose are followed when writing; what is
+    checked here is that no id from a file walked the path out of the workspace.
+    """
+    base = os.path.normpath(os.path.abspath(root))
+    target = os.path.normpath(os.path.abspath(path))
+    if target != base and not target.startswith(base + os.sep):
+        raise OutsideWorkspace(f"{path} is outside the workspace {root}")
+    return path
