@@ -6,9 +6,11 @@ either the old version or the new one, never half of each.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
-import tempfile
+import secrets
+import stat
 import threading
 import time
 from pathlib import Path
@@ -16,22 +18,84 @@ from typing import Any
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write to a temp file beside ``path``, flush it to disk, then rename over."""
+    """Write to a temp file beside ``path``, flush it to disk, then rename over.
+
+    The new file keeps the mode of the one it replaces; a new file gets the
+    umask's default, as ``open(path, "w")`` would give it. If ``path`` is a
+    symlink, its target is rewritten and the link stays a link. Whether the
+    target lies inside the workspace is for the caller to check.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    target = _write_target(path)
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = None
+    fd, tmp = _create_temp(target, mode)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+            if mode is not None:
+                _chmod(handle.fileno(), tmp, mode)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
         raise
-    _fsync_dir(path.parent)
+    _fsync_dir(target.parent)
+
+
+def _write_target(path: Path) -> Path:
+    """The file a write to ``path`` should replace: the end of its symlink chain.
+
+    Renaming over the link itself would turn it into a plain copy and leave the
+    file it points to behind, while appends (which follow links) keep going there.
+    """
+    if not path.is_symlink():
+        return path
+    try:
+        target = path.resolve()
+    except RuntimeError:  # a symlink loop (Python < 3.13 raises RuntimeError)
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
+    if target.is_symlink():  # still a link: resolve() gave up on a loop
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path))
+    return target
+
+
+_TEMP_FLAGS = (
+    os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+)
+
+
+def _create_temp(target: Path, mode: int | None) -> tuple[int, str]:
+    """Create ``.{name}.XXXXXXXX.tmp`` beside ``target`` (stale-temp sweeps match ``.*.tmp``).
+
+    Not ``mkstemp``: it always creates 0600. A new file is created with 0666 and
+    the kernel applies the umask (or a default ACL), so the umask is never read;
+    reading it means setting it (``os.umask``), which is process-wide and would
+    race with the scene worker threads creating files. A replacement starts no
+    wider than the file it replaces, so the new contents are never readable by
+    more people than the old ones, and gets the exact mode once written.
+    """
+    create_mode = 0o666 if mode is None else mode & 0o777
+    for _ in range(100):
+        tmp = os.path.join(target.parent, f".{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, _TEMP_FLAGS, create_mode), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name", str(target.parent))
+
+
+def _chmod(fd: int, tmp: str, mode: int) -> None:
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)
+    else:  # pragma: no cover - Windows: only the read-only flag exists
+        os.chmod(tmp, mode)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -55,7 +119,8 @@ def append_lines(path: Path, lines: list[str]) -> tuple[int, int]:
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = "".join(line + "\n" for line in lines).encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    # 0666 so the umask decides, as for every other file the tool creates.
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
     try:
         size = os.fstat(fd).st_size
         if size and not _ends_with_newline(path, size):
