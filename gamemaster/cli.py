@@ -49,8 +49,10 @@ class Context:
         return self._gm
 
     def report_warnings(self) -> None:
-        for problem in getattr(getattr(self, "_gm", None), "warnings", []):
-            print(f"warning: {printable(problem)}", file=sys.stderr)
+        found = getattr(getattr(self, "_gm", None), "warnings", []) + self.workspace.warnings
+        for problem in dict.fromkeys(found):
+            text = str(problem).replace(": warning: ", ": ", 1)
+            print(f"warning: {printable(text)}", file=sys.stderr)
 
 
 def _console(stderr: bool = False):

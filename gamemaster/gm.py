@@ -99,6 +99,20 @@ class Pending:
         return turn
 
 
+def missing_participants(spec: SceneSpec, agents) -> list[str]:
+    return [a for a in spec.participants if a not in agents]
+
+
+def require_participants(spec: SceneSpec, agents) -> None:
+    gone = missing_participants(spec, agents)
+    if gone:
+        files = ", ".join(f"state/agents/{a}.json" for a in gone)
+        raise GamemasterError(
+            f"scene {spec.ref}: participant(s) {', '.join(gone)} have no agent file ({files}); restore it, "
+            "or set \"pending\": null in state/world.json to choose the scene again"
+        )
+
+
 class GameMaster:
     def __init__(self, workspace: Workspace):
         self.workspace = workspace
@@ -255,8 +269,7 @@ class GameMaster:
         agents = agents or self.agents()
         spec = pending.spec
         agent_id = pending.turns[turn]
-        if agent_id not in agents:
-            raise GamemasterError(f"scene {spec.ref}: agent {agent_id} no longer exists in state/agents/")
+        require_participants(spec, agents)
         agent = agents[agent_id]
         names = {a: agents[a].name for a in agents}
         briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]
@@ -411,9 +424,7 @@ class GameMaster:
                 waiting = ", ".join(f"{pending.turns[i]} (turn {i + 1})" for i in missing)
                 raise GamemasterError(f"scene {pending.spec.ref} still waits for replies from: {waiting}")
             agents = self.agents()
-            gone = [a for a in pending.spec.participants if a not in agents]
-            if gone:
-                raise GamemasterError(f"scene {pending.spec.ref}: {', '.join(gone)} no longer in state/agents/")
+            require_participants(pending.spec, agents)
             # Stored replies are checked again: reply files can be edited by hand too.
             problems = []
             cited: dict[str, Memory] = {}

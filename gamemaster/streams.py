@@ -283,7 +283,9 @@ class MemoryStream:
         return self.index().memories
 
     def next_number(self) -> int:
-        return self.index().max_number + 1
+        """The next id number: past every id in the stream and every id ever handed out,
+        so a line deleted by hand never frees its id for a different memory."""
+        return max(self.index().max_number, issued_numbers(self.root).get(self.agent, 0)) + 1
 
     # -- writing -----------------------------------------------------------
 
@@ -310,6 +312,20 @@ class MemoryStream:
         from .retrieval.index import index_appended
 
         index_appended(self.root, self.agent, start, lines, size_before, index.mtime_ns)
+
+
+ISSUED_FILE = "memory_ids.json"
+
+
+def issued_numbers(root: Path) -> dict[str, int]:
+    """``state/memory_ids.json``: the highest id number handed out per agent (written with every scene)."""
+    try:
+        data = json.loads((root / "state" / ISSUED_FILE).read_text(encoding="utf-8"))
+    except (FileNotFoundError, ValueError, UnicodeDecodeError):
+        return {}  # `validate` reports an unreadable one; the streams' own ids still count
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)}
 
 
 BOM = b"\xef\xbb\xbf"

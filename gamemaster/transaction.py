@@ -13,8 +13,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .fsio import atomic_write_json, atomic_write_text
+from .fsio import atomic_write_json, atomic_write_text, dump_json
 from .models import Memory
+from .problems import Problem, StateError
+from .streams import ISSUED_FILE, issued_numbers
 from .workspace import Workspace
 
 
@@ -23,6 +25,9 @@ class Transaction:
     label: str
     appends: dict[str, list[Memory]] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
+    #: Each rewritten file as it was before (None: it did not exist), so a replay can tell
+    #: a hand edit made after the crash from a rewrite that simply did not happen yet.
+    before: dict[str, str | None] = field(default_factory=dict)
 
     def add_memory(self, agent: str, memory: Memory) -> None:
         self.appends.setdefault(agent, []).append(memory)
@@ -32,6 +37,7 @@ class Transaction:
             "label": self.label,
             "appends": {a: [m.model_dump(mode="json") for m in ms] for a, ms in self.appends.items()},
             "files": self.files,
+            "before": self.before,
         }
 
     @classmethod
@@ -40,11 +46,18 @@ class Transaction:
             label=data["label"],
             appends={a: [Memory.model_validate(m) for m in ms] for a, ms in data["appends"].items()},
             files=dict(data["files"]),
+            before=dict(data.get("before") or {}),
         )
 
 
 def commit(workspace: Workspace, transaction: Transaction) -> None:
     """Make the transaction durable, then carry it out. Call with the lock held."""
+    if transaction.appends:
+        issued = issued_numbers(workspace.root)
+        for agent, memories in transaction.appends.items():
+            issued[agent] = max([issued.get(agent, 0), *(m.number for m in memories)])
+        transaction.files[f"state/{ISSUED_FILE}"] = dump_json(dict(sorted(issued.items())))
+    transaction.before = {relative: _read(workspace.root / relative) for relative in transaction.files}
     atomic_write_json(workspace.journal_path, transaction.to_json())
     _carry_out(workspace, transaction, resumed=False)
 
@@ -53,12 +66,26 @@ def recover(workspace: Workspace) -> str | None:
     """Finish a transaction a crash interrupted; returns its label, if there was one."""
     _remove_stale_temp_files(workspace)
     try:
-        data = json.loads(workspace.journal_path.read_text(encoding="utf-8"))
+        text = workspace.journal_path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
-    transaction = Transaction.from_json(data)
+    transaction = read_journal(workspace, text)
     _carry_out(workspace, transaction, resumed=True)
     return transaction.label
+
+
+def read_journal(workspace: Workspace, text: str) -> Transaction:
+    """The interrupted transaction; a journal that cannot be read is named, with how to go on."""
+    try:
+        return Transaction.from_json(json.loads(text))
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else f"not a journal ({type(exc).__name__}: {exc})"
+        raise StateError(
+            f"{workspace.rel(workspace.journal_path)}: {reason}; the interrupted scene it records cannot be "
+            "finished from it. Move it aside (for example to state/journal.broken.json) and run "
+            "`gamemaster validate`: memory lines that were appended stay, the scene's other changes are not made",
+            [Problem(workspace.rel(workspace.journal_path), None, f"unreadable journal: {reason}")],
+        ) from None
 
 
 def _carry_out(workspace: Workspace, transaction: Transaction, resumed: bool) -> None:
@@ -71,8 +98,67 @@ def _carry_out(workspace: Workspace, transaction: Transaction, resumed: bool) ->
             memories = [m for m in memories if m.id not in landed]
         stream.append(memories)
     for relative, text in transaction.files.items():
-        atomic_write_text(workspace.inside(workspace.root / relative), text)
+        path = workspace.inside(workspace.root / relative)
+        if resumed and relative in transaction.before:
+            text = _replayed(workspace, transaction, relative, text)
+            if text is None:
+                continue
+        atomic_write_text(path, text)
     workspace.journal_path.unlink(missing_ok=True)
+
+
+def _read(path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+
+
+def _replayed(workspace: Workspace, transaction: Transaction, relative: str, new: str) -> str | None:
+    """What a replay writes to ``relative``: None if nothing is left to do there.
+
+    Untouched since the journal was written: the scene's version. Already the
+    scene's version: nothing. Edited by hand after the crash: the edit is kept and
+    only the fields the scene changes are applied (JSON objects); if the edit and
+    the scene changed the same field, nothing is overwritten and the user is told.
+    """
+    before, current = transaction.before[relative], _read(workspace.root / relative)
+    if current == new:
+        return None
+    if current == before:
+        return new
+    merged, clashes = _merge(before, current, new)
+    if merged is None or clashes:
+        what = f"in {', '.join(clashes)}, which the scene also changes" if clashes else "and it is not a JSON object"
+        raise StateError(
+            f"{relative}: edited after an interrupted scene ({transaction.label}) was journaled, {what}; "
+            "gamemaster will not overwrite your edit. Undo it (the scene then finishes on the next command), "
+            "or move state/.journal.json aside to drop the rest of that scene"
+        )
+    return dump_json(merged)
+
+
+def _merge(before: str | None, current: str | None, new: str) -> tuple[dict | None, list[str]]:
+    try:
+        old, mine, theirs = (json.loads(t) if t is not None else None for t in (before, current, new))
+    except ValueError:
+        return None, []
+    if not all(isinstance(d, dict) for d in (old, mine, theirs)):
+        return None, []
+    merged, clashes = dict(mine), []
+    for key in set(old) | set(theirs):
+        if old.get(key, _GONE) == theirs.get(key, _GONE):
+            continue  # the scene left this field alone: the edit stands
+        if mine.get(key, _GONE) not in (old.get(key, _GONE), theirs.get(key, _GONE)):
+            clashes.append(key)
+        elif key in theirs:
+            merged[key] = theirs[key]
+        else:
+            merged.pop(key, None)
+    return merged, sorted(clashes)
+
+
+_GONE = object()
 
 
 def _remove_stale_temp_files(workspace: Workspace) -> None:

@@ -47,12 +47,37 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
         if world.pending:
             from .gm import GameMaster
 
+            from .gm import missing_participants
+
             try:
-                GameMaster(workspace).pending(world)
+                pending = GameMaster(workspace).pending(world)
             except StateError as exc:
                 problems += exc.problems or [Problem("state/world.json", None, f"pending {world.pending}: {exc}")]
+            else:
+                for agent in missing_participants(pending.spec, agent_ids):
+                    problems.append(Problem(
+                        f"scenes/{world.pending}/scene.json", None,
+                        f"participants: {agent} has no agent file state/agents/{agent}.json (scene {world.pending})",
+                    ))
+    problems += [w for w in workspace.warnings if w not in problems]
     if workspace.journal_path.exists():
-        problems.append(
-            Problem(workspace.rel(workspace.journal_path), None, "an interrupted scene is waiting; the next gamemaster command finishes it", warning=True)
-        )
+        from .transaction import read_journal
+
+        try:
+            read_journal(workspace, workspace.journal_path.read_text(encoding="utf-8", errors="replace"))
+        except StateError as exc:
+            problems += exc.problems
+        else:
+            problems.append(
+                Problem(workspace.rel(workspace.journal_path), None, "an interrupted scene is waiting; the next gamemaster command finishes it", warning=True)
+            )
+    issued = workspace.state / "memory_ids.json"
+    if issued.exists():
+        try:
+            data = workspace.read_json(issued)
+            bad = [k for k, v in data.items() if not isinstance(v, int) or isinstance(v, bool) or v < 0]
+            if bad:
+                problems.append(Problem(workspace.rel(issued), None, f"not a count of issued ids: {', '.join(bad)}"))
+        except StateError as exc:
+            problems += exc.problems or [Problem(workspace.rel(issued), None, str(exc))]
     return problems

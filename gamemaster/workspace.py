@@ -47,6 +47,8 @@ class Workspace:
         self.gallery = root / "gallery"
         self.scenes = root / "scenes"
         self.lock = WorkspaceLock(root / ".gamemaster.lock")
+        #: What was skipped or doubtful while reading; the CLI prints these as warnings.
+        self.warnings: list[Problem] = []
 
     def rel(self, path: Path) -> str:
         try:
@@ -95,7 +97,21 @@ class Workspace:
             ) from None
 
     def agent_ids(self) -> list[str]:
-        return sorted(p.stem for p in self.agents_dir.glob("*.json") if p.is_file())
+        """Ids of the agent files; a file that cannot be one (a backup copy, an editor's or
+        the Finder's hidden file) is skipped with a warning instead of stopping every command."""
+        ids = []
+        for path in sorted(self.agents_dir.glob("*.json")):
+            if not path.is_file():
+                continue
+            if is_agent_id(path.stem):
+                ids.append(path.stem)
+            else:
+                self.warn(Problem(self.rel(path), None, "skipped: not an agent file (its name is not an agent id)", warning=True))
+        return ids
+
+    def warn(self, problem: Problem) -> None:
+        if problem not in self.warnings:
+            self.warnings.append(problem)
 
     def load_agent(self, agent_id: str) -> Agent:
         path = self.agent_path(agent_id)

@@ -187,11 +187,23 @@ class ValidReplyBackend(_SaysBackend):
         return json.dumps(valid_reply(request), ensure_ascii=False)
 
 
+class BadKindBackend(_SaysBackend):
+    """A WORK reply whose artifact names a kind no gallery folder may have."""
+
+    def reply(self, request):
+        from replies import valid_reply
+
+        reply = valid_reply(request)
+        for artifact in reply.get("artifacts", []):
+            artifact["kind"] = "Konzept-Art"
+        return json.dumps(reply, ensure_ascii=False)
+
+
 def register_backends(monkeypatch) -> None:
     """Make the backends above selectable with ``--backend`` for in-process CLI runs."""
     from gamemaster import backends
 
-    for name in ("MarkupSaysBackend", "StrayTagSaysBackend", "ValidReplyBackend"):
+    for name in ("MarkupSaysBackend", "StrayTagSaysBackend", "ValidReplyBackend", "BadKindBackend"):
         monkeypatch.setitem(backends.BACKENDS, name, f"faultkit:{name}")
 
 

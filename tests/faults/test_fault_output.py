@@ -40,12 +40,9 @@ def test_scene_run_survives_a_reply_with_a_stray_closing_tag(tmp_path, monkeypat
 def test_an_invalid_reply_line_shows_the_validation_message_verbatim(tmp_path, monkeypatch):
     workspace = fk.studio(tmp_path)
     assert fk.run(workspace.root, "scene", "run").returncode == 0
-    agent = fk.read_json(workspace.agents_dir / "vera.json")
-    agent["artifact_kind"] = "Konzept-Art"
-    fk.write_json(workspace.agents_dir / "vera.json", agent)
     fk.register_backends(monkeypatch)
 
-    result = fk.cli(workspace.root, "scene", "run", "--type", "WORK", "--with", "vera", "--backend", "ValidReplyBackend")
+    result = fk.cli(workspace.root, "scene", "run", "--type", "WORK", "--with", "vera", "--backend", "BadKindBackend")
 
     fk.assert_no_exception(result)
     printed = [line for line in result.stdout.splitlines() if "invalid reply" in line]

@@ -112,6 +112,32 @@ def test_a_hand_edit_made_after_a_crash_is_not_undone_by_the_replay(tmp_path, mo
     if proc.returncode != 0:  # refusing loudly is fine: it must say which file and keep the journal
         fk.assert_clean_error(proc, "state/agents/vera.json")
         assert workspace.journal_path.exists()
+    else:  # merged: the edit stays and the scene's own changes (Vera's plan) landed too
+        assert fk.read_json(vera_path)["today_plan"] is not None
+        fk.assert_valid(workspace.root)
+
+
+def test_a_hand_edit_of_a_field_the_interrupted_scene_changes_is_refused_by_name(tmp_path, monkeypatch):
+    workspace = fk.studio(tmp_path)
+    gm = GameMaster(workspace)
+    pending = fk.open_arrival(workspace)
+    backend = ScriptedBackend([valid_reply] * len(pending.turns))
+    for turn in pending.missing():
+        gm.store_reply(pending, turn, backend.reply(gm.build_request(pending, turn)))
+    monkeypatch.setattr(transaction_module, "atomic_write_text", lambda *a, **k: (_ for _ in ()).throw(Crash()))
+    with pytest.raises(Crash):
+        gm.apply(pending)
+    monkeypatch.undo()
+    vera_path = workspace.agents_dir / "vera.json"
+    vera = fk.read_json(vera_path)
+    vera["today_plan"] = {"text": "Von Hand: heute nur Türme.", "tags": []}
+    fk.write_json(vera_path, vera)
+
+    proc = fk.run(workspace.root, "next")
+
+    fk.assert_clean_error(proc, "state/agents/vera.json", "today_plan")
+    assert fk.read_json(vera_path)["today_plan"]["text"] == "Von Hand: heute nur Türme."
+    assert workspace.journal_path.exists()
 
 
 # -- item 10: a corrupt journal -----------------------------------------------------------
