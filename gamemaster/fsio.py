@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import secrets
 import stat
 import threading
@@ -72,7 +73,7 @@ _TEMP_FLAGS = (
 
 
 def _create_temp(target: Path, mode: int | None) -> tuple[int, str]:
-    """Create ``.{name}.XXXXXXXX.tmp`` beside ``target`` (stale-temp sweeps match ``.*.tmp``).
+    """Create ``.{name}.{pid}-XXXXXXXX.tmp`` beside ``target``; the pid tells a sweep whose it is.
 
     Not ``mkstemp``: it always creates 0600. A new file is created with 0666 and
     the kernel applies the umask (or a default ACL), so the umask is never read;
@@ -83,7 +84,7 @@ def _create_temp(target: Path, mode: int | None) -> tuple[int, str]:
     """
     create_mode = 0o666 if mode is None else mode & 0o777
     for _ in range(100):
-        tmp = os.path.join(target.parent, f".{target.name}.{secrets.token_hex(4)}.tmp")
+        tmp = os.path.join(target.parent, f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
         try:
             return os.open(tmp, _TEMP_FLAGS, create_mode), tmp
         except FileExistsError:
@@ -212,6 +213,36 @@ def iter_line_blocks_backwards(path: Path, block: int = 1 << 20):
 
 class LockBusy(RuntimeError):
     pass
+
+
+_TEMP_OWNER = re.compile(r"\.(\d+)-[0-9a-f]{8}\.tmp$")
+#: A temp file without an owner (an older version wrote those) is stale once this old.
+_ORPHAN_AGE = 600.0
+
+
+def is_stale_temp(path: Path) -> bool:
+    """A temp file a writer left behind when it died, never one another process is still writing.
+
+    Not every write takes the workspace lock (the prompt a backend was sent is
+    recorded while another process may hold it), so "the lock is held" does not
+    mean "no write is in flight".
+    """
+    owner = _TEMP_OWNER.search(path.name)
+    if owner is None:
+        try:
+            return time.time() - path.stat().st_mtime > _ORPHAN_AGE
+        except FileNotFoundError:
+            return False
+    pid = int(owner.group(1))
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False  # alive, someone else's
+    return False
 
 
 class WorkspaceLock:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .fsio import atomic_write_json, atomic_write_text, dump_json
+from .fsio import atomic_write_json, atomic_write_text, dump_json, is_stale_temp
 from .models import Memory
 from .problems import Problem, StateError
 from .streams import ISSUED_FILE, issued_numbers
@@ -162,7 +162,7 @@ _GONE = object()
 
 
 def _remove_stale_temp_files(workspace: Workspace) -> None:
-    """Temp files a killed writer left behind; with the lock held no write is in flight.
+    """Temp files a killed writer left behind; those of live writers stay.
 
     Only where writes happen now: state, the gallery and the latest two days of
     scenes, so the check stays cheap however long the studio has run.
@@ -171,4 +171,5 @@ def _remove_stale_temp_files(workspace: Workspace) -> None:
     for folder in (workspace.state, workspace.gallery, *days):
         if folder.is_dir():
             for path in folder.rglob(".*.tmp"):
-                path.unlink(missing_ok=True)
+                if is_stale_temp(path):
+                    path.unlink(missing_ok=True)

@@ -184,10 +184,29 @@ def test_applying_the_same_replies_twice_writes_nothing_twice(workspace, cli, tm
 
 
 def test_temp_files_a_killed_writer_left_are_cleaned_by_the_next_writer(workspace, cli):
+    import os
+    import subprocess
+    import sys
+
     assert cli("next").exit_code == 0
-    leftovers = [workspace.state / ".world.json.k3j2.tmp", workspace.scenes / "day-001/scene-01/prompts/.vera.md.x1.tmp"]
-    for path in leftovers:
-        path.write_text("{halb", encoding="utf-8")
-    GameMaster(workspace).recover()
-    assert not any(path.exists() for path in leftovers)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(dead.stdout)
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        leftovers = [
+            workspace.state / f".world.json.{dead_pid}-0a1b2c3d.tmp",
+            workspace.scenes / f"day-001/scene-01/prompts/.vera.md.{dead_pid}-00ff00ff.tmp",
+            workspace.state / ".vera.json.k3j2.tmp",  # no owner in the name, and an hour old
+        ]
+        in_flight = workspace.scenes / f"day-001/scene-01/prompts/.emre.md.{live.pid}-12345678.tmp"
+        for path in [*leftovers, in_flight]:
+            path.write_text("{halb", encoding="utf-8")
+        os.utime(leftovers[2], (os.path.getmtime(leftovers[2]) - 3600,) * 2)
+        GameMaster(workspace).recover()
+        assert not any(path.exists() for path in leftovers)
+        assert in_flight.exists()  # another process is still writing it
+    finally:
+        live.kill()
+        live.wait()
+    in_flight.unlink()
     assert cli("validate").exit_code == 0
