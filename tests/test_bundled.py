@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from gamemaster.workspace import BUNDLED, CLAUDE_CODE_FILES
+
 REPO = Path(__file__).resolve().parents[1]
 
 #: What a checkout holds at its top level besides the package: its own playable workspace.
@@ -52,3 +56,23 @@ def test_init_gives_the_pristine_studio_after_a_day_was_played_in_the_checkout(t
         data = json.loads(agent.read_text(encoding="utf-8"))
         assert (data["last_scene"], data["today_plan"]) == (None, None), agent.name
 
+
+def test_the_checkout_commits_the_bundled_studio_unchanged():
+    # The checkout's own workspace is compared as committed: playing it changes state/, not HEAD.
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed: cannot compare the committed workspace with the bundled copy")
+    listed = subprocess.run(["git", "-C", str(REPO), "ls-tree", "-r", "--name-only", "-z", "HEAD", "--",
+                             "state", "prompts", *CLAUDE_CODE_FILES], capture_output=True)
+    if listed.returncode != 0:
+        pytest.skip(f"{REPO} is not a git checkout with a commit: {listed.stderr.decode(errors='replace').strip()}")
+    committed = {path for path in listed.stdout.decode().split("\0") if path}
+    shipped = {p.relative_to(BUNDLED).as_posix() for p in BUNDLED.rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts}
+    assert committed == shipped, (f"only in the checkout: {sorted(committed - shipped)}; "
+                                  f"only in gamemaster/bundled/: {sorted(shipped - committed)}")
+    differing = [
+        path for path in sorted(shipped)
+        if subprocess.run(["git", "-C", str(REPO), "show", f"HEAD:{path}"], capture_output=True, check=True).stdout
+        != (BUNDLED / path).read_bytes()
+    ]
+    assert not differing, "the checkout's committed copy differs from gamemaster/bundled/ (change both): " + ", ".join(differing)
