@@ -139,19 +139,12 @@ def init(
     empty: Annotated[bool, typer.Option("--empty", help="No characters: an empty studio.")] = False,
 ) -> None:
     """Create a workspace with the bundled studio and editable prompts."""
-    from .workspace import bundled_dir, init_workspace
+    from .workspace import init_workspace
 
     def action(obj: Context):
         target = directory.resolve() if directory else obj.workspace.root
         workspace = init_workspace(target, empty=empty)
         console = _console()
-        if not empty:
-            world = json.loads((bundled_dir("state") / "world.json").read_text(encoding="utf-8"))
-            if world.get("day", 0) > 0:
-                console.print(
-                    f"[yellow]note:[/] the bundled studio has already been played to day {world['day']:03d} "
-                    "in this checkout; `git checkout -- state` restores its start"
-                )
         console.print(f"workspace ready: {workspace.root}", markup=False)
         console.print("next: gamemaster day advance", markup=False)
 

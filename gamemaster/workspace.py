@@ -18,12 +18,18 @@ from .streams import MemoryStream, describe_validation_error
 ROOT_ENV = "GAMEMASTER_ROOT"
 
 
+#: The studio, prompt templates and Claude Code files as shipped, inside the package.
+BUNDLED = Path(__file__).resolve().parent / "bundled"
+
+
 def bundled_dir(name: str) -> Path:
-    """A file or folder as shipped (``state``, ``prompts``, ``CLAUDE.md``…): inside the wheel, or the checkout."""
-    package = Path(__file__).resolve().parent
-    for candidate in (package / "_bundled" / name, package.parent / name):
-        if candidate.exists():
-            return candidate
+    """A file or folder as shipped (``state``, ``prompts``, ``CLAUDE.md``…).
+
+    Never the checkout's top-level copy: that one is a workspace and may have been played.
+    """
+    candidate = BUNDLED / name
+    if candidate.exists():
+        return candidate
     raise StateError(f"the bundled {name} is missing from the installation")
 
 
