@@ -99,6 +99,11 @@ class Pending:
         return turn
 
 
+def moved_on(ref: str) -> str:
+    return (f"scene {ref} is no longer pending: another gamemaster process applied or set it aside "
+            "meanwhile (or state/world.json was edited); run `gamemaster status` to see where the studio stands")
+
+
 def missing_participants(spec: SceneSpec, agents) -> list[str]:
     return [a for a in spec.participants if a not in agents]
 
@@ -394,7 +399,7 @@ class GameMaster:
         with self.workspace.lock:
             agents = self.agents()
             if self.world().pending != pending.spec.ref:
-                raise GamemasterError(f"scene {pending.spec.ref} is no longer pending")
+                raise GamemasterError(moved_on(pending.spec.ref))
             if pending.spec.type == SceneType.MEETING and pending.missing() and turn != pending.missing()[0]:
                 raise GamemasterError(f"scene {pending.spec.ref}: turn {turn + 1} before turn {pending.missing()[0] + 1}")
             reply = self.validate_reply(pending, turn, raw, agents)
@@ -418,7 +423,7 @@ class GameMaster:
             recover(self.workspace)
             world = self.world()
             if world.pending != pending.spec.ref:
-                raise GamemasterError(f"scene {pending.spec.ref} is no longer pending")
+                raise GamemasterError(moved_on(pending.spec.ref))
             missing = pending.missing()
             if missing:
                 waiting = ", ".join(f"{pending.turns[i]} (turn {i + 1})" for i in missing)
@@ -493,7 +498,7 @@ class GameMaster:
             raise GamemasterError("replies rejected, nothing written:\n" + "\n".join(problems))
         with self.workspace.lock:
             if self.world().pending != pending.spec.ref:
-                raise GamemasterError(f"scene {pending.spec.ref} is no longer pending")
+                raise GamemasterError(moved_on(pending.spec.ref))
             new_turns = sorted(t for t in staged.replies if t not in pending.replies)
             for turn in new_turns:
                 atomic_write_json(self.workspace.inside(staged.reply_path(turn)), staged.replies[turn].model_dump(mode="json", by_alias=True))

@@ -64,3 +64,23 @@ def test_day_advance_survives_three_terminals_looping_next_and_prompt(tmp_path):
     fk.assert_valid(root)
     # Two day ends were reached: both summaries are there.
     assert (root / "scenes/day-001/summary.md").exists() and (root / "scenes/day-002/summary.md").exists()
+
+
+def test_the_loser_of_a_race_is_told_another_process_moved_the_scene_on(tmp_path):
+    import pytest
+    from replies import valid_reply
+
+    from gamemaster.backends.scripted import ScriptedBackend
+    from gamemaster.gm import GameMaster
+    from gamemaster.loop import run_scene
+    from gamemaster.problems import GamemasterError
+
+    workspace = fk.studio(tmp_path)
+    mine = GameMaster(workspace)
+    pending, _ = mine.open_next()
+    reply = valid_reply(mine.build_request(pending, 0))
+    run_scene(GameMaster(workspace), ScriptedBackend([valid_reply] * len(pending.turns)))  # the other terminal
+
+    with pytest.raises(GamemasterError) as lost:
+        mine.store_reply(pending, 0, reply)
+    assert f"scene {pending.spec.ref} is no longer pending: another gamemaster process" in str(lost.value)
