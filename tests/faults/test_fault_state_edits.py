@@ -81,8 +81,8 @@ class Crash(BaseException):
     """Stands for the process dying: nothing after it runs."""
 
 
-def test_a_hand_edit_made_after_a_crash_is_not_undone_by_the_replay(tmp_path, monkeypatch):
-    workspace = fk.studio(tmp_path)
+def _crash_after_the_journal(workspace, monkeypatch) -> None:
+    """An ARRIVAL applied up to its journal and stream appends; the process dies before the file rewrites."""
     gm = GameMaster(workspace)
     pending = fk.open_arrival(workspace)
     backend = ScriptedBackend([valid_reply] * len(pending.turns))
@@ -97,6 +97,11 @@ def test_a_hand_edit_made_after_a_crash_is_not_undone_by_the_replay(tmp_path, mo
         gm.apply(pending)
     monkeypatch.undo()
     assert workspace.journal_path.exists()
+
+
+def test_a_hand_edit_made_after_a_crash_is_not_undone_by_the_replay(tmp_path, monkeypatch):
+    workspace = fk.studio(tmp_path)
+    _crash_after_the_journal(workspace, monkeypatch)
     # The user, seeing the studio stopped, edits Vera by hand before running anything.
     vera_path = workspace.agents_dir / "vera.json"
     vera = fk.read_json(vera_path)
@@ -119,15 +124,7 @@ def test_a_hand_edit_made_after_a_crash_is_not_undone_by_the_replay(tmp_path, mo
 
 def test_a_hand_edit_of_a_field_the_interrupted_scene_changes_is_refused_by_name(tmp_path, monkeypatch):
     workspace = fk.studio(tmp_path)
-    gm = GameMaster(workspace)
-    pending = fk.open_arrival(workspace)
-    backend = ScriptedBackend([valid_reply] * len(pending.turns))
-    for turn in pending.missing():
-        gm.store_reply(pending, turn, backend.reply(gm.build_request(pending, turn)))
-    monkeypatch.setattr(transaction_module, "atomic_write_text", lambda *a, **k: (_ for _ in ()).throw(Crash()))
-    with pytest.raises(Crash):
-        gm.apply(pending)
-    monkeypatch.undo()
+    _crash_after_the_journal(workspace, monkeypatch)
     vera_path = workspace.agents_dir / "vera.json"
     vera = fk.read_json(vera_path)
     vera["today_plan"] = {"text": "Von Hand: heute nur Türme.", "tags": []}
