@@ -140,7 +140,7 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
             return {"systemMessage": f"{agent_id}'s answer was not stored: {exc}"}
         else:
             _set_rejections(pending, key, None)
-            return None
+            return _write_back_if_complete(gm, pending)
         count = _set_rejections(pending, key, reason)
     if count >= MAX_REJECTIONS:
         return {
@@ -154,6 +154,28 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
         "reason": f"gamemaster rejected {agent_id}'s reply: {reason}. "
         "Answer again with the complete, corrected JSON object.",
     }
+
+
+def _write_back_if_complete(gm, pending) -> dict | None:
+    """With the scene's last reply stored, write the scene back here, under the same lock.
+
+    Claude Code may run character subagents in the background and end the Game
+    Master's turn before they finish; a scene that waited for a follow-up turn
+    to run `gamemaster apply` could stay pending. The Game Master's own `apply`
+    then reports the scene as already applied.
+    """
+    from .problems import GamemasterError
+
+    if pending.missing():
+        return None
+    try:
+        result = gm.apply(pending)
+        summary = gm.close_day_if_over()
+    except GamemasterError as exc:
+        return {"systemMessage": f"every reply of {pending.spec.ref} is stored, but writing it back failed: {exc}"}
+    closed = f"; day closed: {gm.workspace.rel(summary)}" if summary else ""
+    return {"systemMessage": f"{pending.spec.ref}: every reply stored, scene written back "
+                             f"({len(result.written)} memories, {len(result.artifacts)} artifact(s)){closed}"}
 
 
 def _is_interview_answer(message: str | None) -> bool:

@@ -285,6 +285,22 @@ def _result_lines(spec, result) -> list[str]:
     return [printable(line) for line in lines]
 
 
+def _already_applied(workspace, record: dict, as_json: bool) -> None:
+    """`apply` after the SubagentStop hook (or another process) wrote the scene back: what it wrote."""
+    ref = record["ref"]
+    summary = workspace.day_dir(record["day"]) / "summary.md"
+    closed = workspace.rel(summary) if summary.exists() else None
+    if as_json:
+        return _print_json({"applied": False, "already_applied": ref, "written": record.get("written", []),
+                            "artifacts": record.get("artifacts", []), "day_summary": closed})
+    lines = [f"scene {ref} is already applied (by the SubagentStop hook or another gamemaster process); nothing written"]
+    lines += [f"  {e['id']} ({e['type']}, {e['importance']}) {e['description'][:90]}" for e in record.get("written", [])]
+    lines += [f"  artifact: {path}" for path in record.get("artifacts", [])]
+    if closed:
+        lines.append(f"day closed: {closed}")
+    print(printable("\n".join(lines)))
+
+
 @app.command()
 def apply(
     ctx: typer.Context,
@@ -308,6 +324,9 @@ def apply(
                 if all(r.get("status") == "applied" for r in records):
                     message = f"scene {', '.join(sorted(named))} is already applied; nothing written"
                     return _print_json({"applied": False, "message": message}) if as_json else print(message)
+            last = gm.last_applied(world) if given is None else None
+            if last is not None:
+                return _already_applied(obj.workspace, last, as_json)
             raise GamemasterError("no scene is pending; run `gamemaster next` first")
         result = gm.apply_replies(pending, given) if given is not None else gm.apply(pending)
         if result is None:

@@ -366,6 +366,17 @@ class GameMaster:
             ],
         }
 
+    def last_applied(self, world: World | None = None) -> dict | None:
+        """The record of the studio's latest scene, if it has been written back."""
+        world = world or self.world()
+        if not world.day or not world.scene:
+            return None
+        path = self.workspace.scene_dir(scene_ref(world.day, world.scene)) / "scene.json"
+        if not path.exists():
+            return None
+        record = self.workspace.read_json(path)
+        return record if record.get("status") == "applied" else None
+
     def require_pending(self) -> Pending:
         pending = self.pending()
         if pending is None:

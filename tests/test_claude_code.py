@@ -163,8 +163,14 @@ def test_the_scene_command_sequence_leaves_the_same_state_as_scene_run(tmp_path)
             script.setdefault(agent, []).append(reply)
             event = stop_event(f"character-{agent}", json.dumps(reply, ensure_ascii=False))
             result = runner.invoke(app, ["--root", str(by_commands), "hook", "subagent-stop"], input=json.dumps(event))
-            assert result.exit_code == 0 and result.output == "", result.output
-        assert runner.invoke(app, ["--root", str(by_commands), "apply"]).exit_code == 0
+            last = turn == len(opened["turns"]) - 1
+            assert result.exit_code == 0, result.output
+            if last:  # the hook writes the scene back itself once its last reply is stored
+                assert f"{opened['ref']}: every reply stored, scene written back" in json.loads(result.output)["systemMessage"]
+            else:
+                assert result.output == "", result.output
+        applied = runner.invoke(app, ["--root", str(by_commands), "apply"])
+        assert applied.exit_code == 0 and f"scene {opened['ref']} is already applied" in applied.output
     backend = ScriptedBackend(script)
     gm = GameMaster(Workspace(by_run))
     for extra in forced:
@@ -323,3 +329,22 @@ def test_an_interview_answer_passes_the_hook_even_with_a_scene_pending(cli, arri
     assert hook(cli, stop_event("character-vera", answer)) is None
     assert cli("status", "--json").exit_code == 0
     assert "07-vera" in json.loads(cli("status", "--json").output)["pending"]["waiting"]
+
+
+def test_a_day_completes_through_the_hook_alone_and_apply_only_reports(workspace, cli):
+    """Background subagents: the Game Master may never run `apply` itself; the scenes still land."""
+    closed = None
+    for _ in range(20):
+        opened = json.loads(cli("next", "--json").output)
+        gm = GameMaster(workspace)
+        for turn, agent in enumerate(opened["turns"]):
+            reply = valid_reply(gm.build_request(gm.pending(), turn))
+            hook(cli, stop_event(f"character-{agent}", json.dumps(reply, ensure_ascii=False)))
+        assert gm.pending() is None, f"{opened['ref']} is still pending after its last reply"
+        report = json.loads(cli("apply", "--json").output)
+        assert report["already_applied"] == opened["ref"] and report["written"]
+        if report["day_summary"]:
+            closed = report["day_summary"]
+            break
+    assert closed == "scenes/day-001/summary.md" and (workspace.root / closed).exists()
+    assert cli("validate").exit_code == 0
