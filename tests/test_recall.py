@@ -216,3 +216,35 @@ def test_the_same_words_stored_again_are_chosen_once(empty_workspace):
     said = [p.memory.description for p in selection.picked if p.section == "relevant"]
     assert said.count("Gretas Katze war beim Tierarzt.") == 1
     assert "Greta nennt ihre Katze Pixel." in said
+
+
+def test_a_rebuild_split_across_two_processes_gives_the_same_index(empty_workspace, monkeypatch):
+    import gamemaster.retrieval.analyse as analyse
+
+    rows = [memory("ana", n, description=filler(n), tags=["alltag", f"t{n % 7}"],
+                   created=f"day-{1 + n // 15:03d}/scene-{n % 9 + 1:02d}") for n in range(1, 3001)]
+    for n in range(10, 3000, 97):
+        rows[n].pop("created")  # undated lines inherit the scene before them, across the split too
+    rows[2500] = memory("ana", 2501, description="Die Katze heißt Minka.", tags=["katze"])
+    studio(empty_workspace, rows)
+    path = empty_workspace.state / ".cache" / "ana.search.sqlite"
+
+    def build(parallel_from):
+        monkeypatch.setattr(analyse, "PARALLEL_FROM", parallel_from)
+        path.unlink(missing_ok=True)
+        index = SearchIndex(empty_workspace.memories_dir / "ana.jsonl", path, "de").refresh()
+        try:
+            docs = index.docs(range(1, 3002))
+            return docs, index.search(["katz", "mittagess"], 50), index.tagged(["t3", "katze"], 50), index.count()
+        finally:
+            index.close()
+
+    answered = []
+    original = analyse._Worker.result
+    monkeypatch.setattr(analyse._Worker, "result", lambda self: answered.append(original(self)) or answered[-1])
+    single = build(10**12)
+    assert answered == []
+    split = build(1)
+    assert len(answered) == 1 and answered[0] is not None and len(answered[0][0]) > 1000  # the second process did half
+    assert split == single
+    assert single[3] == 3000 and single[0][2501].mem_id == "ana-2501"

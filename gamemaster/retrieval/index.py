@@ -13,7 +13,6 @@ outside the tool is caught by size and mtime: if the old bytes are unchanged
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import zlib
@@ -21,10 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from ..models import SCENE_REF_RE
 from ..problems import GamemasterError
-from ..streams import without_bom
-from .text import PIPELINE_VERSION, Analyzer, analyzer, tag_key
+from .analyse import analyse_all
+from .text import PIPELINE_VERSION
 
 SCHEMA_VERSION = 2
 
@@ -210,35 +208,19 @@ class SearchIndex:
 
     def _index_bytes(self, db, data: bytes, base: int, state: dict, meta: dict, mtime_ns: int) -> None:
         """Index the lines in ``data`` (which starts at byte ``base`` of the stream)."""
-        words = analyzer(meta["language"])
         seq, line = state.get("seq", 0), state.get("lines", 0)
         day, scene, dated = state.get("day", 0), state.get("scene", 0), state.get("dated", 0)
-        docs, tags, texts = [], [], []
-        offset = 0
-        pieces = data.split(b"\n")
         ends_nl = data.endswith(b"\n") or (not data and state.get("ends_nl", True))
-        if pieces and pieces[-1] == b"":
-            pieces.pop()
-        terms, parse, scene_ref = words.terms, _parse, SCENE_REF_RE.match
-        for raw in pieces:
-            line += 1
-            parsed = parse(raw)
-            if parsed is not None:
-                memory, tag_list = parsed
-                created = memory.get("created")
-                match = scene_ref(created) if isinstance(created, str) else None
-                if match:
-                    day, scene, dated = int(match.group(1)), int(match.group(2)), 1
-                seq += 1
-                importance, depth, kind = memory.get("importance"), memory.get("depth", 0), memory.get("type")
-                docs.append((seq, line, base + offset, len(raw), memory["id"], day, scene, dated,
-                             kind if isinstance(kind, str) else "observation",
-                             importance if type(importance) is int else 1,
-                             depth if type(depth) is int else 0))
-                texts.append((seq, " ".join(terms(_body(memory, tag_list)))))
-                if tag_list:
-                    tags.extend((key, seq) for key in {tag_key(t) for t in tag_list} if key)
-            offset += len(raw) + 1
+        rows, lines = analyse_all(data, meta["language"])
+        docs, tags, texts = [], [], []
+        for row_line, offset, length, mem_id, row_day, row_scene, kind, importance, depth, terms, keys in rows:
+            if row_day >= 0:
+                day, scene, dated = row_day, row_scene, 1
+            seq += 1
+            docs.append((seq, line + row_line, base + offset, length, mem_id, day, scene, dated, kind, importance, depth))
+            texts.append((seq, terms))
+            tags.extend((key, seq) for key in keys)
+        line += lines
         db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", docs)
         db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", tags)
         db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", texts)
@@ -315,27 +297,6 @@ def _rollback(db: sqlite3.Connection) -> None:
     # ROLLBACK would raise and hide the error that matters.
     if db.in_transaction:
         db.execute("ROLLBACK")
-
-
-def _parse(raw: bytes) -> tuple[dict, list[str]] | None:
-    """Just enough of a line to index it; lines that are not memories are left to `validate`."""
-    try:
-        data = json.loads(without_bom(raw))
-    except ValueError:
-        return None
-    if type(data) is not dict or type(data.get("id")) is not str or type(data.get("description")) is not str:
-        return None
-    tags = data.get("tags")
-    return data, ([t for t in tags if type(t) is str] if type(tags) is list else [])
-
-
-def _body(memory: dict, tags: list[str]) -> str:
-    """What a memory says: description, an artifact's title and summary, and its tags' words."""
-    parts = [memory["description"], *tags]
-    metadata = memory.get("metadata")
-    if type(metadata) is dict:
-        parts += [metadata[k] for k in ("title", "summary") if type(metadata.get(k)) is str]
-    return "\n".join(parts)
 
 
 def index_path_for(root: Path, agent: str) -> Path:

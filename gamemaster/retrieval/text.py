@@ -79,10 +79,13 @@ class Analyzer:
     def terms(self, text: str) -> list[str]:
         known = self._terms
         found = _WORD.findall(fold(text))
-        for word in found:
-            if word not in known:
-                self._term(word)
-        return [known[w] for w in found if known[w]]
+        try:
+            return [t for t in map(known.__getitem__, found) if t]
+        except KeyError:  # a word not met before: analyse the new ones, then look up again
+            for word in found:
+                if word not in known:
+                    self._term(word)
+            return [t for t in map(known.__getitem__, found) if t]
 
     def tag_terms(self, tags: Iterable[str]) -> list[str]:
         """Tags are compound keywords (``bone-towers``): each part is a term."""
