@@ -396,8 +396,10 @@ def agents_sync(
     ctx: typer.Context,
     check: Annotated[bool, typer.Option("--check", help="Only report; exit 1 if the files are out of date.")] = False,
 ) -> None:
-    """Write .claude/agents/character-*.md from state/agents (the persona lives there only)."""
+    """Write .claude/agents/character-*.md from state/agents, and bring the toolkit's Claude Code files up to date."""
     from .claude_code import sync_subagents
+
+    from .claude_files import states, update
 
     def action(obj: Context):
         obj.workspace.require()
@@ -409,7 +411,19 @@ def agents_sync(
             print(f"{'stale' if check else 'removed'}: {path}")
         if not result.changed:
             print("subagents are up to date")
-        if check and result.changed:
+        # CLAUDE.md, the commands and the settings: as the installed toolkit ships them?
+        found = states(obj.workspace)
+        stale = [s for s in found if s.status in ("missing", "out of date")]
+        for state in found:
+            if state.status == "changed here":
+                print(f"changed here (kept; the installed toolkit ships another version): {state.path}")
+        if check:
+            for state in stale:
+                print(f"{state.status} (the installed toolkit ships a newer one): {state.path}")
+        else:
+            for path in update(obj.workspace):
+                print(f"updated: {path}")
+        if check and (result.changed or stale):
             raise typer.Exit(1)
 
     _run(ctx, action)

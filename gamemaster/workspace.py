@@ -193,15 +193,12 @@ def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studi
             for name in ("agents", "memories"):
                 shutil.copytree(source / name, workspace.state / name, dirs_exist_ok=True)
             shutil.copy2(source / "world.json", workspace.world_path)
-        for name in ("prompts", *CLAUDE_CODE_FILES):
-            source, destination = bundled_dir(name), target / name
-            if destination.exists():
-                continue
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            if source.is_dir():
-                shutil.copytree(source, destination)
-            else:
-                shutil.copy2(source, destination)
+        if not (target / "prompts").exists():
+            shutil.copytree(bundled_dir("prompts"), target / "prompts")
+        from .claude_files import install, states
+
+        # Claude Code files the folder already has (a checkout, a user's own) are left as they are.
+        install(workspace, {s.path for s in states(workspace) if s.status == "missing"})
         for folder in (workspace.gallery, workspace.scenes):
             folder.mkdir(exist_ok=True)
         from .claude_code import sync_subagents

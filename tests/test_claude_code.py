@@ -348,3 +348,26 @@ def test_a_day_completes_through_the_hook_alone_and_apply_only_reports(workspace
             break
     assert closed == "scenes/day-001/summary.md" and (workspace.root / closed).exists()
     assert cli("validate").exit_code == 0
+
+
+def test_agents_sync_check_reports_claude_code_files_older_than_the_toolkits(workspace, cli, monkeypatch):
+    from gamemaster import claude_files
+
+    assert cli("agents", "sync", "--check").exit_code == 0  # a fresh init is current
+    ours = dict(claude_files.shipped())
+    newer = {**ours, ".claude/commands/scene.md": ours[".claude/commands/scene.md"] + b"\nEine neue Zeile.\n",
+             "CLAUDE.md": ours["CLAUDE.md"] + b"\nNeu im Toolkit.\n"}
+    monkeypatch.setattr(claude_files, "shipped", lambda: newer)
+    mine = "# Mein eigenes CLAUDE.md\n"
+    (workspace.root / "CLAUDE.md").write_text(mine, encoding="utf-8")  # the user's own version
+
+    check = cli("agents", "sync", "--check")
+    assert check.exit_code == 1
+    assert "out of date (the installed toolkit ships a newer one): .claude/commands/scene.md" in check.output
+    assert "changed here (kept; the installed toolkit ships another version): CLAUDE.md" in check.output
+
+    assert cli("agents", "sync").exit_code == 0
+    assert (workspace.root / ".claude/commands/scene.md").read_bytes() == newer[".claude/commands/scene.md"]
+    assert (workspace.root / "CLAUDE.md").read_text(encoding="utf-8") == mine
+    again = cli("agents", "sync", "--check")
+    assert again.exit_code == 0 and "out of date" not in again.output

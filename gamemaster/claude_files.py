@@ -1,0 +1,92 @@
+"""The Claude Code files a workspace gets from the toolkit, and whether they are current.
+
+``gamemaster init`` copies CLAUDE.md, the commands, the settings and .mcp.json
+and records what it wrote in ``.claude/gamemaster-files.json`` (a hash per
+file). Later, a file still as the toolkit wrote it but different from what the
+installed toolkit ships is out of date and ``agents sync`` replaces it; a file
+changed in the workspace is the user's and is only reported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .fsio import atomic_write_bytes, atomic_write_json
+from .workspace import CLAUDE_CODE_FILES, Workspace, bundled_dir
+
+RECORD = ".claude/gamemaster-files.json"
+
+
+@dataclass(frozen=True)
+class FileState:
+    path: str
+    #: "current", "missing", "out of date" (as the toolkit wrote it, and the toolkit has changed)
+    #: or "changed here" (edited in the workspace; left alone).
+    status: str
+
+
+def shipped() -> dict[str, bytes]:
+    """Relative path → the bytes the installed toolkit ships."""
+    files: dict[str, bytes] = {}
+    for name in CLAUDE_CODE_FILES:
+        source = bundled_dir(name)
+        if source.is_dir():
+            for path in sorted(p for p in source.rglob("*") if p.is_file()):
+                files[f"{name}/{path.relative_to(source).as_posix()}"] = path.read_bytes()
+        else:
+            files[name] = source.read_bytes()
+    return files
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _recorded(workspace: Workspace) -> dict[str, str]:
+    try:
+        data = json.loads((workspace.root / RECORD).read_text(encoding="utf-8"))
+    except (FileNotFoundError, ValueError, UnicodeDecodeError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    return {k: v for k, v in files.items() if isinstance(v, str)} if isinstance(files, dict) else {}
+
+
+def states(workspace: Workspace) -> list[FileState]:
+    recorded = _recorded(workspace)
+    found = []
+    for relative, data in shipped().items():
+        path = workspace.root / relative
+        if not path.is_file():
+            found.append(FileState(relative, "missing"))
+            continue
+        current = _digest(path.read_bytes())
+        if current == _digest(data):
+            found.append(FileState(relative, "current"))
+        elif recorded.get(relative) == current:
+            found.append(FileState(relative, "out of date"))
+        else:
+            found.append(FileState(relative, "changed here"))
+    return found
+
+
+def install(workspace: Workspace, only: set[str] | None = None) -> list[str]:
+    """Write the shipped files (all of them, or ``only`` these) and record what was written."""
+    recorded = _recorded(workspace)
+    written = []
+    for relative, data in shipped().items():
+        if only is not None and relative not in only:
+            continue
+        atomic_write_bytes(workspace.inside(workspace.root / relative), data)
+        recorded[relative] = _digest(data)
+        written.append(relative)
+    atomic_write_json(workspace.root / RECORD, {"files": dict(sorted(recorded.items()))})
+    return written
+
+
+def update(workspace: Workspace) -> list[str]:
+    """Bring missing and out-of-date files up to the installed toolkit; leave the user's edits."""
+    stale = {s.path for s in states(workspace) if s.status in ("missing", "out of date")}
+    return install(workspace, stale) if stale else []
