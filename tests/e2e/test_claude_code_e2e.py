@@ -125,8 +125,11 @@ def _run_scene(tmp_path: Path, unshare: list[str], claude: Path, workspace) -> d
         pytest.fail(f"run_inside.py failed: {_tail(exc.stdout)}\n{_tail(exc.stderr, 3000)}")
     result = json.loads(out.read_text(encoding="utf-8"))
     kinds = [r.get("kind") for r in result["requests"]]
+    tools = next((r["body"].get("tools") or [] for r in result["requests"] if r.get("kind") == "game_master"), [])
+    spawn = next(({"name": t["name"], "fields": sorted(t.get("input_schema", {}).get("properties", {}))}
+                  for t in tools if t.get("name") in ("Agent", "Task")), None)
     print(f"Claude Code {claude.parent.parent.parent.name}: exit {result['returncode']} after "
-          f"{result['seconds']} s, requests {kinds}")
+          f"{result['seconds']} s, requests {kinds}, subagent tool {spawn}")
     assert not result.get("timeout"), f"claude timed out: {_tail(result.get('stderr'), 3000)}"
     assert result["returncode"] == 0, f"{_tail(result['stdout'], 3000)}\n{_tail(result['stderr'], 3000)}"
     assert "error" not in kinds, [r["answer"] for r in result["requests"] if r.get("kind") == "error"]
@@ -150,6 +153,20 @@ def _assert_scene_done(workspace, result: dict, before: dict[str, int]) -> None:
     spawned = [b["input"].get("subagent_type") for r in result["requests"] if r.get("kind") == "game_master"
                for b in r["answer"] if b["type"] == "tool_use" and b["name"] in ("Agent", "Task")]
     assert sorted(spawned) == sorted("character-" + a.replace("_", "-") for a in participants)
+    # In the foreground: the Game Master's next request already holds each character's stored reply
+    # as the result of its subagent call (not an "agent launched in the background" notice).
+    spawn_ids = {b["id"]: b["input"]["subagent_type"] for r in result["requests"] if r.get("kind") == "game_master"
+                 for b in r["answer"] if b["type"] == "tool_use" and b["name"] in ("Agent", "Task")}
+    handed_back = {spawn_ids[b["tool_use_id"]]: json.dumps(b.get("content"), ensure_ascii=False)
+                   for r in result["requests"] if r.get("kind") == "game_master"
+                   for m in r["body"]["messages"] if m.get("role") == "user" and isinstance(m.get("content"), list)
+                   for b in m["content"] if b.get("type") == "tool_result" and b.get("tool_use_id") in spawn_ids}
+    for agent in participants:
+        assert '\\"agent\\": \\"%s\\"' % agent in handed_back.get("character-" + agent.replace("_", "-"), ""), \
+            f"{agent}'s reply never came back to the Game Master as its subagent's result"
+    # The hook wrote the scene back with its last reply; the Game Master's `apply` only reported it.
+    last = json.dumps(result["requests"][-1]["body"]["messages"][-1], ensure_ascii=False)
+    assert "is already applied" in last, last[-1500:]
     summary = json.loads(result["stdout"])
     assert summary.get("is_error") is False, summary
     validate = subprocess.run([sys.executable, "-m", "gamemaster", "--root", str(workspace.root), "validate"],
