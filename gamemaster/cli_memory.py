@@ -20,11 +20,12 @@ StrategyOption = Annotated[
 
 
 def _agent_id(value: str) -> str:
-    from .models import AGENT_ID_RE
+    from .ids import agent_id
 
-    if not AGENT_ID_RE.match(value):
-        raise GamemasterError(f"agent: {value!r} is not an agent id (lower-case letters, digits, _)")
-    return value
+    try:
+        return agent_id(value)
+    except ValueError as exc:
+        raise GamemasterError(f"agent: {exc}") from None
 
 
 def _print_selection(selection, title: str) -> None:

@@ -34,12 +34,6 @@ def artifact_kind(value: str) -> str:
     return value
 
 
-def scene_ref(value: str) -> str:
-    if not isinstance(value, str) or not SCENE_REF_RE.match(value):
-        raise ValueError(f"{value!r} is not of the form day-XXX/scene-YY")
-    return value
-
-
 class OutsideWorkspace(ValueError):
     pass
 

@@ -278,14 +278,6 @@ class SearchIndex:
         rows = self._connect().execute(f"SELECT {_DOC_COLUMNS} FROM doc {where} ORDER BY seq DESC LIMIT ?", (count,))
         return [_row_doc(row) for row in rows]
 
-    def read(self, docs: list[Doc]) -> dict[int, bytes]:
-        """The raw lines of these docs, read by offset."""
-        found = {}
-        with open(self.stream_path, "rb") as handle:
-            for doc in sorted(docs, key=lambda d: d.offset):
-                handle.seek(doc.offset)
-                found[doc.seq] = handle.read(doc.length)
-        return found
 
 
 def _is_full(exc: Exception) -> bool:
