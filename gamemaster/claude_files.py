@@ -1,8 +1,9 @@
 """The Claude Code files a workspace gets from the toolkit, and whether they are current.
 
 ``gamemaster init`` copies CLAUDE.md, the commands, the settings and .mcp.json
-and records what it wrote in ``.claude/gamemaster-files.json`` (a hash per
-file). Later, a file still as the toolkit wrote it but different from what the
+(or, with ``--plugin``, CLAUDE.md and settings that leave the hook and the MCP
+server to the plugin) and records what it wrote in
+``.claude/gamemaster-files.json`` (the mode and a hash per file). Later, a file still as the toolkit wrote it but different from what the
 installed toolkit ships is out of date and ``agents sync`` replaces it; a file
 changed in the workspace is the user's and is only reported.
 """
@@ -28,8 +29,15 @@ class FileState:
     status: str
 
 
-def shipped() -> dict[str, bytes]:
-    """Relative path → the bytes the installed toolkit ships."""
+COMMANDS, PLUGIN = "commands", "plugin"
+
+
+def shipped(mode: str = COMMANDS) -> dict[str, bytes]:
+    """Relative path → the bytes the installed toolkit ships for a workspace in ``mode``."""
+    if mode == PLUGIN:
+        from .claude_plugin import workspace_settings
+
+        return {"CLAUDE.md": bundled_dir("CLAUDE.md").read_bytes(), ".claude/settings.json": workspace_settings()}
     files: dict[str, bytes] = {}
     for name in CLAUDE_CODE_FILES:
         source = bundled_dir(name)
@@ -45,19 +53,28 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _recorded(workspace: Workspace) -> dict[str, str]:
+def _record(workspace: Workspace) -> dict:
     try:
         data = json.loads((workspace.root / RECORD).read_text(encoding="utf-8"))
     except (FileNotFoundError, ValueError, UnicodeDecodeError):
         return {}
-    files = data.get("files") if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def _recorded(workspace: Workspace) -> dict[str, str]:
+    files = _record(workspace).get("files")
     return {k: v for k, v in files.items() if isinstance(v, str)} if isinstance(files, dict) else {}
+
+
+def mode_of(workspace: Workspace) -> str:
+    """``plugin`` if the workspace was set up for the Claude Code plugin, else ``commands``."""
+    return PLUGIN if _record(workspace).get("mode") == PLUGIN else COMMANDS
 
 
 def states(workspace: Workspace) -> list[FileState]:
     recorded = _recorded(workspace)
     found = []
-    for relative, data in shipped().items():
+    for relative, data in shipped(mode_of(workspace)).items():
         path = workspace.root / relative
         if not path.is_file():
             found.append(FileState(relative, "missing"))
@@ -72,17 +89,18 @@ def states(workspace: Workspace) -> list[FileState]:
     return found
 
 
-def install(workspace: Workspace, only: set[str] | None = None) -> list[str]:
+def install(workspace: Workspace, only: set[str] | None = None, mode: str | None = None) -> list[str]:
     """Write the shipped files (all of them, or ``only`` these) and record what was written."""
     recorded = _recorded(workspace)
+    mode = mode or mode_of(workspace)
     written = []
-    for relative, data in shipped().items():
+    for relative, data in shipped(mode).items():
         if only is not None and relative not in only:
             continue
         atomic_write_bytes(workspace.inside(workspace.root / relative), data)
         recorded[relative] = _digest(data)
         written.append(relative)
-    atomic_write_json(workspace.root / RECORD, {"files": dict(sorted(recorded.items()))})
+    atomic_write_json(workspace.root / RECORD, {"mode": mode, "files": dict(sorted(recorded.items()))})
     return written
 
 

@@ -27,10 +27,12 @@ scene_app = typer.Typer(help="Play single scenes.", no_args_is_help=True)
 day_app = typer.Typer(help="Play whole days.", no_args_is_help=True)
 agents_app = typer.Typer(help="Character subagents for Claude Code.", no_args_is_help=True)
 hook_app = typer.Typer(help="Claude Code hooks.", no_args_is_help=True)
+plugin_app = typer.Typer(help="The Claude Code plugin that ships with the toolkit.", no_args_is_help=True)
 app.add_typer(scene_app, name="scene")
 app.add_typer(day_app, name="day")
 app.add_typer(agents_app, name="agents")
 app.add_typer(hook_app, name="hook")
+app.add_typer(plugin_app, name="plugin")
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for programs.")]
 
@@ -137,13 +139,15 @@ def init(
     ctx: typer.Context,
     directory: Annotated[Optional[Path], typer.Argument(help="Where to create it (default: --root or here).")] = None,
     empty: Annotated[bool, typer.Option("--empty", help="No characters: an empty studio.")] = False,
+    plugin: Annotated[bool, typer.Option("--plugin", help="Claude Code runs the Game Master from the gamemaster plugin "
+                                         "(claude --plugin-dir \"$(gamemaster plugin path)\"), not from workspace commands.")] = False,
 ) -> None:
     """Create a workspace with the bundled studio and editable prompts."""
     from .workspace import init_workspace
 
     def action(obj: Context):
         target = directory.resolve() if directory else obj.workspace.root
-        workspace = init_workspace(target, empty=empty)
+        workspace = init_workspace(target, empty=empty, plugin=plugin)
         console = _console()
         console.print(f"workspace ready: {workspace.root}", markup=False)
         console.print("next: gamemaster day advance", markup=False)
@@ -430,7 +434,11 @@ def agents_sync(
 
 
 @hook_app.command("subagent-stop")
-def hook_subagent_stop(ctx: typer.Context) -> None:
+def hook_subagent_stop(
+    ctx: typer.Context,
+    from_plugin: Annotated[bool, typer.Option("--from-plugin", hidden=True,
+                                              help="Run by the plugin: step aside where the workspace has its own hook.")] = False,
+) -> None:
     """Claude Code's SubagentStop hook: store a character's reply, or send it back with the reason."""
     from .claude_code import handle_subagent_stop
 
@@ -448,6 +456,11 @@ def hook_subagent_stop(ctx: typer.Context) -> None:
             if str(payload.get("agent_type") or "").startswith(SUBAGENT_PREFIX):
                 _print_json({"systemMessage": f"no gamemaster workspace found from {obj.workspace.root}; the reply was not stored"})
             return  # elsewhere no subagent is a character
+        if from_plugin:
+            from .claude_plugin import workspace_runs_own_hook
+
+            if workspace_runs_own_hook(workspace):
+                return  # one hook per reply, or each rejection would count twice
         from .gm import GameMaster
 
         answer = handle_subagent_stop(GameMaster(workspace), payload)
@@ -455,6 +468,14 @@ def hook_subagent_stop(ctx: typer.Context) -> None:
             _print_json(answer)
 
     _run(ctx, action)
+
+
+@plugin_app.command("path")
+def plugin_path() -> None:
+    """Print the plugin's folder, for `claude --plugin-dir "$(gamemaster plugin path)"`."""
+    from .claude_plugin import plugin_dir
+
+    print(plugin_dir())
 
 
 @app.command()

@@ -177,8 +177,12 @@ class Workspace:
         return local if local.is_file() else bundled_dir("prompts") / name
 
 
-def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studio") -> Workspace:
-    """A new workspace: the bundled studio (or none) plus editable prompt templates."""
+def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studio", plugin: bool = False) -> Workspace:
+    """A new workspace: the bundled studio (or none) plus editable prompt templates.
+
+    ``plugin``: Claude Code gets the Game Master from the toolkit's plugin, not from
+    commands, hook and MCP entry in the workspace.
+    """
     workspace = Workspace(target)
     if workspace.world_path.exists():
         raise StateError(f"{workspace.rel(workspace.world_path)}: a workspace already exists here")
@@ -195,10 +199,11 @@ def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studi
             shutil.copy2(source / "world.json", workspace.world_path)
         if not (target / "prompts").exists():
             shutil.copytree(bundled_dir("prompts"), target / "prompts")
-        from .claude_files import install, states
+        from .claude_files import COMMANDS, PLUGIN, install, shipped
 
         # Claude Code files the folder already has (a checkout, a user's own) are left as they are.
-        install(workspace, {s.path for s in states(workspace) if s.status == "missing"})
+        mode = PLUGIN if plugin else COMMANDS
+        install(workspace, {p for p in shipped(mode) if not (target / p).exists()}, mode=mode)
         for folder in (workspace.gallery, workspace.scenes):
             folder.mkdir(exist_ok=True)
         from .claude_code import sync_subagents

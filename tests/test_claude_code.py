@@ -357,7 +357,7 @@ def test_agents_sync_check_reports_claude_code_files_older_than_the_toolkits(wor
     ours = dict(claude_files.shipped())
     newer = {**ours, ".claude/commands/scene.md": ours[".claude/commands/scene.md"] + b"\nEine neue Zeile.\n",
              "CLAUDE.md": ours["CLAUDE.md"] + b"\nNeu im Toolkit.\n"}
-    monkeypatch.setattr(claude_files, "shipped", lambda: newer)
+    monkeypatch.setattr(claude_files, "shipped", lambda mode=claude_files.COMMANDS: newer)
     mine = "# Mein eigenes CLAUDE.md\n"
     (workspace.root / "CLAUDE.md").write_text(mine, encoding="utf-8")  # the user's own version
 

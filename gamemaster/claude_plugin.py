@@ -1,0 +1,108 @@
+"""The Game Master as a Claude Code plugin, built from the workspace commands.
+
+The plugin ships inside the package (``gamemaster/plugin/``): a manifest, one
+skill per command (scene, day, brief, status, ask), the SubagentStop hook and
+the MCP server. The skills are the commands' text with a ``name`` added, so
+the two forms never drift apart; ``tests/test_claude_plugin.py`` checks the
+committed files against :func:`rendered`, and :func:`write` renders them anew.
+
+A workspace uses the plugin instead of its own commands, hook and MCP entry
+(``gamemaster init --plugin``): the hook would otherwise run twice. The
+character subagents stay per workspace (``agents sync``).
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from pathlib import Path
+
+from . import __version__
+from .workspace import bundled_dir
+
+NAME = "gamemaster"
+SKILLS = ("scene", "day", "brief", "status", "ask")
+HOOK_COMMAND = "gamemaster hook subagent-stop"
+MARKETPLACE = "gamemaster"
+
+
+def plugin_dir() -> Path:
+    """Where the installed toolkit keeps its plugin (what ``claude --plugin-dir`` takes)."""
+    return Path(str(files("gamemaster") / "plugin"))
+
+
+def _json(data: dict) -> bytes:
+    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def _skill(name: str, command: str) -> str:
+    if not command.startswith("---\n"):
+        raise ValueError(f".claude/commands/{name}.md has no front matter")
+    return f"---\nname: {name}\n" + command[len("---\n"):]
+
+
+def rendered() -> dict[str, bytes]:
+    """Relative path inside the plugin → its bytes, from the bundled commands and settings."""
+    commands = bundled_dir(".claude/commands")
+    settings = json.loads(bundled_dir(".claude/settings.json").read_text(encoding="utf-8"))
+    mcp = json.loads(bundled_dir(".mcp.json").read_text(encoding="utf-8"))
+    out = {
+        ".claude-plugin/plugin.json": _json({
+            "name": NAME,
+            "version": __version__,
+            "description": "Game Master for a gamemaster studio: run scenes and days with one subagent per "
+                           "character, brief the studio, ask a character what they remember.",
+            "author": {"name": "gamemaster"},
+            "license": "MIT",
+        }),
+        ".claude-plugin/marketplace.json": _json({
+            "name": MARKETPLACE,
+            "description": "The gamemaster toolkit's own plugin, from the installed package.",
+            "owner": {"name": "gamemaster"},
+            "plugins": [{"name": NAME, "source": "./", "description": "Game Master for a gamemaster studio"}],
+        }),
+        "hooks/hooks.json": _json({"hooks": {"SubagentStop": [
+            {"hooks": [{"type": "command", "command": HOOK_COMMAND + " --from-plugin"}]},
+        ]}}),
+        ".mcp.json": _json(mcp),
+    }
+    for name in SKILLS:
+        text = (commands / f"{name}.md").read_text(encoding="utf-8")
+        out[f"skills/{name}/SKILL.md"] = _skill(name, text).encode("utf-8")
+    return out
+
+
+def write(target: Path | None = None) -> None:
+    """Render the plugin into ``target`` (the package's own folder by default)."""
+    from .fsio import atomic_write_bytes
+
+    target = target or plugin_dir()
+    for relative, data in rendered().items():
+        path = target / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, data)
+
+
+def workspace_settings() -> bytes:
+    """The workspace's .claude/settings.json when the plugin brings the hook and MCP server.
+
+    It enables the plugin from the installed toolkit's folder (a local marketplace), which
+    Claude Code honours in a trusted folder; in an untrusted one ``--plugin-dir`` loads it.
+    """
+    settings = json.loads(bundled_dir(".claude/settings.json").read_text(encoding="utf-8"))
+    settings.pop("hooks", None)
+    allow = settings["permissions"]["allow"]
+    settings["permissions"]["allow"] = [a if a != "mcp__gamemaster" else f"mcp__plugin_{NAME}_{NAME}" for a in allow]
+    settings["extraKnownMarketplaces"] = {MARKETPLACE: {"source": {"source": "directory", "path": str(plugin_dir())}}}
+    settings["enabledPlugins"] = {f"{NAME}@{MARKETPLACE}": True}
+    return _json(settings)
+
+
+def workspace_runs_own_hook(workspace) -> bool:
+    """Does the workspace's own settings file run the SubagentStop hook (a workspace set up with commands)?"""
+    try:
+        settings = json.loads((workspace.root / ".claude" / "settings.json").read_text(encoding="utf-8"))
+        groups = settings["hooks"]["SubagentStop"]
+        return any(HOOK_COMMAND in str(h.get("command", "")) for g in groups for h in g.get("hooks", []))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
