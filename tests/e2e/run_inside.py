@@ -4,13 +4,15 @@ Meant to run inside a private network namespace (``unshare -n``): it brings the
 loopback interface up, serves the fake API on 127.0.0.1, runs ``claude -p`` in
 the workspace and writes a JSON result (exit code, output, every API request).
 
-The fake plays a scripted Game Master for ``/scene``: ``gamemaster next --json``,
-then for every participant ``gamemaster prompt <id>`` and the character subagent,
-then ``gamemaster apply`` and a closing text. A character subagent first answers
-with prose (invalid); once the SubagentStop hook's rejection reason reaches it,
-it answers with a minimal valid reply.
+The fake plays a scripted Game Master: ``gamemaster next --json``, then the
+prompts and the character subagents (all at once, or turn by turn in a MEETING),
+then ``gamemaster apply``, and for a day the next scene until the day is closed.
+A character's first answer is prose (invalid); once the SubagentStop hook's
+rejection has reached it, and from then on, it answers what the offline player
+would, which is valid in every scene kind.
 
-Usage: run_inside.py --claude PATH --workspace DIR --bin DIR --out FILE [--timeout S] [--prompt /scene]
+Usage: run_inside.py --claude PATH --workspace DIR --bin DIR --home DIR --out FILE [--timeout S]
+       [--prompt /scene] [--claude-arg ARG]... [--trust]
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 REQUESTS: list[dict] = []
 _ids = itertools.count(1)
@@ -98,52 +101,103 @@ def _json_in(text: str) -> dict | None:
         return None
 
 
+def _scene_steps(uses: list[dict], results: dict[str, str]) -> list[list[dict]]:
+    """The Game Master's tool calls grouped by scene: each group starts with a `gamemaster next`."""
+    groups: list[list[dict]] = []
+    for use in uses:
+        if use.get("name") == "Bash" and use["input"].get("command", "").startswith("gamemaster next"):
+            groups.append([])
+        if groups:
+            groups[-1].append(use)
+    return groups
+
+
+def _command(use: dict) -> str:
+    return use["input"].get("command", "") if use.get("name") == "Bash" else ""
+
+
+def _spawn(agent_tool: dict | None, participant: str, prompt: str) -> dict:
+    props = (agent_tool or {}).get("input_schema", {}).get("properties", {})
+    args = {"description": f"{participant} answers", "prompt": prompt,
+            "subagent_type": "character-" + participant.replace("_", "-")}
+    if "run_in_background" in props:
+        args["run_in_background"] = False
+    return {"type": "tool_use", "name": agent_tool["name"] if agent_tool else "Agent", "input": args}
+
+
 def game_master(body: dict) -> list[dict]:
-    """The next step of the scripted Game Master, from what the conversation already holds."""
+    """The next step of the scripted Game Master, from what the conversation already holds.
+
+    A scene: `gamemaster next --json`; in parallel scenes every prompt, then every character at
+    once; in a MEETING prompt and character turn by turn; then `gamemaster apply`. For `/day`
+    (the prompt names the day) it goes on until `apply` reports the day closed.
+    """
     messages = body.get("messages") or []
     uses = _tool_uses(messages)
     results = _tool_results(messages)
-    commands = [(u, u["input"].get("command", "")) for u in uses if u.get("name") == "Bash"]
     agent_tool = _subagent_tool(body)
-    nexts = [u for u, c in commands if c.startswith("gamemaster next")]
-    if not nexts:
+    scenes = _scene_steps(uses, results)
+    if not scenes:
         return [_bash("gamemaster next --json")]
-    scene = _json_in(results.get(nexts[-1]["id"], "")) or {}
+    steps = scenes[-1]
+    scene = _json_in(results.get(steps[0]["id"], "")) or {}
     participants = scene.get("participants") or []
     if not participants:
-        return [{"type": "text", "text": "no scene: " + results.get(nexts[-1]["id"], "")[:500]}]
-    prompts = {c.split()[2]: u for u, c in commands if c.startswith("gamemaster prompt ")}
-    if not prompts:
-        return [_bash(f"gamemaster prompt {p}") for p in participants]
-    spawned = [u for u in uses if u.get("name") in SUBAGENT_TOOL_NAMES]
-    if not spawned:
-        props = (agent_tool or {}).get("input_schema", {}).get("properties", {})
-        blocks = []
-        for p in participants:
-            args = {"description": f"{p} answers", "prompt": results.get(prompts[p]["id"], ""),
-                    "subagent_type": "character-" + p.replace("_", "-")}
-            if "run_in_background" in props:
-                args["run_in_background"] = False
-            blocks.append({"type": "tool_use", "name": agent_tool["name"] if agent_tool else "Agent", "input": args})
-        return blocks
-    if not any(c.startswith("gamemaster apply") for _, c in commands):
+        return [{"type": "text", "text": "no scene: " + results.get(steps[0]["id"], "")[:500]}]
+    applied = [u for u in steps if _command(u).startswith("gamemaster apply")]
+    if applied:
+        said = results.get(applied[-1]["id"], "")
+        if WHOLE_DAY and "day closed" not in said:
+            return [_bash("gamemaster next --json")]
+        return [{"type": "text", "text": f"Die Szene {scene.get('ref')} ist geschrieben."}]
+    prompts = [u for u in steps if _command(u).startswith("gamemaster prompt ")]
+    spawned = [u for u in steps if u.get("name") in SUBAGENT_TOOL_NAMES]
+    # `waiting` names the open turns as "03-vera"; a resumed scene may have some replies already.
+    open_turns = [label.split("-", 1)[1] for label in scene.get("waiting") or []]
+    if scene.get("type") == "MEETING":
+        if len(spawned) < len(open_turns):
+            speaker = open_turns[len(spawned)]
+            if len(prompts) == len(spawned):
+                return [_bash(f"gamemaster prompt {speaker}")]
+            return [_spawn(agent_tool, speaker, results.get(prompts[-1]["id"], ""))]
         return [_bash("gamemaster apply")]
-    return [{"type": "text", "text": f"Die Szene {scene.get('ref')} ist geschrieben."}]
+    waiting = open_turns
+    if not prompts:
+        return [_bash(f"gamemaster prompt {p}") for p in waiting]
+    if not spawned:
+        by_agent = {_command(u).split()[2]: u for u in prompts}
+        return [_spawn(agent_tool, p, results.get(by_agent[p]["id"], "")) for p in waiting]
+    return [_bash("gamemaster apply")]
+
+
+_rejected_once: set[str] = set()
+WORKSPACE: str = ""
+#: The prompt asks for a whole day (`/day`, `/gamemaster:day`): go on until the day is closed.
+WHOLE_DAY = False
 
 
 def character(body: dict) -> list[dict]:
-    """A character subagent: prose first, a valid reply once the hook has rejected it."""
+    """A character subagent: prose the first time (the hook must reject it), then a valid reply.
+
+    The valid reply is what the offline player would answer to the same request, so every scene
+    kind gets a reply its rules accept.
+    """
     messages = body.get("messages") or []
     everything = "\n".join(_text_of(m.get("content")) for m in messages)
     match = REPLY_REF.search(everything)
     if not match:
         return [{"type": "text", "text": "Ich weiß nicht, worum es geht."}]
     agent, ref = match.groups()
-    if "gamemaster rejected" not in everything:
+    if agent not in _rejected_once:
+        _rejected_once.add(agent)
         return [{"type": "text", "text": f"Guten Morgen! Ich ({agent}) fange gleich an."}]
-    reply = {"agent": agent, "scene": ref, "action": f"{agent} kommt an und holt sich einen Tee.",
-             "says": "Morgen zusammen!",
-             "plan": {"text": "Heute arbeite ich an den Knochentürmen.", "tags": ["bone-towers"], "importance": 4}}
+    from gamemaster.backends.offline import play
+    from gamemaster.gm import GameMaster
+    from gamemaster.workspace import Workspace
+
+    gm = GameMaster(Workspace(Path(WORKSPACE)))
+    pending = gm.require_pending()
+    reply = play(gm.build_request(pending, pending.turn_of(agent)))
     return [{"type": "text", "text": json.dumps(reply, ensure_ascii=False)}]
 
 
@@ -277,7 +331,16 @@ def main() -> int:
     parser.add_argument("--out", required=True)
     parser.add_argument("--timeout", type=float, default=150)
     parser.add_argument("--prompt", default="/scene")
+    parser.add_argument("--claude-arg", action="append", default=[], help="one more argument for claude")
+    parser.add_argument("--trust", action="store_true", help="the workspace is a folder the user trusted")
     args = parser.parse_args()
+    global WORKSPACE, WHOLE_DAY
+    WORKSPACE = os.path.realpath(args.workspace)
+    WHOLE_DAY = args.prompt.rstrip().endswith("day")
+    if args.trust:
+        # What accepting the trust dialog once writes into the user's ~/.claude.json.
+        with open(os.path.join(args.home, ".claude.json"), "w", encoding="utf-8") as fh:
+            json.dump({"projects": {WORKSPACE: {"hasTrustDialogAccepted": True}}}, fh)
 
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -298,7 +361,7 @@ def main() -> int:
     started = time.time()
     result = {"port": port}
     try:
-        proc = subprocess.run([args.claude, "-p", args.prompt, "--output-format", "json"], cwd=args.workspace,
+        proc = subprocess.run([args.claude, *args.claude_arg, "-p", args.prompt, "--output-format", "json"], cwd=args.workspace,
                               env=env, capture_output=True, text=True, timeout=args.timeout,
                               stdin=subprocess.DEVNULL)
         result.update(returncode=proc.returncode, stdout=proc.stdout, stderr=proc.stderr[-5000:])

@@ -100,30 +100,51 @@ def _install(version: str) -> Path:
 
 
 def _wrapper(folder: Path) -> Path:
-    """A `gamemaster` first on PATH that runs this checkout with this Python (as the Bash tool and the hook do)."""
+    """A `gamemaster` first on PATH that runs this checkout with this Python (as the Bash tool and
+    the hook do). What each hook run answered is kept in ``hooks.log``, one JSON line per run."""
     folder.mkdir(parents=True, exist_ok=True)
     script = folder / "gamemaster"
-    script.write_text(f'#!/bin/sh\nPYTHONPATH="{REPO}" exec "{sys.executable}" -m gamemaster "$@"\n', encoding="utf-8")
+    run = f'"{sys.executable}" -m gamemaster "$@"'
+    script.write_text(
+        f'#!/bin/sh\nPYTHONPATH="{REPO}"; export PYTHONPATH\n'
+        'if [ "$1" = hook ]; then\n'
+        f"  out=$({run}); rc=$?\n"
+        "  printf '%s\\n' \"$out\"\n"
+        f"  printf '%s' \"$out\" | \"{sys.executable}\" -c 'import json,sys; print(json.dumps(sys.stdin.read()))' "
+        f'>> "{folder / "hooks.log"}"\n'
+        "  exit $rc\n"
+        "fi\n"
+        f"exec {run}\n", encoding="utf-8")
     script.chmod(0o755)
     return folder
+
+
+def _hook_answers(tmp_path: Path) -> list[str]:
+    log = tmp_path / "bin" / "hooks.log"
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
 
 
 def _lines(path: Path) -> int:
     return len(path.read_text(encoding="utf-8").splitlines()) if path.exists() else 0
 
 
-def _run_scene(tmp_path: Path, unshare: list[str], claude: Path, workspace) -> dict:
+def _run_claude(tmp_path: Path, unshare: list[str], claude: Path, workspace, prompt: str = "/scene",
+                claude_args: tuple[str, ...] = (), trust: bool = False, timeout: int = 150) -> dict:
     home = tmp_path / "home"
     home.mkdir()
     out = tmp_path / "result.json"
+    extra = [f"--claude-arg={a}" for a in claude_args] + (["--trust"] if trust else [])
     try:
         subprocess.run([*unshare, sys.executable, str(RUN_INSIDE), "--claude", str(claude),
                         "--workspace", str(workspace.root), "--bin", str(_wrapper(tmp_path / "bin")),
-                        "--home", str(home), "--out", str(out), "--timeout", "150"],
-                       check=True, timeout=200, capture_output=True, text=True)
+                        "--home", str(home), "--out", str(out), "--timeout", str(timeout),
+                        "--prompt", prompt, *extra],
+                       check=True, timeout=timeout + 50, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(REPO)})
     except subprocess.CalledProcessError as exc:
         pytest.fail(f"run_inside.py failed: {_tail(exc.stdout)}\n{_tail(exc.stderr, 3000)}")
     result = json.loads(out.read_text(encoding="utf-8"))
+    result["hook_answers"] = _hook_answers(tmp_path)
     kinds = [r.get("kind") for r in result["requests"]]
     tools = next((r["body"].get("tools") or [] for r in result["requests"] if r.get("kind") == "game_master"), [])
     spawn = next(({"name": t["name"], "fields": sorted(t.get("input_schema", {}).get("properties", {}))}
@@ -136,37 +157,54 @@ def _run_scene(tmp_path: Path, unshare: list[str], claude: Path, workspace) -> d
     return result
 
 
-def _assert_scene_done(workspace, result: dict, before: dict[str, int]) -> None:
+def _game_master_calls(result: dict) -> list[dict]:
+    return [b for r in result["requests"] if r.get("kind") == "game_master" for b in r["answer"] if b["type"] == "tool_use"]
+
+
+def _tool_results(result: dict) -> dict[str, str]:
+    """tool_use id → what Claude Code handed back to the Game Master for it."""
+    return {b["tool_use_id"]: json.dumps(b.get("content"), ensure_ascii=False)
+            for r in result["requests"] if r.get("kind") == "game_master"
+            for m in r["body"]["messages"] if m.get("role") == "user" and isinstance(m.get("content"), list)
+            for b in m["content"] if b.get("type") == "tool_result"}
+
+
+def _assert_played(workspace, result: dict, before: dict[str, int], scenes: int, played: int | None = None) -> None:
+    """``scenes`` scenes in the workspace, the ``played`` last of them (all by default) written
+    back by the hook, every character heard, the workspace valid."""
     world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
     assert world["pending"] is None, world["pending"]
-    assert world["scene"] == 1 and world["day"] == 1
+    written = sorted(workspace.scenes.glob("day-*/scene-*/scene.json"))
+    assert len(written) == scenes, [str(p) for p in written]
     participants = sorted(before)
     for agent in participants:
         assert _lines(workspace.memories_dir / f"{agent}.jsonl") > before[agent], f"no memory written for {agent}"
     # Every character answered prose first; the hook's reason came back to it, then it answered right.
     characters = [r for r in result["requests"] if r.get("kind") == "character"]
-    rejected = [r for r in characters if "gamemaster rejected" in json.dumps(r["body"].get("messages"), ensure_ascii=False)]
     for agent in participants:
         assert any(f"gamemaster rejected {agent}'s reply" in json.dumps(r["body"]["messages"], ensure_ascii=False)
-                   for r in rejected), f"the hook's rejection never reached {agent}"
-    # The Game Master spawned every character through Claude Code's subagent tool.
-    spawned = [b["input"].get("subagent_type") for r in result["requests"] if r.get("kind") == "game_master"
-               for b in r["answer"] if b["type"] == "tool_use" and b["name"] in ("Agent", "Task")]
-    assert sorted(spawned) == sorted("character-" + a.replace("_", "-") for a in participants)
-    # In the foreground: the Game Master's next request already holds each character's stored reply
-    # as the result of its subagent call (not an "agent launched in the background" notice).
-    spawn_ids = {b["id"]: b["input"]["subagent_type"] for r in result["requests"] if r.get("kind") == "game_master"
-                 for b in r["answer"] if b["type"] == "tool_use" and b["name"] in ("Agent", "Task")}
-    handed_back = {spawn_ids[b["tool_use_id"]]: json.dumps(b.get("content"), ensure_ascii=False)
-                   for r in result["requests"] if r.get("kind") == "game_master"
-                   for m in r["body"]["messages"] if m.get("role") == "user" and isinstance(m.get("content"), list)
-                   for b in m["content"] if b.get("type") == "tool_result" and b.get("tool_use_id") in spawn_ids}
+                   for r in characters), f"the hook's rejection never reached {agent}"
+    # One hook per reply: each character rejected once, nothing reported as lost.
+    answers = result["hook_answers"]
     for agent in participants:
-        assert '\\"agent\\": \\"%s\\"' % agent in handed_back.get("character-" + agent.replace("_", "-"), ""), \
-            f"{agent}'s reply never came back to the Game Master as its subagent's result"
-    # The hook wrote the scene back with its last reply; the Game Master's `apply` only reported it.
-    last = json.dumps(result["requests"][-1]["body"]["messages"][-1], ensure_ascii=False)
-    assert "is already applied" in last, last[-1500:]
+        assert sum(f"gamemaster rejected {agent}'s reply" in a for a in answers) == 1, answers
+    assert not [a for a in answers if "not stored" in a], answers
+    # The Game Master spawned every character through Claude Code's subagent tool, in the
+    # foreground: the result of each call is the character's stored reply, not an
+    # "agent launched in the background" notice.
+    calls = _game_master_calls(result)
+    handed_back = _tool_results(result)
+    spawns = [c for c in calls if c["name"] in ("Agent", "Task")]
+    assert {c["input"]["subagent_type"] for c in spawns} == {"character-" + a.replace("_", "-") for a in participants}
+    for call in spawns:
+        agent = call["input"]["subagent_type"].removeprefix("character-").replace("-", "_")
+        assert '\\"agent\\": \\"%s\\"' % agent in handed_back.get(call["id"], ""), \
+            f"{agent}'s reply never came back to the Game Master as its subagent's result: {handed_back.get(call['id'])}"
+    # The hook wrote every scene back with its last reply; the Game Master's `apply` only reported it.
+    applies = [c for c in calls if c["name"] == "Bash" and c["input"]["command"].startswith("gamemaster apply")]
+    assert len(applies) == (scenes if played is None else played)
+    for call in applies:
+        assert "is already applied" in handed_back.get(call["id"], ""), handed_back.get(call["id"])
     summary = json.loads(result["stdout"])
     assert summary.get("is_error") is False, summary
     validate = subprocess.run([sys.executable, "-m", "gamemaster", "--root", str(workspace.root), "validate"],
@@ -174,8 +212,8 @@ def _assert_scene_done(workspace, result: dict, before: dict[str, int]) -> None:
     assert validate.returncode == 0, validate.stdout + validate.stderr
 
 
-def _two_characters(tmp_path: Path):
-    workspace = init_workspace(tmp_path / "studio", empty=True)
+def _two_characters(tmp_path: Path, plugin: bool = False):
+    workspace = init_workspace(tmp_path / "studio", empty=True, plugin=plugin)
     bundled_agents = REPO / "gamemaster" / "bundled" / "state" / "agents"
     for agent in ("emre", "vera"):
         shutil.copy(bundled_agents / f"{agent}.json", workspace.agents_dir / f"{agent}.json")
@@ -183,20 +221,89 @@ def _two_characters(tmp_path: Path):
     return workspace
 
 
+def _memory_counts(workspace) -> dict[str, int]:
+    return {a: _lines(workspace.memories_dir / f"{a}.jsonl") for a in workspace.agent_ids()}
+
+
 @pytest.mark.parametrize("version", VERSIONS)
-def test_scene_with_two_characters(tmp_path, unshare, version):
+def test_scene_in_an_untrusted_folder(tmp_path, unshare, version):
+    """`claude -p /scene` in a folder nobody trusted: the slash command's allowed tools carry it."""
     claude = _install(version)
     workspace = _two_characters(tmp_path)
-    before = {a: _lines(workspace.memories_dir / f"{a}.jsonl") for a in workspace.agent_ids()}
-    result = _run_scene(tmp_path, unshare, claude, workspace)
-    _assert_scene_done(workspace, result, before)
+    before = _memory_counts(workspace)
+    result = _run_claude(tmp_path, unshare, claude, workspace)
+    _assert_played(workspace, result, before, scenes=1)
 
 
-def test_scene_with_the_bundled_studio(tmp_path, unshare):
-    """Seven characters answer in parallel, each rejected once, on the latest version."""
+def test_seven_characters_at_once(tmp_path, unshare):
+    """The bundled studio's ARRIVAL: seven characters answer in parallel, each rejected once."""
     claude = _install(LATEST)
     workspace = init_workspace(tmp_path / "studio")
-    sync_subagents(workspace)
-    before = {a: _lines(workspace.memories_dir / f"{a}.jsonl") for a in workspace.agent_ids()}
-    result = _run_scene(tmp_path, unshare, claude, workspace)
-    _assert_scene_done(workspace, result, before)
+    before = _memory_counts(workspace)
+    result = _run_claude(tmp_path, unshare, claude, workspace)
+    _assert_played(workspace, result, before, scenes=1)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_whole_day_in_an_untrusted_folder(tmp_path, unshare, version):
+    """`claude -p /day`: scene after scene until the day is closed and summarised."""
+    claude = _install(version)
+    workspace = _two_characters(tmp_path)
+    before = _memory_counts(workspace)
+    result = _run_claude(tmp_path, unshare, claude, workspace, prompt="/day", timeout=240)
+    scenes = len(list(workspace.scenes.glob("day-001/scene-*/scene.json")))
+    assert scenes >= 4, scenes
+    _assert_played(workspace, result, before, scenes=scenes)
+    assert (workspace.scenes / "day-001" / "summary.md").is_file()
+
+
+def test_meeting_in_a_trusted_folder(tmp_path, unshare):
+    """A folder the user trusted: a plain request (no slash command) runs on the workspace's
+    permissions, and a MEETING goes turn by turn and is written back by its last turn."""
+    claude = _install(LATEST)
+    workspace = _two_characters(tmp_path)
+    gamemaster = [sys.executable, "-m", "gamemaster", "--root", str(workspace.root)]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for step in (["scene", "run", "--backend", "offline"], ["next", "--type", "MEETING", "--with", "emre,vera"]):
+        done = subprocess.run([*gamemaster, *step], capture_output=True, text=True, env=env)
+        assert done.returncode == 0, done.stderr
+    before = _memory_counts(workspace)
+    result = _run_claude(tmp_path, unshare, claude, workspace, trust=True,
+                         prompt="Spiel die nächste Szene, wie es in CLAUDE.md steht.")
+    _assert_played(workspace, result, before, scenes=2, played=1)
+    scene = json.loads((workspace.scenes / "day-001" / "scene-02" / "scene.json").read_text(encoding="utf-8"))
+    assert scene["type"] == "MEETING"
+    spoken = [c["input"]["subagent_type"] for c in _game_master_calls(result) if c["name"] in ("Agent", "Task")]
+    assert spoken == ["character-" + t for t in scene["turns"]], spoken
+
+
+PLUGIN_SETUPS = {
+    # An untrusted folder ignores the workspace's plugin settings: `--plugin-dir` loads it.
+    "untrusted, --plugin-dir": dict(plugin=True, trust=False, plugin_dir=True),
+    # A trusted folder enables it from .claude/settings.json (the toolkit's folder as a local marketplace).
+    "trusted, enabled by the workspace": dict(plugin=True, trust=True, plugin_dir=False),
+    # A workspace with its own commands and hook, and the plugin loaded as well: its hook steps
+    # aside, or every rejection would count twice and the characters would be let go unheard.
+    "commands workspace, --plugin-dir too": dict(plugin=False, trust=False, plugin_dir=True),
+}
+
+
+@pytest.mark.parametrize("setup", PLUGIN_SETUPS)
+def test_scene_through_the_plugin(tmp_path, unshare, setup):
+    """The plugin loads, its skills are offered to the model, and `/gamemaster:scene` plays."""
+    from gamemaster.claude_plugin import SKILLS, plugin_dir
+
+    how = PLUGIN_SETUPS[setup]
+    claude = _install(LATEST)
+    workspace = _two_characters(tmp_path, plugin=how["plugin"])
+    if how["plugin"]:
+        assert not (workspace.root / ".claude" / "commands").exists()
+        assert "hooks" not in json.loads((workspace.root / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    before = _memory_counts(workspace)
+    result = _run_claude(tmp_path, unshare, claude, workspace, prompt="/gamemaster:scene", trust=how["trust"],
+                         claude_args=("--plugin-dir", str(plugin_dir())) if how["plugin_dir"] else ())
+    offered = json.dumps([r["body"] for r in result["requests"] if r.get("kind") == "game_master"][:1],
+                         ensure_ascii=False)
+    for skill in SKILLS:
+        assert f"gamemaster:{skill}" in offered, f"skill gamemaster:{skill} not offered to the model"
+    _assert_played(workspace, result, before, scenes=1)
