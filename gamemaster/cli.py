@@ -116,7 +116,7 @@ def _scene_lines(spec, names: dict[str, str]) -> list[str]:
     """Plain lines, control characters escaped: names, topics and reasons come from files."""
     topic = f" · {spec.topic}" if spec.topic else ""
     return [
-        printable(f"{spec.ref} {spec.type.value}{topic}"),
+        printable(f"{spec.ref} {spec.type}{topic}"),
         printable("  " + ", ".join(names.get(p, p) for p in spec.participants)),
         printable(f"  why: {spec.reason}"),
     ]
@@ -191,12 +191,13 @@ def status(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 
 def _force(kind: Optional[str], with_: Optional[str], topic: Optional[str]):
-    from .scenes import Force, SceneType
+    from .kinds import get_kind, kind_names
+    from .scenes import Force
 
     try:
-        scene_type = SceneType(kind.upper()) if kind else None
+        scene_type = get_kind(kind).name if kind else None
     except ValueError:
-        raise typer.BadParameter(f"{kind!r}: choose ARRIVAL, WORK, MEETING or REFLECTION", param_hint="--type")
+        raise typer.BadParameter(f"{kind!r}: choose {', '.join(kind_names())}", param_hint="--type")
     participants = [p.strip() for p in (with_ or "").split(",") if p.strip()]
     return Force(type=scene_type, participants=participants, topic=topic)
 
@@ -283,7 +284,7 @@ def _scenes_named(given: dict) -> set[str]:
 
 
 def _result_lines(spec, result) -> list[str]:
-    lines = [f"applied {spec.ref} {spec.type.value}: {len(result.written)} memories"]
+    lines = [f"applied {spec.ref} {spec.type}: {len(result.written)} memories"]
     lines += [f"  {e['id']} ({e['type']}, {e['importance']}) {e['description'][:90]}" for e in result.written]
     lines += [f"  artifact: {path}" for path in result.artifacts]
     return [printable(line) for line in lines]
@@ -374,7 +375,7 @@ def reply(
         lines = [f"stored {agent}'s reply for {pending.spec.ref}"]
         if waiting:
             lines.append(f"waiting for: {', '.join(waiting)}")
-            if pending.spec.type.value == "MEETING":
+            if pending.spec.kind.in_sequence:
                 lines.append(f"next: gamemaster prompt {pending.turns[pending.missing()[0]]}")
         else:
             lines.append("every reply is in: gamemaster apply")
@@ -624,7 +625,7 @@ def _play(ctx: typer.Context, backend_name: Optional[str], as_json: bool, play, 
 def _outcome_json(outcome) -> dict:
     return {
         "scene": outcome.spec.ref,
-        "type": outcome.spec.type.value,
+        "type": outcome.spec.type,
         "participants": outcome.spec.participants,
         "reason": outcome.spec.reason,
         "written": outcome.result.written,

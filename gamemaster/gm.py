@@ -21,7 +21,7 @@ from .problems import GamemasterError, Problem, StateError
 from .prompts import PromptContext, build_prompt
 from .replies import Reply, ReplyError, check_reply, parse_reply
 from .retrieval import Selection, get_strategy, scene_query, settings_for
-from .scenes import Force, SceneSpec, SceneType, decide_next, day_is_over, due_for_reflection
+from .scenes import Force, SceneSpec, decide_next, day_is_over, due_for_reflection
 from .streams import describe_validation_error
 from .summary import write_day_summary
 from .transaction import Transaction, commit, recover
@@ -55,7 +55,7 @@ class Pending:
         return self.dir / "replies" / f"{self.label(turn)}.json"
 
     def prompt_path(self, turn: int) -> Path:
-        if self.spec.type == SceneType.MEETING:
+        if self.spec.kind.in_sequence:
             return self.dir / "prompts" / f"{self.label(turn)}.md"
         return self.dir / "prompts" / f"{self.turns[turn]}.md"
 
@@ -83,7 +83,7 @@ class Pending:
         if agent not in self.spec.participants:
             raise GamemasterError(f"{agent} is not in scene {self.spec.ref} ({', '.join(self.spec.participants)})")
         open_turns = self.missing()
-        if self.spec.type == SceneType.MEETING:
+        if self.spec.kind.in_sequence:
             if not open_turns:
                 raise GamemasterError(f"scene {self.spec.ref}: every turn has its reply; run `gamemaster apply`")
             current = open_turns[0]
@@ -191,7 +191,7 @@ class GameMaster:
             atomic_write_json(directory / "scene.json", record)
             pending = Pending(spec, directory, record)
             for turn in range(len(spec.turns)):
-                if spec.type == SceneType.MEETING and turn > 0:
+                if spec.kind.in_sequence and turn > 0:
                     break  # later speakers' prompts depend on what is said first
                 self._write_prompt(pending, turn, world, agents)
             world.pending = spec.ref
@@ -290,9 +290,9 @@ class GameMaster:
         transcript = [
             Turn(pending.turns[i], agents[pending.turns[i]].name, pending.replies[i].says)
             for i in range(turn)
-            if spec.type == SceneType.MEETING and i in pending.replies
+            if spec.kind.in_sequence and i in pending.replies
         ]
-        replan = spec.type in (SceneType.WORK, SceneType.MEETING) and any(
+        replan = spec.kind.replans_on_news and any(
             m.metadata.get("source") in ("brief", "artifact") for m in since
         )
         ctx = PromptContext(
@@ -411,12 +411,12 @@ class GameMaster:
             agents = self.agents()
             if self.world().pending != pending.spec.ref:
                 raise GamemasterError(moved_on(pending.spec.ref))
-            if pending.spec.type == SceneType.MEETING and pending.missing() and turn != pending.missing()[0]:
+            if pending.spec.kind.in_sequence and pending.missing() and turn != pending.missing()[0]:
                 raise GamemasterError(f"scene {pending.spec.ref}: turn {turn + 1} before turn {pending.missing()[0] + 1}")
             reply = self.validate_reply(pending, turn, raw, agents)
             atomic_write_json(self.workspace.inside(pending.reply_path(turn)), reply.model_dump(mode="json", by_alias=True))
             pending.replies[turn] = reply
-            if pending.spec.type == SceneType.MEETING and turn + 1 < len(pending.turns):
+            if pending.spec.kind.in_sequence and turn + 1 < len(pending.turns):
                 self._write_prompt(pending, turn + 1, self.world(), agents)
             return reply
 
@@ -460,7 +460,7 @@ class GameMaster:
                 if pending.prompt_path(i).exists()
             }
             record["replies"] = {pending.label(i): self.workspace.rel(pending.reply_path(i)) for i in range(len(pending.turns))}
-            if pending.spec.type == SceneType.MEETING:
+            if pending.spec.kind.in_sequence:
                 record["transcript"] = [{"speaker": a, "says": r.says} for a, r in turns]
             usage = self.usage_of(pending)
             if usage:
@@ -489,7 +489,7 @@ class GameMaster:
             queues[agent_id] = list(value) if isinstance(value, list) else [value]
         problems: list[str] = []
         staged = Pending(pending.spec, pending.dir, pending.record, dict(pending.replies))
-        in_order = pending.spec.type == SceneType.MEETING
+        in_order = pending.spec.kind.in_sequence
         for turn in staged.missing():
             agent_id = staged.turns[turn]
             if not queues.get(agent_id):

@@ -16,7 +16,7 @@ from .backends.base import Answer, Backend
 from .gm import GameMaster, Pending
 from .problems import GamemasterError
 from .replies import Reply, ReplyError
-from .scenes import Force, SceneSpec, SceneType
+from .scenes import Force, SceneSpec
 from .writeback import SceneResult
 
 
@@ -87,7 +87,7 @@ def _ask_all(gm: GameMaster, backend: Backend, pending: Pending, listen: Listene
     """Every missing turn: in order for a MEETING, side by side for the other scene types."""
     turns = pending.missing()
     workers = max(1, getattr(backend, "concurrency", 1))
-    if pending.spec.type == SceneType.MEETING or workers == 1 or len(turns) == 1:
+    if pending.spec.kind.in_sequence or workers == 1 or len(turns) == 1:
         for turn in turns:
             reply = ask(gm, backend, pending, turn, listen)
             listen("reply", {"agent": pending.turns[turn], "turn": turn, "reply": reply})
@@ -170,7 +170,7 @@ def run_scene(
     listen("scene", {"spec": pending.spec, "opened": opened, "done": len(pending.replies)})
     # A batch already sent for this scene is picked up even without --batch: it is paid for.
     stored_batch = getattr(backend, "supports_batch", False) and gm.load_batch(pending) is not None
-    if (batch or stored_batch) and pending.spec.type != SceneType.MEETING and pending.missing():
+    if (batch or stored_batch) and not pending.spec.kind.in_sequence and pending.missing():
         _ask_by_batch(gm, backend, pending, listen, poll_seconds)
     else:
         _ask_all(gm, backend, pending, listen)
@@ -220,5 +220,5 @@ def check_budget(gm: GameMaster, backend: Backend, budget: float, batch: bool) -
     if total + estimate > budget:
         raise BudgetReached(
             f"budget ${budget:.2f}: spent ${total:.2f}, the next scene ({pending.spec.ref} "
-            f"{pending.spec.type.value}) would cost about ${estimate:.2f}; stopped before it"
+            f"{pending.spec.type}) would cost about ${estimate:.2f}; stopped before it"
         )

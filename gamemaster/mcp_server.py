@@ -14,11 +14,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from .gm import GameMaster
+from .kinds import kind_names
 from .problems import GamemasterError
 from .replies import ReplyError
-from .scenes import Force, SceneType
+from .scenes import Force
 from .workspace import Workspace
 
+#: The registered scene kinds, so the tool schema offers exactly those.
+SceneKindName = Literal[tuple(kind_names())]  # type: ignore[valid-type]
 AgentId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", description="A studio agent id, e.g. 'vera'.")]
 
 INSTRUCTIONS = """Game Master tools for a gamemaster studio. One scene: next_scene, then for each
@@ -44,11 +47,11 @@ def build_server(workspace: Workspace) -> MCPServer:
 
     @server.tool(description="Open the next scene, or return the pending one. Optionally force its type, participants and topic.")
     def next_scene(
-        type: Optional[Literal["ARRIVAL", "WORK", "MEETING", "REFLECTION"]] = None,
+        type: Optional[SceneKindName] = None,
         participants: list[AgentId] = [],  # noqa: B006 - read only, never mutated
         topic: Optional[str] = None,
     ) -> dict:
-        force = Force(type=SceneType(type) if type else None, participants=participants, topic=topic)
+        force = Force(type=type or None, participants=participants, topic=topic)
 
         def open_scene():
             pending, opened = gm.open_next(force)

@@ -1,7 +1,7 @@
 """Prompt building: the Markdown templates in ``prompts/`` filled from state.
 
-``character.md`` is the frame every character prompt uses; ``<type>.md`` (for
-example ``work.md``) holds the task for the scene type and ``contract.md`` the
+``character.md`` is the frame every character prompt uses; the kind's template
+(``<kind>.md``, for example ``work.md``) holds the task for the scene and ``contract.md`` the
 reply contract. Templates use ``$name`` placeholders; a misspelt one is an
 error naming the file.
 """
@@ -17,7 +17,7 @@ from .backends.base import Turn
 from .lang import phrase
 from .models import Agent, Brief, Memory, World
 from .problems import StateError
-from .scenes import SceneSpec, SceneType
+from .scenes import SceneSpec
 from .retrieval.base import Selection
 from .retrieval.render import memory_line
 
@@ -97,7 +97,7 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
             [f"- {i.get('topic', '')} ({', '.join(i.get('tags', []))})" for i in interests if isinstance(i, dict)]
         ),
         "plan": agent.today_plan.text if agent.today_plan else EMPTY,
-        "scene_type": spec.type.value,
+        "scene_type": spec.type,
         "scene_ref": spec.ref,
         "day": f"{spec.day:03d}",
         "present": ", ".join(f"{ctx.names.get(p, p)} ({p})" for p in others) or EMPTY,
@@ -117,14 +117,14 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "turns": str(total_turns),
         "round": str(ctx.turn // max(len(spec.participants), 1) + 1),
         "rounds": str(spec.rounds),
-        "final_turn": phrase(language, "final_turn") if ctx.final_turn and spec.type == SceneType.MEETING else "",
+        "final_turn": phrase(language, spec.kind.final_turn_phrase) if ctx.final_turn and spec.kind.final_turn_phrase else "",
     }
 
 
 def build_prompt(find: TemplateFinder, ctx: PromptContext) -> tuple[str, list[str]]:
     """The whole prompt and its cacheable leading segments, exact slices of it in order."""
     values = scene_values(ctx)
-    values["task"] = render_template(find, f"{ctx.spec.type.value.lower()}.md", values).strip()
+    values["task"] = render_template(find, ctx.spec.kind.template, values).strip()
     values["contract"] = render_template(find, "contract.md", values).strip()
     rest = render_template(find, "character.md", values).strip() + "\n"
     segments = []

@@ -2,8 +2,8 @@
 
 ``Reply`` is what ``gamemaster schema`` prints. ``parse_reply`` turns a
 character's text into a ``Reply``; ``check_reply`` applies the rules that need
-the scene (right agent, right scene, what each scene type requires, evidence
-ids that exist). Every message names the agent and the field.
+the scene (right agent, right scene, what the scene's kind requires and allows,
+evidence ids that exist). Every message names the agent and the field.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import ids
 from .models import Importance
-from .scenes import SceneSpec, SceneType
+from .scenes import SceneSpec
 
 ARTIFACT_KIND_RE = ids.ARTIFACT_KIND_RE.pattern
 
@@ -165,29 +165,9 @@ def check_reply(
         problems.append(f"agent: expected {agent!r}, got {reply.agent!r}")
     if reply.scene != spec.ref:
         problems.append(f"scene: expected {spec.ref!r} (the pending scene), got {reply.scene!r}")
-    kind = spec.type
-    if kind == SceneType.ARRIVAL and reply.plan is None:
-        problems.append("plan: an ARRIVAL reply must declare today's plan")
-    if reply.artifacts and kind != SceneType.WORK:
-        problems.append(f"artifacts: only WORK scenes produce artifacts, this is {kind.value}")
-    if kind == SceneType.MEETING:
-        if not reply.says.strip():
-            problems.append("says: a MEETING turn must say something")
-        if final_turn and reply.conversation is None:
-            problems.append("conversation: the last turn of a MEETING must summarise it")
-    elif reply.conversation is not None:
-        problems.append(f"conversation: only MEETING replies carry one, this is {kind.value}")
-    if kind == SceneType.REFLECTION:
-        if not 3 <= len(reply.insights) <= 5:
-            problems.append(f"insights: a REFLECTION needs 3 to 5 insights, got {len(reply.insights)}")
-        for index, insight in enumerate(reply.insights):
-            missing = evidence_exists(insight.evidence)
-            if missing:
-                problems.append(
-                    f"insights.{index}.evidence: {', '.join(missing)} not in {agent}'s memory stream"
-                )
-    elif reply.insights:
-        problems.append(f"insights: only REFLECTION scenes produce insights, this is {kind.value}")
+    from .kinds import ReplyCheck, check_kind
+
+    problems += check_kind(reply, ReplyCheck(agent, spec, roster, evidence_exists, final_turn))
     known = set(roster)
     for index, wish in enumerate(reply.talk_wishes):
         for partner in wish.with_:

@@ -2,8 +2,9 @@
 
 ``plan_scene`` turns the replies into one ``Transaction``: new memories with ids
 and ``created``, artifacts under ``gallery/``, observations for the others in
-the room, conversation memories after a MEETING, reflections with their depth,
-accumulators, plans, talk wishes, the world's scene log and the scene record.
+the room, reflections with their depth, accumulators, plans, talk wishes, the
+world's scene log and the scene record, plus what the scene's kind adds (a
+MEETING's conversation memories, for one).
 Nothing is written here; ``transaction.commit`` does that.
 """
 
@@ -14,11 +15,12 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from .fsio import dump_json
-from .lang import join_names, phrase, short_name
+from .kinds import SceneWrite
+from .lang import phrase
 from .models import Agent, Brief, Memory, Plan, SceneEntry, TalkWish, World, memory_id, parse_scene_ref
 from .printable import without_controls
 from .replies import Reply
-from .scenes import SceneSpec, SceneType
+from .scenes import SceneSpec
 from .transaction import Transaction
 from .workspace import Workspace
 
@@ -35,9 +37,6 @@ def slugify(text: str, limit: int = 48) -> str:
 def observer_importance(artifact_importance: int) -> int:
     """Colleagues who watch an artifact being finished rate it a little lower than its author."""
     return max(1, min(10, artifact_importance - 2))
-
-
-MEETING_NOTICE_IMPORTANCE = 2
 
 
 @dataclass
@@ -103,6 +102,7 @@ def plan_scene(
     """The transaction that writes this scene. ``turns`` are (agent, reply) in speaking order."""
     language = world.language
     created = spec.ref
+    kind = spec.kind
     ids = _Ids(workspace)
     result = SceneResult(Transaction(label=f"scene {created}"))
     updated = {a: agents[a].model_copy(deep=True) for a in agents}
@@ -134,11 +134,7 @@ def plan_scene(
                 agent_id, type="plan", description=reply.plan.text, importance=reply.plan.importance, tags=reply.plan.tags
             )
         wishes = [TalkWish.model_validate(w.model_dump(by_alias=True)) for w in reply.talk_wishes]
-        if spec.type == SceneType.ARRIVAL:
-            agent.talk_wishes = wishes
-        else:
-            known = {(tuple(w.with_), w.topic) for w in agent.talk_wishes}
-            agent.talk_wishes += [w for w in wishes if (tuple(w.with_), w.topic) not in known]
+        agent.talk_wishes = kind.merge_talk_wishes(agent.talk_wishes, wishes)
         for draft in reply.artifacts:
             path = _gallery_path(workspace, draft.kind, spec.day, slugify(draft.title), taken_paths)
             taken_paths.add(path)
@@ -192,16 +188,12 @@ def plan_scene(
                 evidence=insight.evidence,
             )
 
-    if spec.type == SceneType.MEETING:
-        _write_meeting(spec, turns, agents, updated, remember, language)
-
     for agent_id in spec.participants:
         updated[agent_id].last_scene = created
+    kind.write_back(SceneWrite(spec, turns, agents, updated, remember, language))
     for agent_id, amount in gained.items():
         updated[agent_id].importance_accumulator += amount
-    if spec.type == SceneType.REFLECTION:
-        for agent_id in spec.participants:
-            updated[agent_id].importance_accumulator = 0
+    kind.settle_accumulators(updated, spec)
 
     new_world = _advance_world(world, spec, agents)
     for agent_id, agent in updated.items():
@@ -213,40 +205,10 @@ def plan_scene(
     return result
 
 
-def _write_meeting(spec, turns, agents, updated, remember, language) -> None:
-    transcript = [{"speaker": a, "says": r.says} for a, r in turns]
-    finals = {a: r for a, r in turns}  # a speaker's last turn carries their summary
-    for agent_id in spec.participants:
-        note = finals[agent_id].conversation
-        remember(
-            agent_id,
-            type="conversation",
-            description=note.summary,
-            importance=note.importance,
-            tags=_unique([*note.tags, *[p for p in spec.participants if p != agent_id]]),
-            metadata={"with": [p for p in spec.participants if p != agent_id], "topic": spec.topic, "transcript": transcript},
-        )
-        updated[agent_id].talk_wishes = [
-            w for w in updated[agent_id].talk_wishes if not set(w.with_) & set(agents) <= set(spec.participants)
-        ]
-    names = join_names(language, [short_name(agents[p].name) for p in spec.participants])
-    for agent_id in agents:
-        if agent_id in spec.participants:
-            continue
-        remember(
-            agent_id,
-            type="observation",
-            description=phrase(language, "meeting_elsewhere", names=names),
-            importance=MEETING_NOTICE_IMPORTANCE,
-            tags=_unique(["meeting", *spec.participants]),
-            metadata={"source": "meeting", "participants": list(spec.participants)},
-        )
-
-
 def _advance_world(world: World, spec: SceneSpec, agents: dict[str, Agent]) -> World:
     new = world.model_copy(deep=True)
-    entry = SceneEntry(scene=spec.scene, type=spec.type.value, participants=spec.participants, topic=spec.topic)
-    if spec.type == SceneType.ARRIVAL:
+    entry = SceneEntry(scene=spec.scene, type=spec.type, participants=spec.participants, topic=spec.topic)
+    if spec.kind.starts_day():
         new.day, new.today = spec.day, [entry]
     else:
         new.today.append(entry)

@@ -58,17 +58,16 @@ def scene_query(agent: "Agent", spec: "SceneSpec", briefs: "list[Brief]", names:
     and its tags in WORK, the briefs the character has, its interests at ARRIVAL
     and REFLECTION.
     """
-    from ..scenes import SceneType
-
+    kind = spec.kind
     tags = list(spec.topic_tags)
-    if spec.type == SceneType.WORK and agent.today_plan and not spec.topic:
+    if kind.recalls_by_plan and agent.today_plan and not spec.topic:
         tags += agent.today_plan.tags
     context: list[str] = []
     if not spec.topic:
         if agent.today_plan:
             context.append(agent.today_plan.text)
         context += [b.text for b in briefs]
-        if spec.type in (SceneType.ARRIVAL, SceneType.REFLECTION) or not agent.today_plan:
+        if kind.recalls_by_interests or not agent.today_plan:
             for interest in getattr(agent, "interests", None) or []:
                 if isinstance(interest, dict):
                     context.append(str(interest.get("topic", "")))

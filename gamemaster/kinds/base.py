@@ -1,0 +1,114 @@
+"""What a scene kind is: one object that knows everything particular to its scenes.
+
+A kind says who takes part when it is chosen (from the state, pure), whether
+its turns run side by side or one after another, what its replies must and may
+carry, what writing it back changes beyond what every scene changes, whether
+it uses up one of the day's scenes, and how the offline player plays it. The
+rest of the toolkit asks the kind and never branches on its name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable
+
+if TYPE_CHECKING:
+    from ..models import Agent, Memory, TalkWish, World
+    from ..replies import Reply
+    from ..scenes import SceneSpec
+
+#: Reply sections only some kinds allow; every kind allows memories, plan and talk wishes.
+SECTIONS = ("artifacts", "insights", "conversation")
+
+
+@dataclass
+class ReplyCheck:
+    """What a kind's reply rules may look at besides the reply."""
+
+    agent: str
+    spec: "SceneSpec"
+    roster: Iterable[str]
+    #: ids → the ones missing from the agent's memory stream
+    evidence_exists: Callable[[list[str]], list[str]]
+    final_turn: bool
+
+
+@dataclass
+class SceneWrite:
+    """The scene being written back, for a kind's own effects.
+
+    ``remember(agent, **fields)`` adds a memory (with id and ``created``);
+    ``updated`` holds the agents as they will be saved.
+    """
+
+    spec: "SceneSpec"
+    turns: list[tuple[str, "Reply"]]
+    agents: dict[str, "Agent"]
+    updated: dict[str, "Agent"]
+    remember: Callable[..., "Memory"]
+    language: str
+
+
+class SceneKind:
+    """The defaults: a scene of one or more characters side by side, one reply each."""
+
+    name: ClassVar[str]
+    #: Turns one after another, each speaker seeing what was said (MEETING, ENCOUNTER).
+    in_sequence: ClassVar[bool] = False
+    #: Uses up one of the day's ``scenes_per_day``.
+    counts_toward_day: ClassVar[bool] = True
+    #: Which of ``SECTIONS`` a reply may carry.
+    allows: ClassVar[frozenset[str]] = frozenset()
+    #: The short label after "only … scenes" in a reply error.
+    describes_section: ClassVar[dict[str, str]] = {}
+    #: News since the last scene (a brief, a colleague's artifact) asks for a new plan.
+    replans_on_news: ClassVar[bool] = False
+    #: Without a topic, memory is ranked against the plan's tags too.
+    recalls_by_plan: ClassVar[bool] = False
+    #: Without a topic, memory is ranked against the character's interests even with a plan.
+    recalls_by_interests: ClassVar[bool] = False
+    #: The phrase (``lang.py``) that asks for the summary in a speaker's last turn.
+    final_turn_phrase: ClassVar[str | None] = None
+    #: How many participants a scene of this kind can have.
+    min_participants: ClassVar[int] = 1
+    max_participants: ClassVar[int | None] = None
+
+    @property
+    def template(self) -> str:
+        """The prompt template with this kind's task (in ``prompts/``)."""
+        return f"{self.name.lower()}.md"
+
+    def turns(self, spec: "SceneSpec") -> list[str]:
+        return list(spec.participants)
+
+    def rounds(self, world: "World") -> int:
+        return 1
+
+    def check(self, reply: "Reply", ctx: ReplyCheck) -> list[str]:
+        """Problems particular to this kind, as ``field: reason`` strings."""
+        return []
+
+    def merge_talk_wishes(self, current: list["TalkWish"], new: list["TalkWish"]) -> list["TalkWish"]:
+        known = {(tuple(w.with_), w.topic) for w in current}
+        return current + [w for w in new if (tuple(w.with_), w.topic) not in known]
+
+    def write_back(self, scene: SceneWrite) -> None:
+        """What this kind changes beyond every scene's memories, artifacts and plans."""
+
+    def settle_accumulators(self, updated: dict[str, "Agent"], spec: "SceneSpec") -> None:
+        """After the scene's importance is added to the accumulators."""
+
+    def starts_day(self) -> bool:
+        return False
+
+    def choose(self, world: "World", agents: dict[str, "Agent"], roster: list[str]) -> "SceneSpec | None":
+        """This kind's scene if the state calls for one now (pure); the registry asks in order."""
+        return None
+
+    def forced(self, world: "World", agents: dict[str, "Agent"], participants: list[str]) -> list[str]:
+        """The participants when the Creative Director forces this kind (``participants`` may be empty)."""
+        return participants or sorted(agents)
+
+    def play_offline(self, player) -> dict:
+        """The offline player's reply body (without agent and scene)."""
+        raise NotImplementedError(f"the offline player cannot play a {self.name} scene")

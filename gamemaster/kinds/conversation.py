@@ -1,0 +1,38 @@
+"""What the kinds where people talk share: every turn says something, each speaker's last
+turn sums the talk up, and each keeps it as a conversation memory."""
+
+from __future__ import annotations
+
+from .base import ReplyCheck, SceneWrite
+
+
+def conversation_problems(kind: str, reply, ctx: ReplyCheck) -> list[str]:
+    problems = []
+    if not reply.says.strip():
+        problems.append(f"says: a {kind} turn must say something")
+    if ctx.final_turn and reply.conversation is None:
+        problems.append(f"conversation: the last turn of a {kind} must summarise it")
+    return problems
+
+
+def remember_conversation(scene: SceneWrite) -> None:
+    """A conversation memory for every speaker from their last turn's summary; the talk
+    wishes among exactly these people are settled."""
+    spec = scene.spec
+    transcript = [{"speaker": a, "says": r.says} for a, r in scene.turns]
+    finals = {a: r for a, r in scene.turns}  # a speaker's last turn carries their summary
+    for agent_id in spec.participants:
+        others = [p for p in spec.participants if p != agent_id]
+        note = finals[agent_id].conversation
+        scene.remember(
+            agent_id,
+            type="conversation",
+            description=note.summary,
+            importance=note.importance,
+            tags=list(dict.fromkeys([*note.tags, *others])),
+            metadata={"with": others, "topic": spec.topic, "transcript": transcript},
+        )
+        scene.updated[agent_id].talk_wishes = [
+            w for w in scene.updated[agent_id].talk_wishes
+            if not set(w.with_) & set(scene.agents) <= set(spec.participants)
+        ]

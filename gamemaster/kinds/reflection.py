@@ -1,0 +1,51 @@
+"""REFLECTION: one character whose accumulator ran over the threshold draws 3 to 5 insights."""
+
+from __future__ import annotations
+
+from .base import ReplyCheck, SceneKind
+
+
+class Reflection(SceneKind):
+    name = "REFLECTION"
+    counts_toward_day = False  # reflections come on top of the day's scenes
+    allows = frozenset({"insights"})
+    recalls_by_interests = True
+    min_participants = max_participants = 1
+
+    def check(self, reply, ctx: ReplyCheck) -> list[str]:
+        problems = []
+        if not 3 <= len(reply.insights) <= 5:
+            problems.append(f"insights: a REFLECTION needs 3 to 5 insights, got {len(reply.insights)}")
+        for index, insight in enumerate(reply.insights):
+            missing = ctx.evidence_exists(insight.evidence)
+            if missing:
+                problems.append(f"insights.{index}.evidence: {', '.join(missing)} not in {ctx.agent}'s memory stream")
+        return problems
+
+    def settle_accumulators(self, updated, spec) -> None:
+        for agent_id in spec.participants:
+            updated[agent_id].importance_accumulator = 0  # reflected: the count starts again
+
+    def choose(self, world, agents, roster):
+        from ..scenes import SceneSpec, due_for_reflection
+
+        due = due_for_reflection(world, agents)
+        if not due or world.day == 0:
+            return None
+        agent = due[0]
+        return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1, participants=[agent.id],
+                         reason=f"{agent.id}: accumulator {agent.importance_accumulator} > {world.reflection_threshold}")
+
+    def forced(self, world, agents, participants):
+        from ..scenes import due_for_reflection
+
+        if participants:
+            return participants
+        due = due_for_reflection(world, agents)
+        return [due[0].id] if due else [max(sorted(agents), key=lambda a: (agents[a].importance_accumulator, a))]
+
+    def play_offline(self, player) -> dict:
+        return player.reflection()
+
+
+KIND = Reflection()
