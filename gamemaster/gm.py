@@ -72,6 +72,8 @@ class Pending:
             "ref": self.spec.ref,
             **self.spec.model_dump(mode="json"),
             "turns": self.turns,
+            # Turns one after another (MEETING, ENCOUNTER) or all at once: what a Game Master must know.
+            "in_sequence": self.spec.kind.in_sequence,
             "replied": [self.label(i) for i in sorted(self.replies)],
             "waiting": self.waiting(),
             "prompts": {self.label(i): str(self.prompt_path(i)) for i in range(len(self.turns)) if self.prompt_path(i).exists()},

@@ -38,6 +38,10 @@ PHRASES: dict[str, dict[str, str]] = {
             "Das ist dein letzter Beitrag in dieser Besprechung: fasse sie im Feld "
             "`conversation` aus deiner Sicht zusammen."
         ),
+        "final_turn_encounter": (
+            "Das ist dein letzter Beitrag in dieser Begegnung: fasse sie im Feld "
+            "`conversation` aus deiner Sicht zusammen."
+        ),
         "invalid_reply": "Deine letzte Antwort war ungültig: {error}\nBitte korrigiere sie.",
     },
     "en": {
@@ -65,6 +69,7 @@ PHRASES: dict[str, dict[str, str]] = {
             "Does it change your plan for today? If so, give a new `plan` object."
         ),
         "final_turn": "This is your last turn in this meeting: summarise it from your view in `conversation`.",
+        "final_turn_encounter": "This is your last turn in this encounter: summarise it from your view in `conversation`.",
         "invalid_reply": "Your last reply was invalid: {error}\nPlease correct it.",
     },
 }

@@ -208,6 +208,10 @@ class World(BaseModel):
     #: Story days after which a memory's recency score has halved.
     recency_half_life: Annotated[float, Field(gt=0)] = 3.0
     meeting_rounds: Annotated[int, Field(ge=2)] = 2
+    #: ENCOUNTERs a day may have (they come between the counted scenes).
+    encounters_per_day: Annotated[int, Field(ge=0)] = 2
+    #: Turns each of the two takes in an ENCOUNTER.
+    encounter_rounds: Annotated[int, Field(ge=1, le=2)] = 1
     work_group_size: Annotated[int, Field(ge=1)] = 3
     seed: int = 0
     model: str | None = None

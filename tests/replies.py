@@ -30,7 +30,7 @@ def valid_reply(request: ReplyRequest, importance: int = 5, artifact: bool = Tru
                 "tags": ["bone-towers"],
             }
         ]
-    if spec.type == SceneType.MEETING and request.final_turn:
+    if "conversation" in spec.kind.allows and request.final_turn:
         reply["conversation"] = {"summary": f"Besprechung zu {spec.topic}", "importance": 6, "tags": ["meeting"]}
     if spec.type == SceneType.REFLECTION:
         ids = [m.id for m in request.memories][-3:]

@@ -35,7 +35,7 @@ def three_days(tmp_path_factory):
 def test_three_days_have_every_scene_type_and_three_summaries(three_days):
     root, report = three_days
     types = Counter(scene["type"] for scene in report["scenes"])
-    assert set(types) == {"ARRIVAL", "WORK", "MEETING", "REFLECTION"}
+    assert set(types) == {"ARRIVAL", "WORK", "MEETING", "REFLECTION", "ENCOUNTER"}
     assert types["ARRIVAL"] == 3
     assert [p.split("/")[-2] for p in report["summaries"]] == ["day-001", "day-002", "day-003"]
     summary = (root / "scenes/day-001/summary.md").read_text(encoding="utf-8")
@@ -70,6 +70,21 @@ def test_meetings_leave_conversations_for_participants_and_a_notice_for_the_rest
             assert len(talk) == 1 and len(talk[0]["metadata"]["transcript"]) >= 2 * len(meeting["participants"])
         else:
             assert [m["metadata"]["source"] for m in here] == ["meeting"]
+
+
+def test_encounters_leave_a_conversation_for_the_two_and_nothing_for_the_rest(three_days):
+    root, report = three_days
+    memories = streams(root)
+    encounters = [s for s in report["scenes"] if s["type"] == "ENCOUNTER"]
+    assert encounters
+    for encounter in encounters:
+        assert len(encounter["participants"]) == 2
+        for agent, lines in memories.items():
+            here = [m for m in lines if m["created"] == encounter["scene"]]
+            if agent in encounter["participants"]:
+                assert [m["type"] for m in here].count("conversation") == 1
+            else:
+                assert here == []
 
 
 def test_reflections_cite_real_evidence_and_reset_the_accumulator(three_days):

@@ -56,14 +56,15 @@ def test_talk_wishes_become_a_meeting_once_work_is_under_way():
 
 def test_no_two_meetings_in_a_row():
     wish = {"with": ["dia"], "topic": "Knochentürme"}
-    spec = decide_next(world(today=MORNING + [("WORK", ["ana"]), ("MEETING", ["ana", "cem"])]), agents(bob={"talk_wishes": [wish]}))
+    today = MORNING + [("WORK", ["ana"]), ("MEETING", ["ana", "cem"])]
+    spec = decide_next(world(today=today, encounters_per_day=0), agents(bob={"talk_wishes": [wish]}))
     assert spec.type == SceneType.WORK
 
 
 def test_a_reflection_between_two_meetings_does_not_break_the_row():
     wish = {"with": ["dia"], "topic": "Knochentürme"}
     today = MORNING + [("WORK", ["ana"]), ("MEETING", ["ana", "cem"]), ("REFLECTION", ["cem"])]
-    assert decide_next(world(today=today), agents(bob={"talk_wishes": [wish]})).type == SceneType.WORK
+    assert decide_next(world(today=today, encounters_per_day=0), agents(bob={"talk_wishes": [wish]})).type == SceneType.WORK
 
 
 def test_work_goes_to_those_with_fewest_scenes_today():

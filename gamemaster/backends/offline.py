@@ -200,15 +200,7 @@ class _Player:
     # -- entry -------------------------------------------------------------
 
     def play(self) -> dict[str, Any]:
-        kind = self.spec.type
-        if kind == SceneType.ARRIVAL:
-            body = self.arrival()
-        elif kind == SceneType.WORK:
-            body = self.work()
-        elif kind == SceneType.MEETING:
-            body = self.meeting()
-        else:
-            body = self.reflection()
+        body = self.spec.kind.play_offline(self)
         return {"agent": self.agent.id, "scene": self.spec.ref, **body}
 
     # -- filling templates -------------------------------------------------

@@ -12,18 +12,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import arrival, meeting, reflection, work
+from . import arrival, encounter, meeting, reflection, work
 from .base import SECTIONS, ReplyCheck, SceneKind, SceneWrite
 
 if TYPE_CHECKING:
     from ..models import Agent, World
     from ..scenes import Force, SceneSpec
 
-KINDS: dict[str, SceneKind] = {k.name: k for k in (arrival.KIND, work.KIND, meeting.KIND, reflection.KIND)}
+KINDS: dict[str, SceneKind] = {
+    k.name: k for k in (arrival.KIND, work.KIND, meeting.KIND, reflection.KIND, encounter.KIND)
+}
 
 #: Who is asked first whether their scene is due: reflections before anything else, a new
-#: day once the day is over, then the Creative Director's briefs, talk, and work.
-DECISION_ORDER = ("REFLECTION", "ARRIVAL", "briefs", "MEETING", "WORK")
+#: day once the day is over, then the Creative Director's briefs, people crossing paths,
+#: meetings, and work.
+DECISION_ORDER = ("REFLECTION", "ARRIVAL", "briefs", "ENCOUNTER", "MEETING", "WORK")
 
 _SECTION_ERRORS = {
     "artifacts": "only {kinds} scenes produce artifacts, this is {kind}",

@@ -8,10 +8,11 @@ from .base import ReplyCheck, SceneWrite
 
 def conversation_problems(kind: str, reply, ctx: ReplyCheck) -> list[str]:
     problems = []
+    article = "an" if kind[:1] in "AEIOU" else "a"
     if not reply.says.strip():
-        problems.append(f"says: a {kind} turn must say something")
+        problems.append(f"says: {article} {kind} turn must say something")
     if ctx.final_turn and reply.conversation is None:
-        problems.append(f"conversation: the last turn of a {kind} must summarise it")
+        problems.append(f"conversation: the last turn of {article} {kind} must summarise it")
     return problems
 
 

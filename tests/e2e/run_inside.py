@@ -154,7 +154,7 @@ def game_master(body: dict) -> list[dict]:
     spawned = [u for u in steps if u.get("name") in SUBAGENT_TOOL_NAMES]
     # `waiting` names the open turns as "03-vera"; a resumed scene may have some replies already.
     open_turns = [label.split("-", 1)[1] for label in scene.get("waiting") or []]
-    if scene.get("type") == "MEETING":
+    if scene.get("in_sequence"):
         if len(spawned) < len(open_turns):
             speaker = open_turns[len(spawned)]
             if len(prompts) == len(spawned):

@@ -1,0 +1,129 @@
+"""ENCOUNTER: two characters cross paths (the kitchen, the hallway, lunch) and talk briefly.
+
+One or two turns each, one after another; each keeps a conversation memory, a
+talk wish between the two is settled by it and a new one may come out of it.
+An encounter happens between the day's scenes, like a coffee break, so it does
+not use up one of them; ``encounters_per_day`` bounds how many a day has.
+
+It is chosen at the day's lunch slot (half of ``scenes_per_day`` done), and
+when two people want to talk but a MEETING cannot follow right now (there was
+one just before): they meet in the hallway instead. Two people who talked
+today already are not picked again; without a talk wish, the pair with the
+most shared interest tags is.
+"""
+
+from __future__ import annotations
+
+from .base import ReplyCheck, SceneKind, SceneWrite
+from .conversation import conversation_problems, remember_conversation
+
+
+class Encounter(SceneKind):
+    name = "ENCOUNTER"
+    in_sequence = True
+    counts_toward_day = False
+    allows = frozenset({"conversation"})
+    final_turn_phrase = "final_turn_encounter"
+    min_participants = max_participants = 2
+
+    def turns(self, spec) -> list[str]:
+        return [agent for _ in range(spec.rounds) for agent in spec.participants]
+
+    def rounds(self, world) -> int:
+        return world.encounter_rounds
+
+    def check(self, reply, ctx: ReplyCheck) -> list[str]:
+        return conversation_problems(self.name, reply, ctx)
+
+    def write_back(self, scene: SceneWrite) -> None:
+        remember_conversation(scene)
+
+    def choose(self, world, agents, roster):
+        from ..scenes import SceneSpec, counted_scenes
+        from . import get_kind, meeting
+
+        if world.day == 0 or len(roster) < 2 or not world.today or world.today[-1].type == self.name:
+            return None
+        if sum(1 for e in world.today if e.type == self.name) >= world.encounters_per_day:
+            return None
+        counted = counted_scenes(world)
+        lunch = counted == world.scenes_per_day // 2 and not self._since_lunch(world)
+        last_counted = next((e for e in reversed(world.today) if get_kind(e.type, strict=False).counts_toward_day), None)
+        hallway = last_counted is not None and last_counted.type == meeting.KIND.name  # no MEETING may follow one
+        if not (lunch or hallway):
+            return None
+        talked = self._talked_today(world)
+        pair = self._wished_pair(agents, roster, talked)
+        if pair is None and lunch:
+            pair = self._pair_by_interests(agents, roster, talked)
+        if pair is None:
+            return None
+        (first, second), topic, tags, why = pair
+        place = "at lunch" if lunch else "in the hallway"
+        return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1, participants=[first, second],
+                         topic=topic, topic_tags=tags, rounds=self.rounds(world),
+                         reason=f"{first} and {second} cross paths {place}: {why}")
+
+    def _since_lunch(self, world) -> bool:
+        """An encounter already happened since the last scene that counts (lunch is taken)."""
+        from . import get_kind
+
+        for entry in reversed(world.today):
+            if entry.type == self.name:
+                return True
+            if get_kind(entry.type, strict=False).counts_toward_day:
+                return False
+        return False
+
+    @staticmethod
+    def _talked_today(world) -> set[frozenset[str]]:
+        from . import get_kind
+
+        pairs = set()
+        for entry in world.today:
+            if "conversation" in get_kind(entry.type, strict=False).allows:
+                people = entry.participants
+                pairs |= {frozenset((a, b)) for a in people for b in people if a < b}
+        return pairs
+
+    @staticmethod
+    def _wished_pair(agents, roster, talked):
+        for agent_id in roster:
+            for wish in agents[agent_id].talk_wishes:
+                for partner in wish.with_:
+                    if partner in agents and partner != agent_id and frozenset((agent_id, partner)) not in talked:
+                        return ((agent_id, partner), wish.topic, list(wish.tags),
+                                f"{agent_id} wants to talk with {partner} about {wish.topic}")
+        return None
+
+    @staticmethod
+    def _pair_by_interests(agents, roster, talked):
+        def tags(agent_id) -> dict[str, str]:
+            found = {}
+            for interest in getattr(agents[agent_id], "interests", None) or []:
+                if isinstance(interest, dict):
+                    for tag in interest.get("tags", []):
+                        if isinstance(tag, str):
+                            found.setdefault(tag, str(interest.get("topic", tag)))
+            return found
+
+        best = None
+        for i, first in enumerate(roster):
+            for second in roster[i + 1:]:
+                if frozenset((first, second)) in talked:
+                    continue
+                shared = sorted(set(tags(first)) & set(tags(second)))
+                if best is None or len(shared) > len(best[1]):
+                    best = ((first, second), shared)
+        if best is None:
+            return None
+        (first, second), shared = best
+        if shared:
+            return (first, second), tags(first)[shared[0]], shared, f"both care about {', '.join(shared)}"
+        return (first, second), None, [], "they have not talked today"
+
+    def play_offline(self, player) -> dict:
+        return player.meeting()
+
+
+KIND = Encounter()
