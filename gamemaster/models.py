@@ -166,6 +166,41 @@ class Brief(BaseModel):
         return None if value is None else [agent_id(v) for v in value]
 
 
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
+class Event(BaseModel):
+    """Something from outside that changes a day: once on ``day``, or every ``weekday``."""
+
+    model_config = ConfigDict(extra="allow", defer_build=True)
+
+    id: Annotated[str, Field(pattern=r"^event-\d{3,}$")]
+    text: Annotated[str, Field(min_length=1)]
+    day: Annotated[int, Field(ge=1)] | None = None
+    weekday: Weekday | None = None
+    #: Who it concerns (everyone when empty).
+    to: list[str] | None = None
+    #: Those it concerns meet about it right after.
+    meeting: bool = False
+    #: The days on which it has taken place.
+    held: list[int] = Field(default_factory=list)
+
+    @field_validator("to")
+    @classmethod
+    def _addressees(cls, value: list[str] | None) -> list[str] | None:
+        return None if value is None else [agent_id(v) for v in value]
+
+    @model_validator(mode="after")
+    def _when(self) -> "Event":
+        if (self.day is None) == (self.weekday is None):
+            raise ValueError("give exactly one of day (a day number) and weekday (mon … sun)")
+        return self
+
+    def due_on(self, day: int, weekday: str) -> bool:
+        return day not in self.held and (self.day == day or self.weekday == weekday)
+
+
 class SceneEntry(BaseModel):
     """One applied scene of the current day (the day's running logbook)."""
 
@@ -215,6 +250,10 @@ class World(BaseModel):
     work_group_size: Annotated[int, Field(ge=1)] = 3
     seed: int = 0
     model: str | None = None
+    #: The weekday of day 1; the others follow (events can recur on a weekday).
+    first_weekday: Weekday = "mon"
+    events: list[Event] = Field(default_factory=list)
+    events_issued: Annotated[int, Field(ge=0)] = 0
     today: list[SceneEntry] = Field(default_factory=list)
     briefs: list[Brief] = Field(default_factory=list)
     briefs_issued: Annotated[int, Field(ge=0)] = 0
@@ -229,3 +268,8 @@ class World(BaseModel):
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+    def weekday(self, day: int | None = None) -> str:
+        """``mon`` … ``sun`` of ``day`` (the current day by default)."""
+        day = self.day if day is None else day
+        return WEEKDAYS[(WEEKDAYS.index(self.first_weekday) + max(day, 1) - 1) % 7]

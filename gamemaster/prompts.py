@@ -100,6 +100,7 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "scene_type": spec.type,
         "scene_ref": spec.ref,
         "day": f"{spec.day:03d}",
+        "weekday": phrase(language, f"weekday_{ctx.world.weekday(spec.day)}"),
         "present": ", ".join(f"{ctx.names.get(p, p)} ({p})" for p in others) or EMPTY,
         "colleagues": ", ".join(f"{name} ({aid})" for aid, name in ctx.names.items() if aid != agent.id),
         "topic": spec.topic or EMPTY,

@@ -45,6 +45,8 @@ class SceneSpec(BaseModel):
     reason: str
     rounds: int = 1
     brief_ids: list[str] = Field(default_factory=list)
+    #: The scheduled event this scene is (an EVENT) or answers (the MEETING it opens).
+    event_id: str | None = None
 
     @field_validator("type")
     @classmethod

@@ -124,6 +124,9 @@ def plan_scene(
         )
         return memory
 
+    new_world = _advance_world(world, spec, agents)
+    scene = SceneWrite(spec, turns, agents, updated, remember, language, new_world)
+    kind.before_replies(scene)
     for agent_id, reply in turns:
         agent = updated[agent_id]
         for note in reply.memories:
@@ -190,12 +193,11 @@ def plan_scene(
 
     for agent_id in spec.participants:
         updated[agent_id].last_scene = created
-    kind.write_back(SceneWrite(spec, turns, agents, updated, remember, language))
+    kind.write_back(scene)
     for agent_id, amount in gained.items():
         updated[agent_id].importance_accumulator += amount
     kind.settle_accumulators(updated, spec)
 
-    new_world = _advance_world(world, spec, agents)
     for agent_id, agent in updated.items():
         if agent.model_dump() != agents[agent_id].model_dump():
             result.transaction.files[workspace.rel(workspace.agent_path(agent_id))] = dump_json(agent.dump())
@@ -207,7 +209,8 @@ def plan_scene(
 
 def _advance_world(world: World, spec: SceneSpec, agents: dict[str, Agent]) -> World:
     new = world.model_copy(deep=True)
-    entry = SceneEntry(scene=spec.scene, type=spec.type, participants=spec.participants, topic=spec.topic)
+    entry = SceneEntry(scene=spec.scene, type=spec.type, participants=spec.participants, topic=spec.topic,
+                       **({"event": spec.event_id} if spec.event_id else {}))
     if spec.kind.starts_day():
         new.day, new.today = spec.day, [entry]
     else:

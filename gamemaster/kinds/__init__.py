@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import arrival, encounter, meeting, reflection, work
+from . import arrival, encounter, event, meeting, reflection, work
 from .base import SECTIONS, ReplyCheck, SceneKind, SceneWrite
 
 if TYPE_CHECKING:
@@ -20,13 +20,13 @@ if TYPE_CHECKING:
     from ..scenes import Force, SceneSpec
 
 KINDS: dict[str, SceneKind] = {
-    k.name: k for k in (arrival.KIND, work.KIND, meeting.KIND, reflection.KIND, encounter.KIND)
+    k.name: k for k in (arrival.KIND, work.KIND, meeting.KIND, reflection.KIND, encounter.KIND, event.KIND)
 }
 
 #: Who is asked first whether their scene is due: reflections before anything else, a new
-#: day once the day is over, then the Creative Director's briefs, people crossing paths,
-#: meetings, and work.
-DECISION_ORDER = ("REFLECTION", "ARRIVAL", "briefs", "ENCOUNTER", "MEETING", "WORK")
+#: day once the day is over, the day's scheduled events, then the Creative Director's
+#: briefs, people crossing paths, meetings, and work.
+DECISION_ORDER = ("REFLECTION", "ARRIVAL", "EVENT", "briefs", "ENCOUNTER", "MEETING", "WORK")
 
 _SECTION_ERRORS = {
     "artifacts": "only {kinds} scenes produce artifacts, this is {kind}",
@@ -136,4 +136,5 @@ def _forced(world, agents, force) -> "SceneSpec":
         raise ValueError(f"a {kind.name} has at most {_NUMBERS.get(high, high)} participants")
     return SceneSpec(type=kind.name, day=world.day, scene=world.scene + 1, participants=participants,
                      rounds=kind.rounds(world),
-                     reason=f"forced by the Creative Director: {kind.name} with {', '.join(participants)}")
+                     reason=f"forced by the Creative Director: {kind.name} with {', '.join(participants)}",
+                     **kind.forced_fields(world))

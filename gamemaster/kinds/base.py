@@ -47,6 +47,8 @@ class SceneWrite:
     updated: dict[str, "Agent"]
     remember: Callable[..., "Memory"]
     language: str
+    #: The world as it will be saved (the scene already in its log).
+    world: "World"
 
 
 class SceneKind:
@@ -92,6 +94,9 @@ class SceneKind:
         known = {(tuple(w.with_), w.topic) for w in current}
         return current + [w for w in new if (tuple(w.with_), w.topic) not in known]
 
+    def before_replies(self, scene: SceneWrite) -> None:
+        """What this kind writes before the replies' own memories (what happened to them)."""
+
     def write_back(self, scene: SceneWrite) -> None:
         """What this kind changes beyond every scene's memories, artifacts and plans."""
 
@@ -108,6 +113,10 @@ class SceneKind:
     def forced(self, world: "World", agents: dict[str, "Agent"], participants: list[str]) -> list[str]:
         """The participants when the Creative Director forces this kind (``participants`` may be empty)."""
         return participants or sorted(agents)
+
+    def forced_fields(self, world: "World") -> dict:
+        """More of the scene when it is forced (an EVENT's event, for one)."""
+        return {}
 
     def play_offline(self, player) -> dict:
         """The offline player's reply body (without agent and scene)."""

@@ -1,0 +1,50 @@
+"""Scheduling events: what ``gamemaster event`` writes into ``world.json``.
+
+The EVENT scene itself (when it comes, what it changes) is ``kinds/event.py``.
+"""
+
+from __future__ import annotations
+
+from .models import WEEKDAYS, Event
+from .problems import GamemasterError
+from .transaction import recover
+from .workspace import Workspace
+
+
+def schedule_event(
+    workspace: Workspace,
+    text: str,
+    *,
+    day: int | None = None,
+    weekday: str | None = None,
+    to: list[str] | None = None,
+    meeting: bool = False,
+) -> Event:
+    """Schedule an event once on ``day`` or every ``weekday``; neither: the current day."""
+    if not text.strip():
+        raise GamemasterError("event: the text is empty")
+    if day is not None and weekday is not None:
+        raise GamemasterError("event: give --day or --weekday, not both")
+    if weekday is not None:
+        weekday = weekday.strip().lower()[:3]
+        if weekday not in WEEKDAYS:
+            raise GamemasterError(f"--weekday: choose one of {', '.join(WEEKDAYS)}")
+    if day is not None and day < 1:
+        raise GamemasterError("--day: days start at 1")
+    to = list(dict.fromkeys(to)) if to else None
+    with workspace.lock:
+        recover(workspace)
+        world = workspace.load_world()
+        unknown = [a for a in (to or []) if a not in workspace.agent_ids()]
+        if unknown:
+            raise GamemasterError(f"--to: unknown agent(s) {', '.join(unknown)}")
+        if day is None and weekday is None:
+            day = max(world.day, 1)
+        if day is not None and day < world.day:
+            raise GamemasterError(f"--day: day {day:03d} is over (the studio is on day {world.day:03d})")
+        world.events_issued += 1
+        event = Event(id=f"event-{world.events_issued:03d}", text=text.strip(), day=day, weekday=weekday,
+                      to=to, meeting=meeting)
+        world.events.append(event)
+        workspace.save_world(world)
+        return event

@@ -1,0 +1,101 @@
+"""EVENT: something from outside changes the day (a deadline, a playtest, a game night,
+a server outage, a visit).
+
+Events are scheduled in ``world.json`` (``gamemaster event``): once on a day, or
+every given weekday. A due event comes right after the morning ARRIVAL (and any
+reflection that is due first). Everyone it concerns gets an observation of it
+and is asked whether it changes their plan; their replies may carry a new
+``plan``. An event marked ``meeting`` then opens a MEETING of those it
+concerns. An EVENT is an interruption, not a working scene: it does not use up
+one of the day's scenes.
+"""
+
+from __future__ import annotations
+
+from .base import SceneKind, SceneWrite
+
+EVENT_IMPORTANCE = 7
+
+
+class EventKind(SceneKind):
+    name = "EVENT"
+    counts_toward_day = False
+    recalls_by_plan = True
+
+    def choose(self, world, agents, roster):
+        from ..scenes import SceneSpec
+
+        if world.day == 0 or not world.today:
+            return None
+        follow_up = self._meeting_after(world, agents, roster)
+        if follow_up is not None:
+            return follow_up
+        event = self.due(world)
+        if event is None:
+            return None
+        when = f"every {event.weekday}" if event.weekday else f"day {event.day:03d}"
+        return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1,
+                         participants=self.concerned(event, roster), topic=event.text, event_id=event.id,
+                         reason=f"event {event.id} ({when}): {event.text}")
+
+    @staticmethod
+    def due(world):
+        weekday = world.weekday()
+        return next((e for e in world.events if e.due_on(world.day, weekday)), None)
+
+    @staticmethod
+    def concerned(event, roster: list[str]) -> list[str]:
+        return [a for a in (event.to or roster) if a in roster] or list(roster)
+
+    def _meeting_after(self, world, agents, roster):
+        """The MEETING an event marked ``meeting`` opens, right after it."""
+        from ..scenes import SceneSpec
+        from . import meeting
+
+        last = world.today[-1]
+        event_id = (last.model_extra or {}).get("event") if last.type == self.name else None
+        event = next((e for e in world.events if e.id == event_id), None)
+        if event is None or not event.meeting:
+            return None
+        people = self.concerned(event, roster)
+        if len(people) < meeting.KIND.min_participants:
+            return None
+        return SceneSpec(type=meeting.KIND.name, day=world.day, scene=world.scene + 1, participants=people,
+                         topic=event.text, rounds=meeting.KIND.rounds(world), event_id=event.id,
+                         reason=f"event {event.id} calls a meeting: {event.text}")
+
+    def forced(self, world, agents, participants):
+        event = self.due(world)
+        if event is None:
+            raise ValueError(f"no event is due on day {world.day:03d}: schedule one with `gamemaster event`")
+        return participants or self.concerned(event, sorted(agents))
+
+    def forced_fields(self, world) -> dict:
+        event = self.due(world)
+        return {"event_id": event.id, "topic": event.text} if event else {}
+
+    def before_replies(self, scene: SceneWrite) -> None:
+        from ..lang import phrase
+
+        event = next((e for e in scene.world.events if e.id == scene.spec.event_id), None)
+        if event is None:
+            return
+        if scene.spec.day not in event.held:
+            event.held.append(scene.spec.day)
+        for agent_id in scene.spec.participants:
+            scene.remember(
+                agent_id,
+                type="observation",
+                description=phrase(scene.language, "event", text=event.text),
+                importance=EVENT_IMPORTANCE,
+                tags=["event"],
+                metadata={"source": "event", "event": event.id},
+            )
+
+    def play_offline(self, player) -> dict:
+        from ..backends.offline import event
+
+        return event.play(player)
+
+
+KIND = EventKind()
