@@ -13,19 +13,22 @@ import pytest
 
 from gamemaster.backends.base import ReplyRequest, Turn
 from gamemaster.backends.offline import (
+    FAMILIES,
+    LANGUAGES,
     OfflineBackend,
     artifact_family,
     derive_seed,
     language_lines,
+    phrase_bank,
     template_fields,
 )
-from gamemaster.backends.offline_lines import LINES
 from gamemaster.lang import short_name
 from gamemaster.models import Agent, Brief, Memory, Plan
 from gamemaster.replies import Reply, check_reply, parse_reply
 from gamemaster.scenes import SceneSpec, SceneType
 
 ROOT = Path(__file__).resolve().parents[1]
+LINES = {code: phrase_bank(code) for code in LANGUAGES}
 UMLAUTS = re.compile(r"[äöüÄÖÜß]")
 
 STUDIO = {
@@ -649,8 +652,6 @@ def test_short_name():
 
 
 def test_phrase_bank_has_every_family():
-    from gamemaster.backends.offline import FAMILIES
-
     for language in LINES.values():
         assert set(language["families"]) == set(FAMILIES)
 

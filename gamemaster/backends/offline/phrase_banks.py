@@ -12,6 +12,78 @@ Third-person lines about a character avoid gendered pronouns.
 
 from __future__ import annotations
 
+import functools
+import string
+from typing import Any, Iterable
+
+from .text import WORD_RE
+
+DEFAULT_LANGUAGE = "en"
+
+#: Which phrase bank an artifact kind (or, failing that, a role) draws on.
+#: Checked in order: "technical artist" must land on technical before "art"
+#: sends it to concept, "narrative designer" on narrative before design.
+FAMILY_KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("qa", ("qa", "quality", "qualität", "test", "bug", "community")),
+    ("technical", ("tech", "shader", "pipeline", "engine", "tool")),
+    ("narrative", ("narrat", "story", "writer", "script", "dialog", "quest", "erzähl", "autor")),
+    ("lore", ("lore", "world", "welt", "chronic", "chronik")),
+    ("concept", ("concept", "konzept", "art", "image", "illustr", "environment")),
+    ("production", ("produc", "produz", "produktion", "schedule", "roadmap", "project", "projekt", "manag")),
+    ("design", ("design", "director", "mechanic", "gdd", "regel")),
+)
+FAMILIES = tuple(name for name, _ in FAMILY_KEYWORDS) + ("notes",)
+
+_FORMATTER = string.Formatter()
+
+
+def phrase_bank(code: str) -> dict[str, Any]:
+    """The phrase bank of one language code (``de``, ``en``)."""
+    return LINES[code]
+
+
+def language_code(language: str | None) -> str:
+    """``de-DE`` → ``de``; a language without phrase banks plays in English."""
+    code = (language or "").strip().lower().replace("_", "-").split("-")[0]
+    return code if code in LINES else DEFAULT_LANGUAGE
+
+
+def language_lines(language: str | None) -> dict[str, Any]:
+    return phrase_bank(language_code(language))
+
+
+def artifact_family(kind: str, role: str = "") -> str:
+    """The phrase-bank family for an artifact kind; the role decides when the kind says nothing."""
+    for text in (kind if kind != "notes" else "", role):
+        lowered = (text or "").lower()
+        for family, keywords in FAMILY_KEYWORDS:
+            if any(word in lowered for word in keywords):
+                return family
+    return "notes"
+
+
+def template_fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in _FORMATTER.parse(template) if name}
+
+
+@functools.cache
+def template_words(code: str) -> frozenset[str]:
+    """Words of the phrase bank itself: a term picked up from a colleague's
+    statement should be their content, not template filler."""
+    return frozenset(word.lower() for text in bank_strings(phrase_bank(code)) for word in WORD_RE.findall(text))
+
+
+def bank_strings(node: Any) -> Iterable[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from bank_strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from bank_strings(value)
+
+
 LINES: dict[str, dict] = {
     "de": {
         "grammar": {
@@ -1422,3 +1494,5 @@ LINES: dict[str, dict] = {
         },
     },
 }
+
+LANGUAGES = tuple(LINES)
