@@ -22,6 +22,7 @@ from gamemaster.backends.offline import (
     phrase_bank,
     template_fields,
 )
+from gamemaster.backends.offline.phrase_banks import PHRASES
 from gamemaster.lang import short_name
 from gamemaster.models import Agent, Brief, Memory, Plan
 from gamemaster.replies import Reply, check_reply, parse_reply
@@ -589,6 +590,8 @@ def test_phrase_banks_are_parallel():
 def test_phrase_banks_use_the_right_alphabet():
     assert not [s for s in all_strings(LINES["en"]) if UMLAUTS.search(s)]
     assert sum(bool(UMLAUTS.search(s)) for s in all_strings(LINES["de"])) > 50
+    german = (PHRASES / "de.json").read_text(encoding="utf-8")
+    assert "\\u00" not in german and UMLAUTS.search(german)
 
 
 def test_every_slot_has_several_templates():
