@@ -15,6 +15,7 @@ from gamemaster.backends.base import ReplyRequest, Turn
 from gamemaster.backends.offline import (
     FAMILIES,
     LANGUAGES,
+    PLAY_BY_SCENE_TYPE,
     OfflineBackend,
     artifact_family,
     derive_seed,
@@ -652,6 +653,17 @@ def test_short_name():
     assert short_name("Leonie „Leo“ Fischer") == "Leo"
     assert short_name("Vera Kowalski") == "Vera"
     assert short_name("") == ""
+
+
+def test_every_scene_type_has_a_play():
+    assert set(PLAY_BY_SCENE_TYPE) == {kind.value for kind in SceneType}
+
+
+def test_an_unknown_scene_type_is_an_error_not_a_reflection():
+    known = make_spec(SceneType.REFLECTION, participants=("vera",))
+    spec = SceneSpec.model_construct(**{**known.model_dump(), "type": "BRAINSTORM"})
+    with pytest.raises(ValueError, match="BRAINSTORM"):
+        OfflineBackend().reply(make_request(SceneType.REFLECTION, spec=spec))
 
 
 def test_phrase_bank_has_every_family():

@@ -58,7 +58,12 @@ class Player:
 
     def play(self) -> dict[str, Any]:
         scene_type = getattr(self.spec.type, "value", self.spec.type)
-        play_scene = PLAY_BY_SCENE_TYPE.get(scene_type, reflection.play)
+        play_scene = PLAY_BY_SCENE_TYPE.get(scene_type)
+        if play_scene is None:
+            raise ValueError(
+                f"the offline player cannot play scene type {scene_type!r}; "
+                f"it plays {', '.join(PLAY_BY_SCENE_TYPE)}"
+            )
         return {"agent": self.agent.id, "scene": self.spec.ref, **play_scene(self)}
 
     # -- filling templates -------------------------------------------------
