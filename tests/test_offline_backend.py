@@ -13,13 +13,16 @@ import pytest
 
 from gamemaster.backends.base import ReplyRequest, Turn
 from gamemaster.backends.offline import (
+    FAMILIES,
+    LANGUAGES,
     OfflineBackend,
     artifact_family,
     derive_seed,
     language_lines,
+    phrase_bank,
     template_fields,
 )
-from gamemaster.backends.offline_lines import LINES
+from gamemaster.backends.offline.phrase_banks import PHRASES
 from gamemaster.lang import short_name
 from gamemaster.models import Agent, Brief, Memory, Plan
 from gamemaster.replies import Reply, check_reply, parse_reply
@@ -27,6 +30,7 @@ from gamemaster.kinds import kind_names
 from gamemaster.scenes import SceneSpec, SceneType
 
 ROOT = Path(__file__).resolve().parents[1]
+LINES = {code: phrase_bank(code) for code in LANGUAGES}
 UMLAUTS = re.compile(r"[äöüÄÖÜß]")
 
 STUDIO = {
@@ -587,6 +591,8 @@ def test_phrase_banks_are_parallel():
 def test_phrase_banks_use_the_right_alphabet():
     assert not [s for s in all_strings(LINES["en"]) if UMLAUTS.search(s)]
     assert sum(bool(UMLAUTS.search(s)) for s in all_strings(LINES["de"])) > 50
+    german = (PHRASES / "de.json").read_text(encoding="utf-8")
+    assert "\\u00" not in german and UMLAUTS.search(german)
 
 
 def test_every_slot_has_several_templates():
@@ -649,9 +655,14 @@ def test_short_name():
     assert short_name("") == ""
 
 
-def test_phrase_bank_has_every_family():
-    from gamemaster.backends.offline import FAMILIES
+def test_an_unknown_scene_type_is_an_error_not_a_reflection():
+    known = make_spec(SceneType.REFLECTION, participants=("vera",))
+    spec = SceneSpec.model_construct(**{**known.model_dump(), "type": "BRAINSTORM"})
+    with pytest.raises(ValueError, match="BRAINSTORM"):
+        OfflineBackend().reply(make_request(SceneType.REFLECTION, spec=spec))
 
+
+def test_phrase_bank_has_every_family():
     for language in LINES.values():
         assert set(language["families"]) == set(FAMILIES)
 

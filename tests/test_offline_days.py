@@ -35,7 +35,7 @@ def three_days(tmp_path_factory):
 def test_three_days_have_every_scene_type_and_three_summaries(three_days):
     root, report = three_days
     types = Counter(scene["type"] for scene in report["scenes"])
-    assert set(types) == {"ARRIVAL", "WORK", "MEETING", "REFLECTION", "ENCOUNTER"}
+    assert set(types) == {"ARRIVAL", "WORK", "MEETING", "REFLECTION", "ENCOUNTER", "EVENT"}
     assert types["ARRIVAL"] == 3
     assert [p.split("/")[-2] for p in report["summaries"]] == ["day-001", "day-002", "day-003"]
     summary = (root / "scenes/day-001/summary.md").read_text(encoding="utf-8")
@@ -85,6 +85,23 @@ def test_encounters_leave_a_conversation_for_the_two_and_nothing_for_the_rest(th
                 assert [m["type"] for m in here].count("conversation") == 1
             else:
                 assert here == []
+
+
+def test_scheduled_events_reach_those_they_concern_and_are_marked_held(three_days):
+    root, report = three_days
+    memories = streams(root)
+    world = json.loads((root / "state/world.json").read_text(encoding="utf-8"))
+    events = [s for s in report["scenes"] if s["type"] == "EVENT"]
+    assert [e["scene"] for e in events] == ["day-002/scene-03", "day-003/scene-03"]
+    held = {e["id"]: e["held"] for e in world["events"]}
+    assert held["event-002"] == [2] and held["event-003"] == [3] and held["event-004"] == []
+    publisher = events[0]
+    assert publisher["participants"] == ["darius", "finn", "emre", "vera"]
+    for agent, lines in memories.items():
+        heard = [m for m in lines if m["metadata"].get("source") == "event" and m["created"] == publisher["scene"]]
+        assert len(heard) == (1 if agent in publisher["participants"] else 0), agent
+    after = report["scenes"][report["scenes"].index(publisher) + 1]
+    assert after["type"] == "MEETING" and after["participants"] == publisher["participants"]
 
 
 def test_reflections_cite_real_evidence_and_reset_the_accumulator(three_days):

@@ -34,7 +34,9 @@ class Arrival(SceneKind):
         return sorted(agents)
 
     def play_offline(self, player) -> dict:
-        return player.arrival()
+        from ..backends.offline import arrival
+
+        return arrival.play(player)
 
 
 KIND = Arrival()

@@ -123,7 +123,9 @@ class Encounter(SceneKind):
         return (first, second), None, [], "they have not talked today"
 
     def play_offline(self, player) -> dict:
-        return player.meeting()
+        from ..backends.offline import meeting
+
+        return meeting.play(player)
 
 
 KIND = Encounter()

@@ -71,7 +71,9 @@ class Meeting(SceneKind):
         return None
 
     def play_offline(self, player) -> dict:
-        return player.meeting()
+        from ..backends.offline import meeting
+
+        return meeting.play(player)
 
 
 KIND = Meeting()

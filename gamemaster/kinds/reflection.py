@@ -45,7 +45,9 @@ class Reflection(SceneKind):
         return [due[0].id] if due else [max(sorted(agents), key=lambda a: (agents[a].importance_accumulator, a))]
 
     def play_offline(self, player) -> dict:
-        return player.reflection()
+        from ..backends.offline import reflection
+
+        return reflection.play(player)
 
 
 KIND = Reflection()

@@ -39,7 +39,9 @@ class Work(SceneKind):
         return participants or self.fewest_scenes_today(world, sorted(agents))[0]
 
     def play_offline(self, player) -> dict:
-        return player.work()
+        from ..backends.offline import work
+
+        return work.play(player)
 
 
 KIND = Work()

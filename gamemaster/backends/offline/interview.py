@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 import re
 
-from ..models import Memory
-from .base import InterviewRequest
+from ...models import Memory
+from ..base import InterviewRequest
 
 LINES = {
     "de": {

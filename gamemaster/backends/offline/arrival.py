@@ -1,0 +1,72 @@
+"""ARRIVAL: the character comes in, greets, plans the day and may ask to talk to someone."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from .focus import Focus, brief_focus, own_focus
+from .text import dedupe
+
+if TYPE_CHECKING:
+    from .player import Player
+
+
+def play(player: Player) -> dict[str, Any]:
+    lines = player.lines["arrival"]
+    focus = own_focus(player)
+    brief_text = unseen_brief_text(player)
+    if brief_text:
+        focus = brief_focus(player, brief_text, focus)
+    focus.facts = player.facts(focus.tags, 1, focus.phrase)
+    ctx = player.base_ctx(focus)
+    ctx["way"] = player.rng.choice(lines["ways"])
+    ctx["mood"] = player.rng.choice(lines["moods"])
+
+    action = player.pick(lines["actions"], ctx)
+    greeting_bank = lines["greetings_named"] if "colleague" in ctx and player.rng.random() < 0.4 else lines["greetings"]
+    says = [player.pick(greeting_bank, ctx)]
+    says.append(player.pick(lines["plan_says_brief"] if "brief" in ctx else lines["plan_says"], ctx))
+    plan_text = player.pick(lines["plan_texts_brief"] if "brief" in ctx else lines["plan_texts"], ctx)
+    importance = player.rng.randint(5, 6) if "brief" in ctx else player.rng.randint(3, 5)
+    plan = {"text": plan_text, "tags": focus.tags[:5], "importance": importance}
+
+    reply: dict[str, Any] = {"action": action}
+    wishes = []
+    if player.colleagues and player.rng.random() < 0.6:
+        wish = talk_wish(player, focus, lines)
+        wishes.append(wish)
+        wish_ctx = dict(ctx, colleague=player.colleagues[wish["with"][0]], wish=player.display_topic(wish["topic"]))
+        says.append(player.pick(lines["wish_says"], wish_ctx))
+    reply["says"] = " ".join(says)
+    reply["plan"] = plan
+    if player.rng.random() < 0.5:
+        reply["memories"] = [player.note(player.pick(lines["memories"], ctx), player.rng.randint(2, 4), focus.tags)]
+    if wishes:
+        reply["talk_wishes"] = wishes
+    return reply
+
+
+def unseen_brief_text(player: Player) -> str | None:
+    if player.req.briefs:  # already only the briefs that reach this agent now
+        return player.req.briefs[0].text
+    for memory in reversed(player.req.since):
+        if memory.metadata.get("source") == "brief":
+            quoted = re.search(r"[„“\"»]([^„“”\"»«]{10,})[“”\"«]", memory.description)
+            return quoted.group(1) if quoted else memory.description
+    return None
+
+
+def talk_wish(player: Player, focus: Focus, lines: dict) -> dict[str, Any]:
+    # Two topics in one wish only while the pair stays short enough to be a meeting title.
+    others = [i for i in player.interests if i.topic != focus.phrase and len(i.topic) + len(focus.phrase) <= 60]
+    ctx = {"topic": focus.phrase}
+    tags = list(focus.tags[:3])
+    if others and player.rng.random() < 0.4:
+        other = player.rng.choice(others)
+        ctx["other_topic"] = other.topic
+        tags = dedupe(tags + other.tags[:2], 5)
+    topic = player.pick(lines["wish_topics"], ctx)
+    ranked = player.colleagues_by_affinity(tags)
+    count = 2 if len(ranked) >= 2 and player.rng.random() < 0.35 else 1
+    return {"with": ranked[:count], "topic": topic, "tags": tags}

@@ -1,0 +1,120 @@
+"""MEETING: one turn; it answers the previous speaker by picking up a word they used."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ...lang import short_name
+from ...scenes import topic_terms
+from ..base import Turn
+from .focus import Focus, plan_focus, scene_focus
+from .phrase_banks import FAMILIES, template_words
+from .text import WORD_RE, dedupe, mention, slug
+from .work import replan
+
+if TYPE_CHECKING:
+    from .player import Player
+
+
+def play(player: Player) -> dict[str, Any]:
+    lines = player.lines["meeting"]
+    focus = scene_focus(player)
+    focus.facts = player.facts(focus.tags, 1, focus.phrase)
+    ctx = player.base_ctx(focus)
+    prev = previous_turn(player)
+    if prev is not None:
+        ctx["prev"] = short_name(prev.name) or player.name_of(prev.speaker)
+        ctx["term"] = term_from(player, prev.says, focus)
+        other_tags = [t for t in focus.tags if t.lower() != ctx["term"].lower()]
+        if ctx["tag"].lower() == ctx["term"].lower():
+            if other_tags:
+                ctx["tag"] = player.display_tag(other_tags)
+            else:
+                del ctx["tag"]
+        if prev.speaker in player.colleagues:
+            ctx["colleague"] = player.colleagues[prev.speaker]
+
+    says = []
+    if prev is None:
+        bank = lines["openers_brief"] if "brief" in ctx else lines["openers"]
+        says.append(player.pick(bank, ctx))
+    else:
+        stance = player.rng.choices(["agree", "object", "add"], weights=[0.45, 0.25, 0.30])[0]
+        says.append(player.pick(lines[stance], ctx))
+    if prev is None or player.rng.random() < 0.7:
+        says.append(player.pick(lines["proposals"], ctx))
+    if "fact" in ctx and player.rng.random() < 0.4:
+        says.append(player.pick(lines["fact_refs"], ctx))
+
+    reply: dict[str, Any] = {"action": player.pick(lines["actions"], ctx), "says": " ".join(says)}
+    if player.rng.random() < 0.4:
+        reply["memories"] = [player.note(player.pick(lines["memories"], ctx), player.rng.randint(3, 5), focus.tags)]
+    if player.req.replan and not any(t.speaker == player.agent.id for t in player.req.transcript):
+        own = plan_focus(player) or focus
+        reply["plan"] = replan(player, own, player.since_highlight(), dict(ctx, topic=player.display_topic(own.phrase)))
+    if player.req.final_turn:
+        reply["conversation"] = conversation(player, focus, ctx)
+    if prev is not None and prev.speaker in player.colleagues and player.rng.random() < 0.1:
+        reply["talk_wishes"] = [{
+            "with": [prev.speaker],
+            "topic": player.pick(player.lines["arrival"]["wish_topics"], {"topic": focus.phrase}),
+            "tags": focus.tags[:3],
+        }]
+    return reply
+
+
+def previous_turn(player: Player) -> Turn | None:
+    for turn in reversed(player.req.transcript):
+        if turn.speaker != player.agent.id and turn.says.strip():
+            return turn
+    return None
+
+
+def conversation(player: Player, focus: Focus, ctx: dict[str, Any]) -> dict[str, Any]:
+    """The meeting's summary, written by whoever speaks last."""
+    lines = player.lines["meeting"]
+    participants = [player.name_of(p) for p in player.spec.participants]
+    if player.agent.id not in player.spec.participants:
+        participants.append(player.me)
+    participants = dedupe(participants)
+    summary_ctx = dict(ctx, participants=player.join(participants))
+    summary_ctx["others"] = player.join([n for n in participants if n != player.me]) or player.me
+    summary_ctx["decision"] = player.pick(lines["decisions"], summary_ctx)
+    importance = player.rng.randint(6, 7) if focus.brief else player.rng.randint(4, 6)
+    return {"summary": player.pick(lines["summaries"], summary_ctx), "importance": importance, "tags": focus.tags[:5]}
+
+
+def term_from(player: Player, said: str, focus: Focus) -> str:
+    """A term the previous speaker used, so the answer visibly picks it up."""
+    names = {n.lower() for n in player.colleagues.values()} | {player.me.lower()}
+    names |= {part.lower() for t in player.req.transcript for part in WORD_RE.findall(t.name)}
+    known = dedupe(
+        list(player.spec.topic_tags) + focus.tags
+        + [t for i in player.interests for t in i.tags]
+        + [t for m in player.req.memories[-12:] for t in m.tags]
+    )
+    kinds = set(FAMILIES) | {
+        slug(str(m.metadata["kind"])) for m in player.req.memories if isinstance(m.metadata.get("kind"), str)
+    }
+    known = [t for t in player.content_tags(known) if t not in player.stopwords and t not in kinds]
+    tagged = [found for found in (mention(said, tag) for tag in known) if found]
+    quoted = [
+        q.strip() for q in re.findall(r"[„“”\"»«]([^„“”\"»«]{3,40})[„“”\"»«]", said)
+        if len(q.split()) <= 3 and q.strip().lower() not in names
+    ]
+    # The phrase bank's own words are filler: picking one up would echo a template, not the speaker.
+    filler = template_words(player.code) | player.stopwords | names
+    words = WORD_RE.findall(said)
+    topic_words = set(topic_terms(player.spec.topic)) - player.stopwords
+    on_topic = [w for w in words if w.lower() in topic_words and w.lower() not in names]
+    nouns = [
+        w for i, w in enumerate(words)
+        if i > 0 and w[:1].isupper() and len(w) >= 5 and w.lower() not in filler
+    ]
+    long_words = [w for w in words if len(w) >= 7 and w.lower() not in filler]
+    for group in (tagged, quoted, on_topic, nouns, long_words):
+        group = dedupe(group)
+        if group:
+            return player.rng.choice(group)
+    return player.display_tag(focus.tags)
