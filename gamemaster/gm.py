@@ -18,6 +18,7 @@ from .fsio import atomic_write_json, atomic_write_text, dump_json
 from .lang import phrase
 from .models import Agent, Brief, Memory, World, parse_scene_ref, scene_ref
 from .problems import GamemasterError, Problem, StateError
+from .library import consult, render as render_library, wants_library
 from .prompts import PromptContext, build_prompt
 from .replies import Reply, ReplyError, check_reply, parse_reply
 from .retrieval import Selection, get_strategy, scene_query, settings_for
@@ -220,9 +221,23 @@ class GameMaster:
             number += 1
         directory.rename(aside / f"{stem}.{number}")
 
-    def record_prompt(self, pending: Pending, turn: int, prompt: str) -> None:
-        """Keep the prompt a backend was actually sent with the scene."""
-        atomic_write_text(self.workspace.inside(pending.prompt_path(turn)), prompt)
+    def record_prompt(self, pending: Pending, turn: int, request: ReplyRequest) -> None:
+        """Keep the prompt a backend was actually sent with the scene, and what it showed from the library."""
+        atomic_write_text(self.workspace.inside(pending.prompt_path(turn)), request.prompt)
+        readings = pending.dir / "library" / f"{pending.label(turn)}.json"
+        if request.library:
+            atomic_write_json(self.workspace.inside(readings), {"excerpts": [e.as_dict() for e in request.library]})
+        elif readings.exists():
+            readings.unlink()
+
+    def readings_of(self, pending: Pending) -> dict[str, list[dict]]:
+        """agent → the library excerpts its prompts showed in this scene."""
+        found: dict[str, list[dict]] = {}
+        for turn in range(len(pending.turns)):
+            path = pending.dir / "library" / f"{pending.label(turn)}.json"
+            if path.exists():
+                found.setdefault(pending.turns[turn], []).extend(self.workspace.read_json(path).get("excerpts", []))
+        return found
 
     def record_usage(self, pending: Pending, turn: int, usage: dict | None, model: str | None, batch: bool) -> None:
         """Every call's tokens, kept with the scene (failed attempts cost money too)."""
@@ -253,7 +268,7 @@ class GameMaster:
 
     def _write_prompt(self, pending: Pending, turn: int, world: World, agents: dict[str, Agent]) -> ReplyRequest:
         request = self.build_request(pending, turn, world=world, agents=agents)
-        self.record_prompt(pending, turn, request.prompt)
+        self.record_prompt(pending, turn, request)
         return request
 
     # -- prompts -----------------------------------------------------------
@@ -262,6 +277,15 @@ class GameMaster:
         query = scene_query(agent, spec, briefs, names)
         settings = settings_for(world, now=(spec.day, spec.scene))
         return get_strategy(world.selection).select(self.workspace.stream(agent.id), query, settings)
+
+    def library_for(self, world: World, agent: Agent, spec: SceneSpec) -> list:
+        """The library excerpts this agent's prompt shows in this scene (WORK only)."""
+        if not spec.kind.consults_library or not world.library_budget:
+            return []
+        plan = agent.today_plan
+        query = spec.topic or " ".join([plan.text, *plan.tags] if plan else [])
+        return consult(self.workspace.root, query, world.language, world.library_budget,
+                       asked=wants_library(plan.text if plan else None))
 
     def build_request(
         self,
@@ -297,7 +321,9 @@ class GameMaster:
         replan = spec.kind.replans_on_news and any(
             m.metadata.get("source") in ("brief", "artifact") for m in since
         )
+        excerpts = self.library_for(world, agent, spec)
         ctx = PromptContext(
+            library=render_library(excerpts),
             world=world,
             agent=agent,
             spec=spec,
@@ -331,6 +357,7 @@ class GameMaster:
             final_turn=pending.is_final_turn(turn),
             replan=replan,
             previous_error=previous_error,
+            library=[e for e in excerpts if e.text in prompt],
         )
 
     def prompt_text(self, agent_id: str) -> str:
@@ -470,7 +497,8 @@ class GameMaster:
             batch = self.load_batch(pending)
             if batch:
                 record["batch"] = batch["id"]
-            result = plan_scene(self.workspace, world, agents, pending.spec, turns, depths, record)
+            result = plan_scene(self.workspace, world, agents, pending.spec, turns, depths, record,
+                                readings=self.readings_of(pending))
             commit(self.workspace, result.transaction)
             return result
 

@@ -245,6 +245,8 @@ class World(BaseModel):
     meeting_rounds: Annotated[int, Field(ge=2)] = 2
     #: ENCOUNTERs a day may have (they come between the counted scenes).
     encounters_per_day: Annotated[int, Field(ge=0)] = 2
+    #: Characters of library excerpts a WORK prompt may hold (0: no library).
+    library_budget: Annotated[int, Field(ge=0)] = 1500
     #: Turns each of the two takes in an ENCOUNTER.
     encounter_rounds: Annotated[int, Field(ge=1, le=2)] = 1
     work_group_size: Annotated[int, Field(ge=1)] = 3

@@ -42,6 +42,8 @@ class PromptContext:
     turn: int = 0
     final_turn: bool = True
     replan: bool = False
+    #: Excerpts from the reference library, rendered (empty: none).
+    library: str = ""
 
 
 TemplateFinder = Callable[[str], Path]
@@ -118,6 +120,7 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "turns": str(total_turns),
         "round": str(ctx.turn // max(len(spec.participants), 1) + 1),
         "rounds": str(spec.rounds),
+        "library": phrase(language, "library", excerpts=ctx.library) if ctx.library else "",
         "final_turn": phrase(language, spec.kind.final_turn_phrase) if ctx.final_turn and spec.kind.final_turn_phrase else "",
     }
 

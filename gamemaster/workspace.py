@@ -199,6 +199,8 @@ def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studi
             shutil.copy2(source / "world.json", workspace.world_path)
         if not (target / "prompts").exists():
             shutil.copytree(bundled_dir("prompts"), target / "prompts")
+        if not empty and not (target / "library").exists():
+            shutil.copytree(bundled_dir("library"), target / "library")
         from .claude_files import COMMANDS, PLUGIN, install, shipped
 
         # Claude Code files the folder already has (a checkout, a user's own) are left as they are.

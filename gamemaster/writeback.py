@@ -98,6 +98,7 @@ def plan_scene(
     turns: list[tuple[str, Reply]],
     evidence_depths: dict[str, int],
     scene_record: dict,
+    readings: dict[str, list[dict]] | None = None,
 ) -> SceneResult:
     """The transaction that writes this scene. ``turns`` are (agent, reply) in speaking order."""
     language = world.language
@@ -125,7 +126,7 @@ def plan_scene(
         return memory
 
     new_world = _advance_world(world, spec, agents)
-    scene = SceneWrite(spec, turns, agents, updated, remember, language, new_world)
+    scene = SceneWrite(spec, turns, agents, updated, remember, language, new_world, readings or {})
     kind.before_replies(scene)
     for agent_id, reply in turns:
         agent = updated[agent_id]

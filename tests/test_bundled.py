@@ -62,7 +62,7 @@ def test_the_checkout_commits_the_bundled_studio_unchanged():
     if shutil.which("git") is None:
         pytest.skip("git is not installed: cannot compare the committed workspace with the bundled copy")
     listed = subprocess.run(["git", "-C", str(REPO), "ls-tree", "-r", "--name-only", "-z", "HEAD", "--",
-                             "state", "prompts", *CLAUDE_CODE_FILES], capture_output=True)
+                             "state", "prompts", "library", *CLAUDE_CODE_FILES], capture_output=True)
     if listed.returncode != 0:
         pytest.skip(f"{REPO} is not a git checkout with a commit: {listed.stderr.decode(errors='replace').strip()}")
     committed = {path for path in listed.stdout.decode().split("\0") if path}

@@ -104,6 +104,17 @@ def test_scheduled_events_reach_those_they_concern_and_are_marked_held(three_day
     assert after["type"] == "MEETING" and after["participants"] == publisher["participants"]
 
 
+def test_characters_consult_the_library_and_remember_the_document(three_days):
+    root, report = three_days
+    read = [m for lines in streams(root).values() for m in lines
+            if str(m["metadata"].get("source", "")).startswith("library/")]
+    assert read
+    for memory in read:
+        assert (root / memory["metadata"]["source"]).is_file() and memory["metadata"]["sections"]
+        scene = next(s for s in report["scenes"] if s["scene"] == memory["created"])
+        assert scene["type"] == "WORK"
+
+
 def test_reflections_cite_real_evidence_and_reset_the_accumulator(three_days):
     root, report = three_days
     memories = streams(root)

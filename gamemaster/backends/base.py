@@ -47,6 +47,8 @@ class ReplyRequest:
     memory_prompt: str = ""
     #: The world's default model (``world.json`` ``model``), used when the agent names none.
     default_model: str | None = None
+    #: Excerpts from the reference library shown in ``prompt`` (``library.Excerpt``).
+    library: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)

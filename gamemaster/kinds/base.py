@@ -9,7 +9,7 @@ rest of the toolkit asks the kind and never branches on its name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, ClassVar, Iterable
 
 if TYPE_CHECKING:
@@ -49,6 +49,8 @@ class SceneWrite:
     language: str
     #: The world as it will be saved (the scene already in its log).
     world: "World"
+    #: agent → the library excerpts its prompt showed (``Excerpt.as_dict``)
+    readings: dict[str, list[dict]] = field(default_factory=dict)
 
 
 class SceneKind:
@@ -69,6 +71,8 @@ class SceneKind:
     recalls_by_plan: ClassVar[bool] = False
     #: Without a topic, memory is ranked against the character's interests even with a plan.
     recalls_by_interests: ClassVar[bool] = False
+    #: Its prompts offer excerpts from the reference library (``library.py``).
+    consults_library: ClassVar[bool] = False
     #: The phrase (``lang.py``) that asks for the summary in a speaker's last turn.
     final_turn_phrase: ClassVar[str | None] = None
     #: How many participants a scene of this kind can have.

@@ -10,6 +10,7 @@ class Work(SceneKind):
     allows = frozenset({"artifacts"})
     replans_on_news = True
     recalls_by_plan = True
+    consults_library = True
 
     def choose(self, world, agents, roster):
         """Those who have been in the fewest scenes today work side by side."""
@@ -37,6 +38,11 @@ class Work(SceneKind):
 
     def forced(self, world, agents, participants):
         return participants or self.fewest_scenes_today(world, sorted(agents))[0]
+
+    def write_back(self, scene) -> None:
+        from ..library import remember_readings
+
+        remember_readings(scene)
 
     def play_offline(self, player) -> dict:
         from ..backends.offline import work

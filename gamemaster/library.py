@@ -1,0 +1,152 @@
+"""The reference library: Markdown documents in ``library/`` that characters consult at work.
+
+A document is split into sections at its ``##`` headings. A character whose
+plan says it wants to consult the library, or whose WORK topic matches a
+section well enough, gets the best-matching sections in its WORK prompt, within
+``library_budget`` characters. Matching uses the same text analysis as memory
+recall (folding, stemming, stopwords in both languages) and ranks sections by
+BM25. What a character was shown is kept with the scene and becomes a memory
+with ``metadata.source`` set to the document's path when the scene is written.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .retrieval.text import analyzer
+
+FOLDER = "library"
+#: Words in a plan that mean "I want to look something up" (German and English).
+WANTS_LIBRARY = re.compile(r"bibliothek|nachschlag|nachles|referenz|library|look(?:ing)? up|reference", re.IGNORECASE)
+#: Without asking for the library, a section must share this many distinct terms with the topic.
+MATCHING_TERMS = 3
+_HEADING = re.compile(r"^(#{1,2})\s+(.+?)\s*#*\s*$")
+
+
+@dataclass(frozen=True)
+class Section:
+    path: str  # "library/lore-bibel.md"
+    title: str  # the document's "# " title
+    heading: str  # the section's "## " heading ("" before the first one)
+    text: str
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    path: str
+    title: str
+    heading: str
+    text: str
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def documents(root: Path) -> list[Path]:
+    """The library's Markdown files, in name order; nothing outside the workspace."""
+    folder = root / FOLDER
+    if not folder.is_dir():
+        return []
+    inside = root.resolve()
+    return [p for p in sorted(folder.rglob("*.md")) if p.is_file() and p.resolve().is_relative_to(inside)]
+
+
+def sections(root: Path, path: Path) -> list[Section]:
+    relative = path.relative_to(root).as_posix()
+    text = path.read_text(encoding="utf-8", errors="replace")
+    title, heading, lines, found = path.stem, "", [], []
+
+    def flush():
+        body = "\n".join(lines).strip()
+        if body:
+            found.append(Section(relative, title, heading, body))
+
+    for line in text.splitlines():
+        match = _HEADING.match(line)
+        if match and len(match.group(1)) == 1 and not found and not lines:
+            title = match.group(2)
+        elif match and len(match.group(1)) == 2:
+            flush()
+            heading, lines = match.group(2), []
+        else:
+            lines.append(line)
+    flush()
+    return found
+
+
+def wants_library(plan_text: str | None) -> bool:
+    return bool(plan_text and WANTS_LIBRARY.search(plan_text))
+
+
+def consult(root: Path, query: str, language: str, budget: int, asked: bool) -> list[Excerpt]:
+    """The sections that best match ``query``, as many as fit in ``budget`` characters.
+
+    ``asked``: the character wants the library, so the best sections come even when they
+    match only a little; otherwise only a section that shares ``MATCHING_TERMS`` terms.
+    """
+    if budget <= 0 or not query.strip():
+        return []
+    every = [s for path in documents(root) for s in sections(root, path)]
+    if not every:
+        return []
+    words = analyzer(language)
+    wanted = set(words.terms(query))
+    if not wanted:
+        return []
+    bags = [Counter(words.terms(f"{s.heading}\n{s.text}")) for s in every]
+    average = sum(sum(b.values()) for b in bags) / len(bags)
+    frequency = Counter(t for bag in bags for t in set(bag) if t in wanted)
+    scored = []
+    for section, bag in zip(every, bags):
+        shared = wanted & set(bag)
+        if not shared or (not asked and len(shared) < MATCHING_TERMS):
+            continue
+        length = sum(bag.values()) or 1
+        score = sum(
+            math.log(1 + (len(bags) - frequency[t] + 0.5) / (frequency[t] + 0.5))
+            * bag[t] * 2.2 / (bag[t] + 1.2 * (0.25 + 0.75 * length / average))
+            for t in shared
+        )
+        scored.append((score, section))
+    scored.sort(key=lambda item: (-item[0], item[1].path, item[1].heading))
+    chosen, used = [], 0
+    for _, section in scored:
+        room = budget - used
+        if room < 200:
+            break
+        text = section.text if len(section.text) <= room else section.text[: room - 1].rsplit(" ", 1)[0] + " …"
+        chosen.append(Excerpt(section.path, section.title, section.heading, text))
+        used += len(text)
+    return chosen
+
+
+def render(excerpts: list[Excerpt]) -> str:
+    return "\n\n".join(f"**{e.title} – {e.heading or e.title}** (`{e.path}`)\n\n{e.text}" for e in excerpts)
+
+
+LIBRARY_MEMORY_IMPORTANCE = 3
+
+
+def remember_readings(scene) -> None:
+    """One memory per document a character was shown, with the document's path as its source."""
+    from .lang import phrase
+
+    for agent_id in scene.spec.participants:
+        by_document: dict[str, list[dict]] = {}
+        for excerpt in scene.readings.get(agent_id, []):
+            by_document.setdefault(excerpt["path"], []).append(excerpt)
+        for path, excerpts in by_document.items():
+            headings = [e["heading"] for e in excerpts if e["heading"]]
+            scene.remember(
+                agent_id,
+                type="observation",
+                description=phrase(scene.language, "library_read", title=excerpts[0]["title"],
+                                   sections=", ".join(headings) or excerpts[0]["title"]),
+                importance=LIBRARY_MEMORY_IMPORTANCE,
+                tags=["library"],
+                metadata={"source": path, "sections": headings},
+            )

@@ -1,0 +1,108 @@
+"""The reference library: WORK prompts show matching sections, and the character remembers reading them."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from gamemaster.backends.offline import OfflineBackend
+from gamemaster.gm import GameMaster
+from gamemaster.library import consult, documents, sections, wants_library
+from gamemaster.loop import run_scene
+from gamemaster.scenes import Force
+from gamemaster.workspace import init_workspace
+
+GUIDE = """# Leitfaden
+
+Vorwort ohne Überschrift.
+
+## Knochentürme
+
+Die Knochentürme wachsen entlang der Nervenbahnen des Titanen. Knochentürme haben keine Fenster.
+
+## Farben
+
+Rot gehört den Menschen, Blaugrün dem Inneren der Türme.
+"""
+
+
+@pytest.fixture
+def root(tmp_path):
+    (tmp_path / "library").mkdir()
+    (tmp_path / "library" / "leitfaden.md").write_text(GUIDE, encoding="utf-8")
+    (tmp_path / "library" / "notizen.txt").write_text("kein Markdown", encoding="utf-8")
+    return tmp_path
+
+
+def test_documents_are_split_at_their_second_level_headings(root):
+    [path] = documents(root)
+    found = sections(root, path)
+    assert [(s.title, s.heading) for s in found] == [("Leitfaden", ""), ("Leitfaden", "Knochentürme"), ("Leitfaden", "Farben")]
+    assert found[1].path == "library/leitfaden.md" and found[1].text.startswith("Die Knochentürme wachsen")
+
+
+def test_a_topic_that_shares_enough_words_gets_the_best_section_within_the_budget(root):
+    excerpts = consult(root, "Wie wachsen die Knochentürme des Titanen?", "de", 1500, asked=False)
+    assert [e.heading for e in excerpts] == ["Knochentürme"]
+    assert consult(root, "Farben der Türme", "de", 1500, asked=False) == []  # two shared words are not enough
+    assert [e.heading for e in consult(root, "Farben der Türme", "de", 1500, asked=True)][0] == "Farben"
+    short = consult(root, "Knochentürme Nervenbahnen Titan Fenster", "de", 220, asked=False)
+    assert len(short) == 1 and len(short[0].text) <= 220
+
+
+def test_the_plan_asks_for_the_library_in_either_language():
+    assert wants_library("Heute schlage ich in der Referenzbibliothek nach.")
+    assert wants_library("Look up the lore bible in the library first.")
+    assert not wants_library("Heute die Türme skizzieren.")
+
+
+def test_a_document_linked_from_outside_the_workspace_is_not_read(root, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside") / "geheim.md"
+    outside.write_text("# Geheim\n\n## Knochentürme\n\nKnochentürme Titan Nervenbahnen Fenster.\n", encoding="utf-8")
+    os.symlink(outside, root / "library" / "geheim.md")
+    assert [p.name for p in documents(root)] == ["leitfaden.md"]
+
+
+def _work_with_plan(workspace, plan_text: str, tags: list[str]):
+    gm = GameMaster(workspace)
+    agent_file = workspace.agent_path("vera")
+    vera = json.loads(agent_file.read_text(encoding="utf-8"))
+    vera["today_plan"] = {"text": plan_text, "tags": tags}
+    agent_file.write_text(json.dumps(vera, ensure_ascii=False), encoding="utf-8")
+    return gm
+
+
+def test_work_shows_what_the_plan_asks_for_and_the_character_remembers_reading_it(tmp_path):
+    from typer.testing import CliRunner
+
+    from gamemaster.cli import app
+
+    workspace = init_workspace(tmp_path / "studio")
+    runner = CliRunner()
+    root = ["--root", str(workspace.root)]
+    assert runner.invoke(app, [*root, "scene", "run", "--backend", "offline"]).exit_code == 0
+    _work_with_plan(workspace, "Ich schlage in der Bibliothek nach, wie die Knochentürme wachsen.", ["bone-towers"])
+    opened = runner.invoke(app, [*root, "next", "--type", "WORK", "--with", "vera"])
+    assert opened.exit_code == 0, opened.output
+    prompt = (workspace.scenes / "day-001/scene-02/prompts/vera.md").read_text(encoding="utf-8")
+    assert "Aus der Referenzbibliothek" in prompt and "`library/lore-bibel.md`" in prompt and "## Die Knochentürme" not in prompt
+    assert runner.invoke(app, [*root, "scene", "run", "--backend", "offline"]).exit_code == 0
+    lines = [json.loads(l) for l in (workspace.memories_dir / "vera.jsonl").read_text(encoding="utf-8").splitlines()]
+    read = [m for m in lines if m["created"] == "day-001/scene-02" and m["metadata"].get("source", "").startswith("library/")]
+    assert read and read[0]["metadata"]["source"] == "library/lore-bibel.md"
+    assert "Die Knochentürme" in read[0]["metadata"]["sections"]
+    assert read[0]["description"].startswith("In der Bibliothek nachgelesen: Lore-Bibel „Titanenasche“")
+    assert runner.invoke(app, [*root, "validate"]).exit_code == 0
+
+
+def test_a_work_template_without_the_library_placeholder_records_no_reading(tmp_path):
+    workspace = init_workspace(tmp_path / "studio")
+    (workspace.root / "prompts" / "work.md").write_text("Arbeitsszene.\n", encoding="utf-8")
+    gm = GameMaster(workspace)
+    run_scene(gm, OfflineBackend())  # the ARRIVAL
+    _work_with_plan(workspace, "Ich schlage in der Bibliothek nach, wie die Knochentürme wachsen.", ["bone-towers"])
+    pending, _ = gm.open_next(Force(type="WORK", participants=["vera"]))
+    request = gm.build_request(pending, 0)
+    assert request.library == [] and "Referenzbibliothek" not in request.prompt
