@@ -515,16 +515,12 @@ def _hook_workspace(default, payload: dict):
 
 
 def _backend(name: Optional[str], options: dict):
-    from .backends import default_backend_name, get_backend
+    from .backends import BackendChoiceError, get_backend
 
-    chosen = name or default_backend_name()
-    given = {k: v for k, v in options.items() if v is not None}
-    if chosen == "offline" and given:
-        raise typer.BadParameter(f"{', '.join('--' + k for k in given)} only apply to API backends", param_hint="--backend")
     try:
-        return get_backend(chosen, **given)
-    except KeyError as exc:
-        raise typer.BadParameter(exc.args[0], param_hint="--backend")
+        return get_backend(name, **options)
+    except BackendChoiceError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--backend")
 
 
 BackendOption = Annotated[
@@ -540,8 +536,10 @@ class _Display:
         self.console = console
         self.names = names
         self.status = None
-        if backend_name == "offline":
-            console.print("[yellow]offline backend:[/] characters are played locally; no API calls, no key needed")
+        from .backends import LOCAL_BACKENDS
+
+        if backend_name in LOCAL_BACKENDS:
+            console.print(f"[yellow]{backend_name} backend:[/] characters are played locally; no API calls, no key needed")
 
     def __call__(self, event: str, data: dict) -> None:
         if event == "scene":

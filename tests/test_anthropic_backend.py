@@ -23,7 +23,7 @@ import httpx2  # noqa: E402
 from anthropic.resources.messages import DEPRECATED_MODELS  # noqa: E402
 from replies import valid_reply  # noqa: E402
 
-from gamemaster.backends import get_backend  # noqa: E402
+from gamemaster.backends import BackendChoiceError, get_backend  # noqa: E402
 from gamemaster.backends.anthropic_api import (  # noqa: E402
     DEFAULT_MODEL,
     AnthropicBackend,
@@ -620,6 +620,14 @@ def test_registry_builds_the_backend_with_options(gm, scene):
     assert backend.concurrency == 6 and backend.retries == 1
     backend.reply(request)
     assert api.bodies[0]["model"] == "claude-haiku-4-5"
+
+
+def test_registry_refuses_api_options_for_a_local_backend_and_unknown_names():
+    assert get_backend("offline", model=None, concurrency=None).name == "offline"  # None: not given
+    with pytest.raises(BackendChoiceError, match="^--model, --concurrency only apply to API backends$"):
+        get_backend("offline", model="claude-haiku-4-5", concurrency=2)
+    with pytest.raises(KeyError, match="unknown backend 'nope'; choose from offline, anthropic"):
+        get_backend("nope")
 
 
 def test_registry_without_a_key_says_which_variable():

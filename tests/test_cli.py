@@ -59,6 +59,13 @@ def test_forced_next_and_usage_errors(cli):
     assert cli("frobnicate").exit_code == 2
 
 
+def test_backend_choice_errors_are_usage_errors(cli):
+    result = cli("scene", "run", "--backend", "offline", "--model", "claude-haiku-4-5")
+    assert result.exit_code == 2 and "--model only apply to API backends" in result.output
+    result = cli("day", "advance", "--backend", "nope")
+    assert result.exit_code == 2 and "unknown backend 'nope'" in result.output
+
+
 def test_apply_from_stdin_and_a_rejected_reply_writes_nothing(cli, workspace):
     cli("next", "--type", "ARRIVAL")
     gm = GameMaster(workspace)
