@@ -191,15 +191,12 @@ def status(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 
 def _force(kind: Optional[str], with_: Optional[str], topic: Optional[str]):
-    from .kinds import get_kind, kind_names
-    from .scenes import Force
+    from .force import force_from_text
 
     try:
-        scene_type = get_kind(kind).name if kind else None
-    except ValueError:
-        raise typer.BadParameter(f"{kind!r}: choose {', '.join(kind_names())}", param_hint="--type")
-    participants = [p.strip() for p in (with_ or "").split(",") if p.strip()]
-    return Force(type=scene_type, participants=participants, topic=topic)
+        return force_from_text(kind, with_, topic)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--type")
 
 
 TypeOption = Annotated[Optional[str], typer.Option("--type", help="Force the scene type: ARRIVAL, WORK, MEETING, REFLECTION.")]

@@ -6,8 +6,12 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from replies import valid_reply
+from gamemaster.force import force_from_text
 from gamemaster.gm import GameMaster
+from gamemaster.scenes import Force
 
 
 def test_init_creates_the_bundled_studio_and_status_reports_it(tmp_path, cli):
@@ -57,6 +61,14 @@ def test_forced_next_and_usage_errors(cli):
     assert cli("next", "--type", "WORK").exit_code == 1  # a scene is pending
     assert cli("next", "--type", "PARTY").exit_code == 2
     assert cli("frobnicate").exit_code == 2
+
+
+def test_a_forced_scene_from_the_command_line():
+    force = force_from_text("meeting", " vera, ,emre ", "Türme")
+    assert (force.type, force.participants, force.topic) == ("MEETING", ["vera", "emre"], "Türme")
+    assert force_from_text(None, None, None) == Force()
+    with pytest.raises(ValueError, match="^'PARTY': choose ARRIVAL, WORK, MEETING, REFLECTION"):
+        force_from_text("PARTY", None, None)
 
 
 def test_backend_choice_errors_are_usage_errors(cli):
