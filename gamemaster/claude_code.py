@@ -9,6 +9,7 @@ or blocks the subagent with the reason so it corrects its reply.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,6 +103,49 @@ def sync_subagents(workspace: Workspace, check: bool = False) -> SyncResult:
 
 #: How often a character may be sent back before the Game Master has to ask the Creative Director.
 MAX_REJECTIONS = 2
+
+
+def subagent_stop_hook(workspace: Workspace, event: str, from_plugin: bool = False) -> dict | None:
+    """What ``gamemaster hook subagent-stop`` prints for the event Claude Code sends (``event``,
+    its JSON text); None prints nothing. ``workspace`` is where the hook was started.
+
+    ``from_plugin``: the plugin's hook, which steps aside where the workspace runs its own.
+    """
+    from .problems import GamemasterError
+
+    try:
+        payload = json.loads(event or "{}")
+    except json.JSONDecodeError as exc:
+        raise GamemasterError(f"hook input is not JSON: {exc.msg}") from None
+    if not isinstance(payload, dict):
+        raise GamemasterError("hook input is not a JSON object")
+    found = hook_workspace(workspace.root, payload)
+    if found is None:
+        if str(payload.get("agent_type") or "").startswith(SUBAGENT_PREFIX):
+            return {"systemMessage": f"no gamemaster workspace found from {workspace.root}; the reply was not stored"}
+        return None  # elsewhere no subagent is a character
+    if from_plugin:
+        from .claude_plugin import workspace_runs_own_hook
+
+        if workspace_runs_own_hook(found):
+            return None  # one hook per reply, or each rejection would count twice
+    from .gm import GameMaster
+
+    return handle_subagent_stop(GameMaster(found), payload)
+
+
+def hook_workspace(root: Path, payload: dict) -> Workspace | None:
+    """The workspace a hook belongs to: the usual root, else Claude Code's project folder or the
+    session's working folder, or one of their parents (the session may have `cd`-ed below it)."""
+    starts = [root, os.environ.get("CLAUDE_PROJECT_DIR"), payload.get("cwd")]
+    for start in starts:
+        if not isinstance(start, (str, Path)) or not str(start):
+            continue
+        folder = Path(start).resolve()
+        for candidate in (folder, *folder.parents):
+            if (candidate / "state" / "world.json").is_file():
+                return Workspace(candidate)
+    return None
 
 
 def handle_subagent_stop(gm, payload: dict) -> dict | None:

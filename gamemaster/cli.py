@@ -438,30 +438,10 @@ def hook_subagent_stop(
                                               help="Run by the plugin: step aside where the workspace has its own hook.")] = False,
 ) -> None:
     """Claude Code's SubagentStop hook: store a character's reply, or send it back with the reason."""
-    from .claude_code import handle_subagent_stop
+    from .claude_code import subagent_stop_hook
 
     def action(obj: Context):
-        try:
-            payload = json.loads(sys.stdin.read() or "{}")
-        except json.JSONDecodeError as exc:
-            raise GamemasterError(f"hook input is not JSON: {exc.msg}") from None
-        if not isinstance(payload, dict):
-            raise GamemasterError("hook input is not a JSON object")
-        workspace = _hook_workspace(obj.workspace, payload)
-        if workspace is None:
-            from .claude_code import SUBAGENT_PREFIX
-
-            if str(payload.get("agent_type") or "").startswith(SUBAGENT_PREFIX):
-                _print_json({"systemMessage": f"no gamemaster workspace found from {obj.workspace.root}; the reply was not stored"})
-            return  # elsewhere no subagent is a character
-        if from_plugin:
-            from .claude_plugin import workspace_runs_own_hook
-
-            if workspace_runs_own_hook(workspace):
-                return  # one hook per reply, or each rejection would count twice
-        from .gm import GameMaster
-
-        answer = handle_subagent_stop(GameMaster(workspace), payload)
+        answer = subagent_stop_hook(obj.workspace, sys.stdin.read(), from_plugin=from_plugin)
         if answer is not None:
             _print_json(answer)
 
@@ -491,24 +471,6 @@ def mcp(ctx: typer.Context) -> None:
         build_server(obj.workspace).run("stdio")
 
     _run(ctx, action)
-
-
-def _hook_workspace(default, payload: dict):
-    """The workspace a hook belongs to: the usual root, else Claude Code's project folder or the
-    session's working folder, or one of their parents (the session may have `cd`-ed below it)."""
-    import os
-
-    from .workspace import Workspace
-
-    starts = [default.root, os.environ.get("CLAUDE_PROJECT_DIR"), payload.get("cwd")]
-    for start in starts:
-        if not isinstance(start, (str, Path)) or not str(start):
-            continue
-        folder = Path(start).resolve()
-        for candidate in (folder, *folder.parents):
-            if (candidate / "state" / "world.json").is_file():
-                return Workspace(candidate)
-    return None
 
 
 def _backend(name: Optional[str], options: dict):
