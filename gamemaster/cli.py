@@ -242,44 +242,6 @@ def prompt(ctx: typer.Context, agent: Annotated[str, typer.Argument(help="Agent 
     _run(ctx, action)
 
 
-def _read_replies(source: str) -> dict:
-    if source == "-":
-        text = sys.stdin.read()
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise GamemasterError(f"stdin:{exc.lineno}: not valid JSON: {exc.msg}") from None
-        if isinstance(data, dict) and "agent" in data and "scene" in data:
-            return {data["agent"]: data}
-        if not isinstance(data, dict):
-            raise GamemasterError("stdin: expected an object mapping agent ids to replies")
-        return data
-    folder = Path(source)
-    if not folder.is_dir():
-        raise GamemasterError(f"{folder}: not a folder of replies")
-    given = {}
-    for path in sorted(folder.glob("*.json")):
-        try:
-            given[path.stem] = json.loads(_read_text(path))
-        except json.JSONDecodeError as exc:
-            raise GamemasterError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}; nothing stored") from None
-    if not given:
-        raise GamemasterError(f"{folder}: no <agent>.json files")
-    return given
-
-
-def _scenes_named(given: dict) -> set[str]:
-    """The scene refs replies name; only well-formed ones, since each becomes a path under scenes/."""
-    from .ids import SCENE_REF_RE
-
-    refs = set()
-    for value in given.values():
-        for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, dict) and isinstance(item.get("scene"), str) and SCENE_REF_RE.match(item["scene"]):
-                refs.add(item["scene"])
-    return refs
-
-
 def _result_lines(spec, result) -> list[str]:
     lines = [f"applied {spec.ref} {spec.type}: {len(result.written)} memories"]
     lines += [f"  {e['id']} ({e['type']}, {e['importance']}) {e['description'][:90]}" for e in result.written]
@@ -287,11 +249,13 @@ def _result_lines(spec, result) -> list[str]:
     return [printable(line) for line in lines]
 
 
-def _already_applied(workspace, record: dict, as_json: bool) -> None:
+def _applied_before(workspace, outcome, as_json: bool) -> None:
     """`apply` after the SubagentStop hook (or another process) wrote the scene back: what it wrote."""
-    ref = record["ref"]
-    summary = workspace.day_dir(record["day"]) / "summary.md"
-    closed = workspace.rel(summary) if summary.exists() else None
+    if outcome.record is None:
+        message = f"scene {', '.join(outcome.applied_before)} is already applied; nothing written"
+        return _print_json({"applied": False, "message": message}) if as_json else print(message)
+    ref, record = outcome.applied_before[0], outcome.record
+    closed = workspace.rel(outcome.day_summary) if outcome.day_summary else None
     if as_json:
         return _print_json({"applied": False, "already_applied": ref, "written": record.get("written", []),
                             "artifacts": record.get("artifacts", []), "day_summary": closed})
@@ -315,22 +279,13 @@ def apply(
     """Validate the pending scene's replies and write the scene back (once)."""
 
     def action(obj: Context):
+        from .reply_input import read_replies
+
         gm = obj.gm()
-        given = _read_replies(replies) if replies else None
-        world = gm.world()
-        pending = gm.pending(world)
-        if pending is None:
-            named = _scenes_named(given or {})
-            if named and all((obj.workspace.scene_dir(r) / "scene.json").exists() for r in named):
-                records = [json.loads((obj.workspace.scene_dir(r) / "scene.json").read_text(encoding="utf-8")) for r in named]
-                if all(r.get("status") == "applied" for r in records):
-                    message = f"scene {', '.join(sorted(named))} is already applied; nothing written"
-                    return _print_json({"applied": False, "message": message}) if as_json else print(message)
-            last = gm.last_applied(world) if given is None else None
-            if last is not None:
-                return _already_applied(obj.workspace, last, as_json)
-            raise GamemasterError("no scene is pending; run `gamemaster next` first")
-        result = gm.apply_replies(pending, given) if given is not None else gm.apply(pending)
+        outcome = gm.apply_pending(read_replies(replies, sys.stdin) if replies else None)
+        pending, result = outcome.pending, outcome.result
+        if outcome.applied_before:
+            return _applied_before(obj.workspace, outcome, as_json)
         if result is None:
             waiting = pending.waiting()
             if as_json:
@@ -340,7 +295,7 @@ def apply(
                 f"stored; {pending.spec.ref} waits for: {', '.join(waiting)}\n"
                 f"next: gamemaster prompt {nxt}"
             )
-        summary = gm.close_day_if_over()
+        summary = outcome.day_summary
         if as_json:
             return _print_json(
                 {"applied": True, "scene": pending.spec.ref, "written": result.written, "artifacts": result.artifacts,
@@ -364,7 +319,9 @@ def reply(
     """Store AGENT's reply for the pending scene: JSON, fenced or with prose around it."""
 
     def action(obj: Context):
-        text = sys.stdin.read() if source == "-" else _read_text(Path(source))
+        from .reply_input import read_reply
+
+        text = read_reply(source, sys.stdin)
         pending, stored = obj.gm().submit_reply(agent, text)
         waiting = pending.waiting()
         if as_json:
@@ -379,18 +336,6 @@ def reply(
         print("\n".join(lines))
 
     _run(ctx, action)
-
-
-def _read_text(path: Path) -> str:
-    """A reply file's text; what cannot be one is rejected by name, and nothing is stored."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except IsADirectoryError:
-        raise GamemasterError(f"{path}: a folder, not a reply file; nothing stored") from None
-    except UnicodeDecodeError as exc:
-        raise GamemasterError(f"{path}: not UTF-8 (byte {exc.start}); nothing stored") from None
-    except OSError as exc:
-        raise GamemasterError(f"{path}: {exc.strerror or exc}; nothing stored") from None
 
 
 @agents_app.command("sync")

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from .backends.base import ReplyRequest, Turn
 from .claude_code import rejections
 from .fsio import atomic_write_json, atomic_write_text, dump_json
+from .ids import SCENE_REF_RE
 from .lang import phrase
 from .models import Agent, Brief, Memory, World, parse_scene_ref, scene_ref
 from .problems import GamemasterError, Problem, StateError
@@ -100,6 +101,32 @@ class Pending:
         if turn not in open_turns:
             raise GamemasterError(f"scene {self.spec.ref}: {agent} has already replied")
         return turn
+
+
+@dataclass
+class ApplyOutcome:
+    """What ``apply_pending`` came to: the scene written back now (``result``), replies stored while
+    others are still missing (no ``result``), or nothing written because the scene had been written
+    back before (``applied_before``)."""
+
+    pending: Pending | None = None
+    result: SceneResult | None = None
+    #: The day summary written now; for a scene written back before, its day's summary if that day is closed.
+    day_summary: Path | None = None
+    #: Scenes written back before this call, by the SubagentStop hook or another gamemaster process.
+    applied_before: list[str] = field(default_factory=list)
+    #: The record of that scene when ``apply`` was called without replies: what it wrote.
+    record: dict | None = None
+
+
+def scenes_named(given: dict) -> set[str]:
+    """The scene refs replies name; only well-formed ones, since each becomes a path under scenes/."""
+    refs = set()
+    for value in given.values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, dict) and isinstance(item.get("scene"), str) and SCENE_REF_RE.match(item["scene"]):
+                refs.add(item["scene"])
+    return refs
 
 
 def moved_on(ref: str) -> str:
@@ -400,11 +427,13 @@ class GameMaster:
         world = world or self.world()
         if not world.day or not world.scene:
             return None
-        path = self.workspace.scene_dir(scene_ref(world.day, world.scene)) / "scene.json"
-        if not path.exists():
-            return None
-        record = self.workspace.read_json(path)
-        return record if record.get("status") == "applied" else None
+        record = self.scene_record(scene_ref(world.day, world.scene))
+        return record if record is not None and record.get("status") == "applied" else None
+
+    def scene_record(self, ref: str) -> dict | None:
+        """``scenes/<ref>/scene.json``, or None for a scene never opened."""
+        path = self.workspace.scene_dir(ref) / "scene.json"
+        return self.workspace.read_json(path) if path.exists() else None
 
     def require_pending(self) -> Pending:
         pending = self.pending()
@@ -549,6 +578,33 @@ class GameMaster:
                     self._write_prompt(pending, pending.missing()[0], self.world(), agents)
                 return None
             return self.apply(pending)
+
+    def apply_pending(self, given: dict[str, object] | None = None) -> ApplyOutcome:
+        """Write the pending scene back, with ``given`` replies (see ``apply_replies``) or the stored ones.
+
+        With no scene pending, a scene already written back (the replies' scenes, or without
+        replies the latest scene) is not an error: the outcome says so and nothing is written.
+        """
+        world = self.world()
+        pending = self.pending(world)
+        if pending is None:
+            return self._applied_before(world, given)
+        result = self.apply_replies(pending, given) if given is not None else self.apply(pending)
+        if result is None:
+            return ApplyOutcome(pending)
+        return ApplyOutcome(pending, result, self.close_day_if_over())
+
+    def _applied_before(self, world: World, given: dict[str, object] | None) -> ApplyOutcome:
+        named = scenes_named(given or {})
+        if named:
+            records = [self.scene_record(ref) for ref in named]
+            if all(record is not None and record.get("status") == "applied" for record in records):
+                return ApplyOutcome(applied_before=sorted(named))
+        record = self.last_applied(world) if given is None else None
+        if record is None:
+            raise GamemasterError("no scene is pending; run `gamemaster next` first")
+        summary = self.workspace.day_dir(record["day"]) / "summary.md"
+        return ApplyOutcome(applied_before=[record["ref"]], record=record, day_summary=summary if summary.exists() else None)
 
     # -- days and briefs -----------------------------------------------------
 

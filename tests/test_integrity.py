@@ -181,6 +181,9 @@ def test_applying_the_same_replies_twice_writes_nothing_twice(workspace, cli, tm
     assert second.exit_code == 0
     assert "already applied; nothing written" in second.output
     assert state_files(workspace) == after_first
+    (workspace.scenes / "day-001/scene-01/scene.json").write_text("{", encoding="utf-8")
+    damaged = cli("apply", "--replies", str(folder))
+    assert damaged.exit_code == 1 and "scenes/day-001/scene-01/scene.json:1: not valid JSON" in damaged.output
 
 
 def test_temp_files_a_killed_writer_left_are_cleaned_by_the_next_writer(workspace, cli):
