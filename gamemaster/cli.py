@@ -645,18 +645,7 @@ def memories(
 
     def action(obj: Context):
         obj.workspace.require()
-        stream = obj.workspace.stream(agent)
-        if not stream.exists():
-            raise GamemasterError(f"{stream.display}: no memory stream for agent {agent!r}")
-        found, problems = stream.scan()
-        items = [
-            item for item in found
-            if (tag is None or tag in item.memory.tags)
-            and (grep is None or grep.lower() in item.memory.description.lower())
-            and (kind is None or item.memory.type == kind)
-        ]
-        if last:
-            items = items[-last:]
+        items, problems = obj.workspace.stream(agent).matching(tag=tag, text=grep, kind=kind, last=last)
         if as_json:
             return _print_json(
                 {"memories": [i.memory.model_dump(mode="json") for i in items], "problems": [str(p) for p in problems]}

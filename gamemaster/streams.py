@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, read_tail_lines
 from .models import Memory
-from .problems import Problem
+from .problems import GamemasterError, Problem
 
 INDEX_VERSION = 2
 _REFLECTION = re.compile(rb'"type"\s*:\s*"reflection"')
@@ -278,6 +278,22 @@ class MemoryStream:
             offset += len(raw) + 1
         reader.close()
         return found, problems + stream_consistency(self.display, found)
+
+    def matching(
+        self, tag: str | None = None, text: str | None = None, kind: str | None = None, last: int | None = None
+    ) -> tuple[list[Located], list[Problem]]:
+        """The memories with ``tag``, ``text`` in their description (in any case) and of type ``kind``,
+        only the last ``last`` of them; and every problem of the full scan (``gamemaster memories``)."""
+        if not self.exists():
+            raise GamemasterError(f"{self.display}: no memory stream for agent {self.agent!r}")
+        found, problems = self.scan()
+        items = [
+            item for item in found
+            if (tag is None or tag in item.memory.tags)
+            and (text is None or text.lower() in item.memory.description.lower())
+            and (kind is None or item.memory.type == kind)
+        ]
+        return (items[-last:] if last else items), problems
 
     def memory_count(self) -> int:
         return self.index().memories
