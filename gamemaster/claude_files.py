@@ -28,6 +28,11 @@ class FileState:
     #: or "changed here" (edited in the workspace; left alone).
     status: str
 
+    @property
+    def stale(self) -> bool:
+        """Behind the installed toolkit, and ``update`` may replace it."""
+        return self.status in ("missing", "out of date")
+
 
 COMMANDS, PLUGIN = "commands", "plugin"
 
@@ -106,5 +111,5 @@ def install(workspace: Workspace, only: set[str] | None = None, mode: str | None
 
 def update(workspace: Workspace) -> list[str]:
     """Bring missing and out-of-date files up to the installed toolkit; leave the user's edits."""
-    stale = {s.path for s in states(workspace) if s.status in ("missing", "out of date")}
+    stale = {s.path for s in states(workspace) if s.stale}
     return install(workspace, stale) if stale else []

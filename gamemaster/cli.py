@@ -360,7 +360,7 @@ def agents_sync(
             print("subagents are up to date")
         # CLAUDE.md, the commands and the settings: as the installed toolkit ships them?
         found = states(obj.workspace)
-        stale = [s for s in found if s.status in ("missing", "out of date")]
+        stale = [s for s in found if s.stale]
         for state in found:
             if state.status == "changed here":
                 print(f"changed here (kept; the installed toolkit ships another version): {state.path}")
