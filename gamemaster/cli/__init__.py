@@ -1,0 +1,61 @@
+"""The ``gamemaster`` command line: a thin layer over the Game Master.
+
+Human output uses rich; ``--json`` prints one JSON document for programs.
+Exit codes: 0 ok, 1 a reported problem, 2 bad usage.
+
+Each module holds one group of commands; a command group (``scene``, ``day``…) is
+that module's own Typer. The commands at the top level are registered below, all
+in one place, because their order here is the order ``gamemaster --help`` shows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from . import agents, cost, day, hook, mcp, memory, plugin, scene, workspace
+from .common import Context
+
+app = typer.Typer(
+    help="Run a studio of AI characters scene by scene.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def main(
+    ctx: typer.Context,
+    root: Annotated[
+        Optional[Path],
+        typer.Option("--root", envvar="GAMEMASTER_ROOT", help="Workspace folder (default: the current directory)."),
+    ] = None,
+) -> None:
+    ctx.obj = Context(root)
+
+
+app.command("init")(workspace.init)
+app.command("status")(workspace.status)
+app.command("next")(scene.next_scene)
+app.command("prompt")(scene.prompt)
+app.command("apply")(scene.apply)
+app.command("reply")(scene.reply)
+app.command("mcp")(mcp.mcp)
+app.command("cost")(cost.cost)
+app.command("memories")(memory.memories)
+app.command("brief")(memory.brief)
+app.command("validate")(workspace.validate)
+app.command("schema")(scene.schema)
+app.command("recall")(memory.recall)
+app.command("ask")(memory.ask)
+
+app.add_typer(scene.scene_app, name="scene")
+app.add_typer(day.day_app, name="day")
+app.add_typer(agents.agents_app, name="agents")
+app.add_typer(hook.hook_app, name="hook")
+app.add_typer(plugin.plugin_app, name="plugin")
+
+__all__ = ["app"]

@@ -1,0 +1,104 @@
+"""What every command shares: the workspace from ``--root``, reported problems as exit code 1,
+JSON for programs and how a scene is described to people.
+
+Nothing here imports rich, the Game Master or a backend at import time: every command
+pays for this module, so each import waits until a command needs it.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..printable import printable
+from ..problems import GamemasterError
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for programs.")]
+
+
+class Context:
+    def __init__(self, root: Optional[Path]):
+        from ..workspace import Workspace, resolve_root
+
+        self.workspace = Workspace(resolve_root(root))
+
+    def gm(self):
+        from ..gm import GameMaster
+
+        self.workspace.require()
+        self._gm = GameMaster(self.workspace)
+        return self._gm
+
+    def report_warnings(self) -> None:
+        found = getattr(getattr(self, "_gm", None), "warnings", []) + self.workspace.warnings
+        for problem in dict.fromkeys(found):
+            text = str(problem).replace(": warning: ", ": ", 1)
+            print(f"warning: {printable(text)}", file=sys.stderr)
+
+
+def rich_console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def print_json(data) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def fail(message: str) -> None:
+    print(f"error: {printable(message)}", file=sys.stderr)
+    raise typer.Exit(1)
+
+
+def run(ctx: typer.Context, action):
+    """Call ``action(Context)`` and turn reported problems into exit code 1."""
+    from ..fsio import LockBusy
+    from ..replies import ReplyError
+
+    try:
+        return action(ctx.obj)
+    except (GamemasterError, ReplyError, LockBusy) as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(describe_os_error(ctx.obj.workspace, exc))
+    finally:
+        ctx.obj.report_warnings()
+
+
+#: A write that failed for want of space: nothing half-written stays behind (atomic rewrites,
+#: whole-line appends, the journal), so the hint can promise that.
+_NO_SPACE = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
+
+
+def describe_os_error(workspace, exc: OSError) -> str:
+    where = workspace.rel(Path(exc.filename)) if exc.filename else str(workspace.root)
+    reason = exc.strerror or str(exc)
+    if exc.errno in _NO_SPACE:
+        return (f"{where}: {reason}; nothing was lost: every file is either as before or complete, "
+                "and the next gamemaster command resumes the scene once there is space")
+    return f"{where}: {reason}"
+
+
+def scene_lines(spec, names: dict[str, str]) -> list[str]:
+    """Plain lines, control characters escaped: names, topics and reasons come from files."""
+    topic = f" · {spec.topic}" if spec.topic else ""
+    return [
+        printable(f"{spec.ref} {spec.type}{topic}"),
+        printable("  " + ", ".join(names.get(p, p) for p in spec.participants)),
+        printable(f"  why: {spec.reason}"),
+    ]
+
+
+def describe_scene(console, spec, names: dict[str, str]) -> None:
+    from rich.markup import escape
+
+    first, people, why = scene_lines(spec, names)
+    console.print(f"[bold]{escape(first)}[/]", soft_wrap=True)
+    console.print(people, markup=False, soft_wrap=True)
+    console.print(f"[dim]{escape(why)}[/]", soft_wrap=True)

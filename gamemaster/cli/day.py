@@ -1,0 +1,39 @@
+"""``day advance``: play scenes through a backend until days end."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from .common import JsonOption, print_json
+from .play import BackendOption, BatchOption, ConcurrencyOption, ModelOption, PollOption, outcome_json, play
+
+day_app = typer.Typer(help="Play whole days.", no_args_is_help=True)
+
+
+@day_app.command("advance")
+def day_advance(
+    ctx: typer.Context,
+    days: Annotated[int, typer.Option("--days", min=1, help="How many day ends to play to.")] = 1,
+    backend: BackendOption = None,
+    model: ModelOption = None,
+    concurrency: ConcurrencyOption = None,
+    batch: BatchOption = False,
+    budget: Annotated[
+        Optional[float],
+        typer.Option("--budget", min=0.0, help="Stop before a scene that would take this workspace's total API spend (see `cost`) past USD."),
+    ] = None,
+    poll: PollOption = 10.0,
+    as_json: JsonOption = False,
+) -> None:
+    """Play scenes until the day ends (--days N: N day ends); resumes after an interruption."""
+
+    def steps(gm, chosen, listen):
+        from ..loop import advance_days
+
+        report = advance_days(gm, chosen, days, listen, batch=batch, budget=budget, poll_seconds=poll)
+        if as_json:
+            print_json({"scenes": [outcome_json(o) for o in report.scenes], "summaries": [str(p) for p in report.summaries]})
+
+    play(ctx, backend, as_json, steps, {"model": model, "concurrency": concurrency})

@@ -1,0 +1,29 @@
+"""``hook subagent-stop``: the hook Claude Code runs when a character subagent finishes."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from .common import Context, print_json, run
+
+hook_app = typer.Typer(help="Claude Code hooks.", no_args_is_help=True)
+
+
+@hook_app.command("subagent-stop")
+def hook_subagent_stop(
+    ctx: typer.Context,
+    from_plugin: Annotated[bool, typer.Option("--from-plugin", hidden=True,
+                                              help="Run by the plugin: step aside where the workspace has its own hook.")] = False,
+) -> None:
+    """Claude Code's SubagentStop hook: store a character's reply, or send it back with the reason."""
+    from ..claude_code import subagent_stop_hook
+
+    def action(obj: Context):
+        answer = subagent_stop_hook(obj.workspace, sys.stdin.read(), from_plugin=from_plugin)
+        if answer is not None:
+            print_json(answer)
+
+    run(ctx, action)

@@ -1,0 +1,175 @@
+"""What characters remember: ``memories`` lists it, ``brief`` adds the Creative Director's word,
+``recall`` shows what a scene would pick, ``ask`` interviews a character."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from ..printable import printable
+from ..problems import GamemasterError
+from .common import Context, JsonOption, print_json, rich_console, run
+from .play import BackendOption, choose_backend
+
+BudgetOption = Annotated[
+    Optional[int], typer.Option("--budget", min=100, help="Characters of memory lines (default: memory_budget in world.json).")
+]
+StrategyOption = Annotated[
+    Optional[str], typer.Option("--strategy", help="A retrieval strategy (default: selection in world.json).")
+]
+
+
+def memories(
+    ctx: typer.Context,
+    agent: Annotated[str, typer.Argument(help="Agent id.")],
+    tag: Annotated[Optional[str], typer.Option("--tag", help="Only memories with this tag.")] = None,
+    grep: Annotated[Optional[str], typer.Option("--grep", help="Only memories whose description contains TEXT.")] = None,
+    kind: Annotated[Optional[str], typer.Option("--type", help="Only this memory type.")] = None,
+    last: Annotated[Optional[int], typer.Option("--last", min=1, help="Only the last N matches.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List an agent's memories, filtered by tag, text and type."""
+
+    def action(obj: Context):
+        obj.workspace.require()
+        items, problems = obj.workspace.stream(agent).matching(tag=tag, text=grep, kind=kind, last=last)
+        if as_json:
+            return print_json(
+                {"memories": [i.memory.model_dump(mode="json") for i in items], "problems": [str(p) for p in problems]}
+            )
+        from rich.table import Table
+
+        console = rich_console()
+        table = Table("id", "created", "type", "imp.", "description", "tags")
+        for item in items:
+            m = item.memory
+            table.add_row(m.id, m.created or "—", m.type + (f" d{m.depth}" if m.depth else ""), str(m.importance), m.description, ", ".join(m.tags))
+        console.print(table)
+        for problem in problems:
+            print(problem, file=sys.stderr)
+
+    run(ctx, action)
+
+
+def brief(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(help="The Creative Director's feedback.")],
+    to: Annotated[Optional[list[str]], typer.Option("--to", help="Addressee (repeatable); default everyone.")] = None,
+    importance: Annotated[int, typer.Option("--importance", min=1, max=10, help="Importance of the observation.")] = 9,
+    as_json: JsonOption = False,
+) -> None:
+    """Creative Director feedback, delivered as a high-importance observation."""
+
+    def action(obj: Context):
+        result = obj.gm().brief(text, to or None, importance)
+        if as_json:
+            return print_json(result.model_dump())
+        rich_console().print(f"{result.id} delivered to {', '.join(result.to or ['everyone'])} (received in {result.created})", markup=False)
+
+    run(ctx, action)
+
+
+def recall(
+    ctx: typer.Context,
+    agent: Annotated[str, typer.Argument(help="Agent id.")],
+    query: Annotated[str, typer.Argument(help="What the scene is about, or any question.")],
+    budget: BudgetOption = None,
+    strategy: StrategyOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The memories a scene on QUERY would show AGENT, in prompt order, with why each was picked."""
+    from ..retrieval import recall as select
+
+    def action(obj: Context):
+        obj.workspace.require()
+        selection = select(obj.workspace, _agent_id(agent), query, strategy=strategy, budget=budget)
+        for problem in selection.problems:
+            print(f"warning: {problem}", file=sys.stderr)
+        if as_json:
+            print_json(selection.to_json(agent, query))
+        else:
+            _print_selection(selection, f"{agent} recalls: {query}")
+
+    run(ctx, action)
+
+
+def ask(
+    ctx: typer.Context,
+    agent: Annotated[str, typer.Argument(help="Agent id.")],
+    question: Annotated[str, typer.Argument(help="What you ask the character.")],
+    backend: BackendOption = None,
+    remember: Annotated[bool, typer.Option("--remember", help="Keep the exchange as a conversation memory.")] = False,
+    show_prompt: Annotated[bool, typer.Option("--prompt", help="Only print the interview prompt (for a subagent).")] = False,
+    answer_file: Annotated[
+        Optional[str], typer.Option("--answer", help="Take the answer from FILE or - (stdin) instead of a backend.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Interview a character: it answers in character from its persona and what it recalls."""
+    from .. import interview
+
+    def action(obj: Context):
+        obj.workspace.require()
+        agent_id = _agent_id(agent)
+        built = interview.build(obj.workspace, agent_id, question)
+        if show_prompt:
+            sys.stdout.write(built.prompt)
+            return
+        if answer_file is not None:
+            raw = sys.stdin.read() if answer_file == "-" else _read_answer(answer_file)
+            result = interview.from_text(built, raw)
+        else:
+            result = interview.run(built, choose_backend(backend, {}))
+        stored = interview.remember(obj.workspace, built, result) if remember else None
+        if as_json:
+            print_json({**result.to_json(), "remembered": stored})
+            return
+        from rich.text import Text
+
+        console = rich_console()
+        console.print(Text(printable(f"{built.agent.name}: "), style="bold") + Text(printable(result.answer)))
+        console.print(Text(f"rests on: {', '.join(result.memories) or 'no memory'}", style="dim"))
+        if stored:
+            console.print(Text(f"remembered as {stored}"))
+
+    run(ctx, action)
+
+
+def _agent_id(value: str) -> str:
+    from ..ids import agent_id
+
+    try:
+        return agent_id(value)
+    except ValueError as exc:
+        raise GamemasterError(f"agent: {exc}") from None
+
+
+def _print_selection(selection, title: str) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(title), title_justify="left", show_lines=False, expand=False)
+    for column in ("section", "id", "imp", "score"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("matched", overflow="fold", max_width=18)
+    table.add_column("memory", overflow="fold", ratio=1)
+    for p in selection.in_prompt_order():
+        matched = ", ".join(p.matched) or (f"next to {p.neighbour_of}" if p.neighbour_of else "")
+        score = "" if p.score is None else f"{p.score:.2f}"
+        memory = f"{p.memory.created or '?'} · {p.memory.description}"
+        cells = (p.section, p.memory.id, str(p.memory.importance), score, matched, memory)
+        table.add_row(*(Text(printable(c)) for c in cells))  # Text, so nothing from a file is read as markup
+    console = rich_console()
+    console.print(table)
+    console.print(Text(f"{len(selection.picked)} memories, {selection.chars:,} of {selection.budget:,} characters, strategy {selection.strategy}"))
+
+
+def _read_answer(path: str) -> str:
+    from pathlib import Path
+
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GamemasterError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from None
