@@ -147,20 +147,31 @@ def test_outside_a_workspace_is_a_reported_problem(tmp_path, cli):
     assert "is not a gamemaster workspace" in result.output
 
 
-def test_hot_commands_do_not_import_anthropic_or_rich(workspace):
+def imported_by(*commands: list[str], packages: tuple[str, ...]) -> list[str]:
+    """The modules of ``packages`` a fresh interpreter has imported after running ``commands``."""
     code = (
-        "import sys\n"
+        "import json, sys\n"
         "from gamemaster.cli import app\n"
-        "for args in (['next'], ['prompt', 'vera']):\n"
+        f"for args in {list(commands)!r}:\n"
         "    try:\n"
-        f"        app(['--root', {str(workspace.root)!r}, *args])\n"
+        "        app(args)\n"
         "    except SystemExit as exit:\n"
         "        assert exit.code == 0, exit.code\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('anthropic', 'rich', 'jsonlines', 'httpx')))\n"
+        f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {packages!r})))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1] == "[]"
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_hot_commands_do_not_import_anthropic_or_rich(workspace):
+    root = ["--root", str(workspace.root)]
+    assert imported_by([*root, "next"], [*root, "prompt", "vera"],
+                       packages=("anthropic", "rich", "jsonlines", "httpx", "mcp")) == []
+
+
+def test_help_does_not_import_a_backend_or_the_mcp_server():
+    assert imported_by(["--help"], ["scene", "run", "--help"], packages=("anthropic", "httpx", "mcp", "sqlite3")) == []
 
 
 def test_status_for_people_shows_the_pending_scene_and_every_agent(cli):
