@@ -150,3 +150,31 @@ def remember_readings(scene) -> None:
                 tags=["library"],
                 metadata={"source": path, "sections": headings},
             )
+
+
+def report(workspace) -> list[dict]:
+    """Every document with its sections and who read what, from the memory streams."""
+    root = workspace.root
+    readers: dict[str, dict[str, set[str]]] = {}
+    for agent_id in workspace.agent_ids():
+        located, _ = workspace.stream(agent_id).scan()
+        for item in located:
+            source = item.memory.metadata.get("source")
+            if isinstance(source, str) and source.startswith(FOLDER + "/"):
+                sections_read = item.memory.metadata.get("sections") or []
+                readers.setdefault(source, {}).setdefault(agent_id, set()).update(
+                    s for s in sections_read if isinstance(s, str))
+    found = []
+    for path in documents(root):
+        parts = sections(root, path)
+        relative = path.relative_to(root).as_posix()
+        found.append({
+            "path": relative,
+            "title": parts[0].title if parts else path.stem,
+            "sections": [s.heading for s in parts if s.heading],
+            "read_by": {a: sorted(h) for a, h in sorted(readers.pop(relative, {}).items())},
+        })
+    for relative, by_agent in sorted(readers.items()):  # read once, since removed or renamed
+        found.append({"path": relative, "title": None, "sections": [], "missing": True,
+                      "read_by": {a: sorted(h) for a, h in sorted(by_agent.items())}})
+    return found

@@ -83,3 +83,18 @@ def test_schedule_event_writes_world_json(workspace):
                          (dict(text="x", to=["zoe"]), "unknown agent"), (dict(text="x", day=2, weekday="mon"), "not both")):
         with pytest.raises(GamemasterError, match=message):
             schedule_event(workspace, **bad)
+
+
+def test_the_event_command_schedules_and_the_day_plays_it(workspace, cli):
+    done = cli("event", "Besuch vom Publisher.", "--to", "vera,emre", "--meeting", "--json")
+    assert done.exit_code == 0, done.output
+    scheduled = json.loads(done.output)
+    assert (scheduled["day"], scheduled["to"], scheduled["meeting"]) == (1, ["vera", "emre"], True)
+    assert cli("event", "x", "--weekday", "funday").exit_code == 1
+    assert cli("scene", "run", "--backend", "offline").exit_code == 0  # the ARRIVAL
+    played = json.loads(cli("scene", "run", "--backend", "offline", "--json").output)
+    assert (played["type"], played["participants"]) == ("EVENT", ["vera", "emre"])
+    meeting = json.loads(cli("scene", "run", "--backend", "offline", "--json").output)
+    assert (meeting["type"], meeting["participants"]) == ("MEETING", ["vera", "emre"])
+    world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    assert next(e for e in world["events"] if e["id"] == scheduled["id"])["held"] == [1]

@@ -106,3 +106,23 @@ def test_a_work_template_without_the_library_placeholder_records_no_reading(tmp_
     pending, _ = gm.open_next(Force(type="WORK", participants=["vera"]))
     request = gm.build_request(pending, 0)
     assert request.library == [] and "Referenzbibliothek" not in request.prompt
+
+
+def test_the_library_command_lists_documents_and_who_read_what(tmp_path):
+    from typer.testing import CliRunner
+
+    from gamemaster.cli import app
+
+    workspace = init_workspace(tmp_path / "studio")
+    runner = CliRunner()
+    root = ["--root", str(workspace.root)]
+    fresh = json.loads(runner.invoke(app, [*root, "library", "--json"]).output)["documents"]
+    assert [d["path"] for d in fresh] == ["library/lore-bibel.md", "library/produktionsplan.md", "library/stilhandbuch.md"]
+    assert all(d["read_by"] == {} for d in fresh) and "Die Knochentürme" in fresh[0]["sections"]
+    assert runner.invoke(app, [*root, "scene", "run", "--backend", "offline"]).exit_code == 0
+    _work_with_plan(workspace, "Ich schlage in der Bibliothek nach, wie die Knochentürme wachsen.", ["bone-towers"])
+    assert runner.invoke(app, [*root, "scene", "run", "--backend", "offline", "--type", "WORK", "--with", "vera"]).exit_code == 0
+    after = json.loads(runner.invoke(app, [*root, "library", "--json"]).output)["documents"]
+    assert "Die Knochentürme" in after[0]["read_by"]["vera"]
+    text = runner.invoke(app, [*root, "library"]).output
+    assert "library/lore-bibel.md: Lore-Bibel „Titanenasche“" in text and "vera read: " in text

@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import agents, cost, day, hook, mcp, memory, plugin, scene, workspace
+from . import agents, cost, day, hook, mcp, memory, plugin, scene, studio, workspace
 from .common import Context
 
 app = typer.Typer(
@@ -51,6 +51,8 @@ app.command("validate")(workspace.validate)
 app.command("schema")(scene.schema)
 app.command("recall")(memory.recall)
 app.command("ask")(memory.ask)
+app.command("event")(studio.event)
+app.command("library")(studio.library)
 
 app.add_typer(scene.scene_app, name="scene")
 app.add_typer(day.day_app, name="day")
