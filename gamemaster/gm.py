@@ -41,6 +41,12 @@ class Pending:
     dir: Path
     record: dict
     replies: dict[int, Reply] = field(default_factory=dict)
+    #: Requests built when their prompt was written, so the backend gets that very one.
+    requests: dict[int, ReplyRequest] = field(default_factory=dict, repr=False, compare=False)
+
+    def prepared(self, turn: int) -> ReplyRequest | None:
+        """The request whose prompt was written for ``turn`` in this process, once."""
+        return self.requests.pop(turn, None)
 
     @property
     def turns(self) -> list[str]:
@@ -296,6 +302,7 @@ class GameMaster:
     def _write_prompt(self, pending: Pending, turn: int, world: World, agents: dict[str, Agent]) -> ReplyRequest:
         request = self.build_request(pending, turn, world=world, agents=agents)
         self.record_prompt(pending, turn, request)
+        pending.requests[turn] = request
         return request
 
     # -- prompts -----------------------------------------------------------

@@ -67,8 +67,10 @@ def ask(
         if attempt == 0 and first is not None:
             answer = first
         else:
-            request = gm.build_request(pending, turn, previous_error=error)
-            gm.record_prompt(pending, turn, request)
+            request = pending.prepared(turn) if error is None else None
+            if request is None:
+                request = gm.build_request(pending, turn, previous_error=error)
+                gm.record_prompt(pending, turn, request)
             listen("ask", {"agent": agent, "turn": turn, "attempt": attempt, "scene": pending.spec.ref})
             answer = _normalise(backend.reply(request))
             gm.record_usage(pending, turn, answer.usage, answer.model, batch=False)
@@ -123,8 +125,10 @@ def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, p
             raise GamemasterError(f"backend {backend.name} cannot send batches")
         requests = []
         for turn in turns:
-            request = gm.build_request(pending, turn)
-            gm.record_prompt(pending, turn, request)
+            request = pending.prepared(turn)
+            if request is None:
+                request = gm.build_request(pending, turn)
+                gm.record_prompt(pending, turn, request)
             requests.append((pending.turns[turn], request))  # agent ids are valid custom ids
         batch_id = backend.submit_batch(requests)
         batch = gm.save_batch(pending, batch_id, {custom: turn for (custom, _), turn in zip(requests, turns)})

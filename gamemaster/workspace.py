@@ -55,6 +55,9 @@ class Workspace:
         self.lock = WorkspaceLock(root / ".gamemaster.lock")
         #: What was skipped or doubtful while reading; the CLI prints these as warnings.
         self.warnings: list[Problem] = []
+        #: path → (the file's bytes, the model parsed from them): a state file is parsed once
+        #: for as long as its bytes stay the same, and a hand edit is still seen at once.
+        self._parsed: dict[Path, tuple[bytes, object]] = {}
 
     def rel(self, path: Path) -> str:
         try:
@@ -92,15 +95,29 @@ class Workspace:
             raise StateError(f"{self.rel(path)}:1: expected a JSON object", [Problem(self.rel(path), 1, "expected a JSON object")])
         return data
 
-    def load_world(self) -> World:
-        self.require()
+    def _parsed_model(self, path: Path, model):
+        """``model`` from a state file, parsed again only when the file's bytes changed.
+
+        Callers change what they get, so each gets its own copy."""
         try:
-            return World.model_validate(self.read_json(self.world_path))
+            raw = path.read_bytes()
+        except OSError:
+            raw = None
+        cached = self._parsed.get(path)
+        if raw is not None and cached is not None and cached[0] == raw:
+            return cached[1].model_copy(deep=True)
+        try:
+            parsed = model.model_validate(self.read_json(path))
         except ValidationError as exc:
             reason = describe_validation_error(exc)
-            raise StateError(
-                f"{self.rel(self.world_path)}: {reason}", [Problem(self.rel(self.world_path), None, reason)]
-            ) from None
+            raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)]) from None
+        if raw is not None:
+            self._parsed[path] = (raw, parsed.model_copy(deep=True))
+        return parsed
+
+    def load_world(self) -> World:
+        self.require()
+        return self._parsed_model(self.world_path, World)
 
     def agent_ids(self) -> list[str]:
         """Ids of the agent files; a file that cannot be one (a backup copy, an editor's or
@@ -121,11 +138,7 @@ class Workspace:
 
     def load_agent(self, agent_id: str) -> Agent:
         path = self.agent_path(agent_id)
-        try:
-            agent = Agent.model_validate(self.read_json(path))
-        except ValidationError as exc:
-            reason = describe_validation_error(exc)
-            raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)]) from None
+        agent = self._parsed_model(path, Agent)
         if agent.id != agent_id:
             reason = f"id: {agent.id!r} does not match the file name {agent_id!r}"
             raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)])
