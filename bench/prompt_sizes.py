@@ -27,7 +27,7 @@ from gamemaster.costs import CHARS_PER_TOKEN
 from gamemaster.gm import GameMaster
 from gamemaster.loop import advance_days
 from gamemaster.pricing import cost_usd
-from gamemaster.workspace import init_workspace
+from gamemaster.create import init_workspace
 
 
 class Recorder(OfflineBackend):

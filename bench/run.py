@@ -32,7 +32,8 @@ from pathlib import Path
 from gamemaster.gm import GameMaster
 from gamemaster.retrieval import recall
 from gamemaster.retrieval.index import index_path_for, remove_stale
-from gamemaster.workspace import Workspace, init_workspace
+from gamemaster.create import init_workspace
+from gamemaster.workspace import Workspace
 
 STRATEGIES = ("ranked", "seed")
 PER_DAY = 15

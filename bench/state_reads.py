@@ -22,7 +22,8 @@ def main() -> None:
     from gamemaster.backends.offline import OfflineBackend
     from gamemaster.loop import advance_days
     from gamemaster.models import Agent, World
-    from gamemaster.workspace import Workspace, init_workspace
+    from gamemaster.create import init_workspace
+    from gamemaster.workspace import Workspace
 
     counts: Counter[str] = Counter()
 

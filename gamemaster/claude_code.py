@@ -158,6 +158,7 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
     the Game Master asks the Creative Director. What the character cannot fix
     (no scene pending, not its turn) never blocks.
     """
+    from .pending import set_rejections
     from .problems import GamemasterError
     from .replies import ReplyError
 
@@ -183,9 +184,9 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
         except GamemasterError as exc:
             return {"systemMessage": f"{agent_id}'s answer was not stored: {exc}"}
         else:
-            _set_rejections(pending, key, None)
+            set_rejections(pending, key, None)
             return _write_back_if_complete(gm, pending)
-        count = _set_rejections(pending, key, reason)
+        count = set_rejections(pending, key, reason)
     if count >= MAX_REJECTIONS:
         return {
             "systemMessage": (
@@ -230,29 +231,6 @@ def _is_interview_answer(message: str | None) -> bool:
     except ValueError:
         return False
     return isinstance(data, dict) and "answer" in data and "scene" not in data
-
-
-def rejections(pending) -> dict[str, list[str]]:
-    """Reasons each open turn's replies were rejected for (``rejections.json`` beside the replies)."""
-    path = pending.dir / "rejections.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _set_rejections(pending, key: str, reason: str | None) -> int:
-    """Add a rejection for ``key`` (or clear them once a reply is stored); returns the count."""
-    data = rejections(pending)
-    if reason is None:
-        if key not in data:
-            return 0
-        data.pop(key)
-    else:
-        data.setdefault(key, []).append(reason)
-    atomic_write_text(pending.dir / "rejections.json", json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-    return len(data.get(key, []))
 
 
 def _last_assistant_text(transcript_path: object) -> str | None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 from .fsio import atomic_write_bytes, atomic_write_json
 from .workspace import CLAUDE_CODE_FILES, Workspace, bundled_dir

@@ -42,9 +42,8 @@ def _skill(name: str, command: str) -> str:
 
 
 def rendered() -> dict[str, bytes]:
-    """Relative path inside the plugin → its bytes, from the bundled commands and settings."""
+    """Relative path inside the plugin → its bytes, from the bundled commands and MCP entry."""
     commands = bundled_dir(".claude/commands")
-    settings = json.loads(bundled_dir(".claude/settings.json").read_text(encoding="utf-8"))
     mcp = json.loads(bundled_dir(".mcp.json").read_text(encoding="utf-8"))
     out = {
         ".claude-plugin/plugin.json": _json({

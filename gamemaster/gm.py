@@ -7,151 +7,35 @@ never called while the lock is held.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from .backends.base import ReplyRequest, Turn
-from .claude_code import rejections
-from .fsio import atomic_write_json, atomic_write_text, dump_json
-from .ids import SCENE_REF_RE
-from .lang import phrase
-from .models import Agent, Brief, Memory, World, parse_scene_ref, scene_ref
+from .backends.base import ReplyRequest
+from .briefs import BRIEF_IMPORTANCE, give_brief, received_ref
+from .fsio import atomic_write_json
+from .models import Agent, Brief, Memory, World, scene_ref
+from .pending import (
+    ApplyOutcome,
+    Pending,
+    load_batch,
+    load_pending,
+    moved_on,
+    readings_of,
+    record_prompt,
+    record_usage,
+    require_participants,
+    save_batch,
+    scene_record,
+    scenes_named,
+    usage_of,
+)
 from .problems import GamemasterError, Problem, StateError
-from .library import consult, render as render_library, wants_library
-from .prompts import PromptContext, build_prompt
 from .replies import Reply, ReplyError, check_reply, parse_reply
-from .retrieval import Selection, get_strategy, scene_query, settings_for
-from .scenes import Force, SceneSpec, decide_next, day_is_over, due_for_reflection
-from .streams import describe_validation_error
+from .requests import build_request
+from .scenes import Force, decide_next, day_is_over, due_for_reflection
 from .summary import write_day_summary
-from .transaction import Transaction, commit, recover
+from .transaction import commit, recover
 from .workspace import Workspace
-from .writeback import SceneResult, brief_reaches, plan_scene
-
-BRIEF_IMPORTANCE = 9
-
-
-@dataclass
-class Pending:
-    """The scene that has been opened and not yet written back."""
-
-    spec: SceneSpec
-    dir: Path
-    record: dict
-    replies: dict[int, Reply] = field(default_factory=dict)
-    #: Requests built when their prompt was written, so the backend gets that very one.
-    requests: dict[int, ReplyRequest] = field(default_factory=dict, repr=False, compare=False)
-
-    def prepared(self, turn: int) -> ReplyRequest | None:
-        """The request whose prompt was written for ``turn`` in this process, once."""
-        return self.requests.pop(turn, None)
-
-    @property
-    def turns(self) -> list[str]:
-        return self.spec.turns
-
-    def missing(self) -> list[int]:
-        return [i for i in range(len(self.turns)) if i not in self.replies]
-
-    def is_final_turn(self, turn: int) -> bool:
-        agent = self.turns[turn]
-        return all(self.turns[later] != agent for later in range(turn + 1, len(self.turns)))
-
-    def reply_path(self, turn: int) -> Path:
-        return self.dir / "replies" / f"{self.label(turn)}.json"
-
-    def prompt_path(self, turn: int) -> Path:
-        if self.spec.kind.in_sequence:
-            return self.dir / "prompts" / f"{self.label(turn)}.md"
-        return self.dir / "prompts" / f"{self.turns[turn]}.md"
-
-    def label(self, turn: int) -> str:
-        """``03-vera``: how a turn is named in files, records and output."""
-        return f"{turn + 1:02d}-{self.turns[turn]}"
-
-    def waiting(self) -> list[str]:
-        return [self.label(i) for i in self.missing()]
-
-    def describe(self) -> dict:
-        """The scene as programs see it (``next --json``, ``status --json``, the MCP tools)."""
-        return {
-            "ref": self.spec.ref,
-            **self.spec.model_dump(mode="json"),
-            "turns": self.turns,
-            # Turns one after another (MEETING, ENCOUNTER) or all at once: what a Game Master must know.
-            "in_sequence": self.spec.kind.in_sequence,
-            "replied": [self.label(i) for i in sorted(self.replies)],
-            "waiting": self.waiting(),
-            "prompts": {self.label(i): str(self.prompt_path(i)) for i in range(len(self.turns)) if self.prompt_path(i).exists()},
-            "rejections": rejections(self),
-        }
-
-    def turn_of(self, agent: str) -> int:
-        """The turn ``agent`` answers next: any open one in a parallel scene, the current one in a MEETING."""
-        if agent not in self.spec.participants:
-            raise GamemasterError(f"{agent} is not in scene {self.spec.ref} ({', '.join(self.spec.participants)})")
-        open_turns = self.missing()
-        if self.spec.kind.in_sequence:
-            if not open_turns:
-                raise GamemasterError(f"scene {self.spec.ref}: every turn has its reply; run `gamemaster apply`")
-            current = open_turns[0]
-            if self.turns[current] != agent:
-                raise GamemasterError(
-                    f"scene {self.spec.ref}: it is {self.turns[current]}'s turn "
-                    f"({current + 1} of {len(self.turns)}), not {agent}'s"
-                )
-            return current
-        turn = self.turns.index(agent)
-        if turn not in open_turns:
-            raise GamemasterError(f"scene {self.spec.ref}: {agent} has already replied")
-        return turn
-
-
-@dataclass
-class ApplyOutcome:
-    """What ``apply_pending`` came to: the scene written back now (``result``), replies stored while
-    others are still missing (no ``result``), or nothing written because the scene had been written
-    back before (``applied_before``)."""
-
-    pending: Pending | None = None
-    result: SceneResult | None = None
-    #: The day summary written now; for a scene written back before, its day's summary if that day is closed.
-    day_summary: Path | None = None
-    #: Scenes written back before this call, by the SubagentStop hook or another gamemaster process.
-    applied_before: list[str] = field(default_factory=list)
-    #: The record of that scene when ``apply`` was called without replies: what it wrote.
-    record: dict | None = None
-
-
-def scenes_named(given: dict) -> set[str]:
-    """The scene refs replies name; only well-formed ones, since each becomes a path under scenes/."""
-    refs = set()
-    for value in given.values():
-        for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, dict) and isinstance(item.get("scene"), str) and SCENE_REF_RE.match(item["scene"]):
-                refs.add(item["scene"])
-    return refs
-
-
-def moved_on(ref: str) -> str:
-    return (f"scene {ref} is no longer pending: another gamemaster process applied or set it aside "
-            "meanwhile (or state/world.json was edited); run `gamemaster status` to see where the studio stands")
-
-
-def missing_participants(spec: SceneSpec, agents) -> list[str]:
-    return [a for a in spec.participants if a not in agents]
-
-
-def require_participants(spec: SceneSpec, agents) -> None:
-    gone = missing_participants(spec, agents)
-    if gone:
-        files = ", ".join(f"state/agents/{a}.json" for a in gone)
-        raise GamemasterError(
-            f"scene {spec.ref}: participant(s) {', '.join(gone)} have no agent file ({files}); restore it, "
-            "or set \"pending\": null in state/world.json to choose the scene again"
-        )
+from .writeback import SceneResult, plan_scene
 
 
 class GameMaster:
@@ -173,32 +57,7 @@ class GameMaster:
             return recover(self.workspace)
 
     def pending(self, world: World | None = None) -> Pending | None:
-        world = world or self.world()
-        if world.pending is None:
-            return None
-        directory = self.workspace.scene_dir(world.pending)
-        record_path = directory / "scene.json"
-        if not record_path.exists():
-            raise StateError(
-                f"state/world.json: pending scene {world.pending} has no scenes/{world.pending}/scene.json; "
-                "set \"pending\" to null to choose the scene again"
-            )
-        record = self.workspace.read_json(record_path)
-        try:
-            spec = SceneSpec.model_validate(record)
-        except ValidationError as exc:
-            raise StateError(f"{self.workspace.rel(record_path)}: {describe_validation_error(exc)}") from None
-        pending = Pending(spec, directory, record)
-        for turn in range(len(pending.turns)):
-            path = pending.reply_path(turn)
-            if path.exists():
-                try:
-                    pending.replies[turn] = parse_reply(self.workspace.read_json(path), pending.turns[turn])
-                except ReplyError as exc:
-                    raise StateError(
-                        f"{self.workspace.rel(path)}: {'; '.join(exc.problems)} (delete the file to ask again)"
-                    ) from None
-        return pending
+        return load_pending(self.workspace, world or self.world())
 
     # -- opening a scene ---------------------------------------------------
 
@@ -255,49 +114,19 @@ class GameMaster:
         directory.rename(aside / f"{stem}.{number}")
 
     def record_prompt(self, pending: Pending, turn: int, request: ReplyRequest) -> None:
-        """Keep the prompt a backend was actually sent with the scene, and what it showed from the library."""
-        atomic_write_text(self.workspace.inside(pending.prompt_path(turn)), request.prompt)
-        readings = pending.dir / "library" / f"{pending.label(turn)}.json"
-        if request.library:
-            atomic_write_json(self.workspace.inside(readings), {"excerpts": [e.as_dict() for e in request.library]})
-        elif readings.exists():
-            readings.unlink()
-
-    def readings_of(self, pending: Pending) -> dict[str, list[dict]]:
-        """agent → the library excerpts its prompts showed in this scene."""
-        found: dict[str, list[dict]] = {}
-        for turn in range(len(pending.turns)):
-            path = pending.dir / "library" / f"{pending.label(turn)}.json"
-            if path.exists():
-                found.setdefault(pending.turns[turn], []).extend(self.workspace.read_json(path).get("excerpts", []))
-        return found
+        record_prompt(self.workspace, pending, turn, request)
 
     def record_usage(self, pending: Pending, turn: int, usage: dict | None, model: str | None, batch: bool) -> None:
-        """Every call's tokens, kept with the scene (failed attempts cost money too)."""
-        if usage is None:
-            return
-        path = pending.dir / "usage" / f"{pending.label(turn)}.json"
-        with self.workspace.lock:
-            calls = self.workspace.read_json(path)["calls"] if path.exists() else []
-            calls.append({"model": model, "batch": batch, **usage})
-            atomic_write_json(path, {"calls": calls})
+        record_usage(self.workspace, pending, turn, usage, model, batch)
 
     def usage_of(self, pending: Pending) -> dict[str, list[dict]]:
-        folder = pending.dir / "usage"
-        return {p.stem: self.workspace.read_json(p)["calls"] for p in sorted(folder.glob("*.json"))} if folder.is_dir() else {}
+        return usage_of(self.workspace, pending)
 
     def load_batch(self, pending: Pending) -> dict | None:
-        path = pending.dir / "batch.json"
-        if not path.exists():
-            return None
-        data = self.workspace.read_json(path)
-        return {"id": data["id"], "turns": {custom: int(turn) for custom, turn in data["turns"].items()}}
+        return load_batch(self.workspace, pending)
 
     def save_batch(self, pending: Pending, batch_id: str, turns: dict[str, int]) -> dict:
-        """The batch id goes to disk before anything waits on it, so a rerun polls it again."""
-        data = {"id": batch_id, "turns": turns}
-        atomic_write_json(pending.dir / "batch.json", data)
-        return data
+        return save_batch(self.workspace, pending, batch_id, turns)
 
     def _write_prompt(self, pending: Pending, turn: int, world: World, agents: dict[str, Agent]) -> ReplyRequest:
         request = self.build_request(pending, turn, world=world, agents=agents)
@@ -307,92 +136,10 @@ class GameMaster:
 
     # -- prompts -----------------------------------------------------------
 
-    def selection_for(self, world: World, agent: Agent, spec: SceneSpec, briefs: list[Brief], names: dict[str, str]) -> Selection:
-        query = scene_query(agent, spec, briefs, names)
-        settings = settings_for(world, now=(spec.day, spec.scene))
-        return get_strategy(world.selection).select(self.workspace.stream(agent.id), query, settings)
-
-    def library_for(self, world: World, agent: Agent, spec: SceneSpec) -> list:
-        """The library excerpts this agent's prompt shows in this scene (WORK only)."""
-        if not spec.kind.consults_library or not world.library_budget:
-            return []
-        plan = agent.today_plan
-        query = spec.topic or " ".join([plan.text, *plan.tags] if plan else [])
-        return consult(self.workspace.root, query, world.language, world.library_budget,
-                       asked=wants_library(plan.text if plan else None))
-
-    def build_request(
-        self,
-        pending: Pending,
-        turn: int,
-        *,
-        world: World | None = None,
-        agents: dict[str, Agent] | None = None,
-        previous_error: str | None = None,
-    ) -> ReplyRequest:
-        world = world or self.world()
-        agents = agents or self.agents()
-        spec = pending.spec
-        agent_id = pending.turns[turn]
-        require_participants(spec, agents)
-        agent = agents[agent_id]
-        names = {a: agents[a].name for a in agents}
-        briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]
-        selection = self.selection_for(world, agent, spec, briefs, names)
-        self.warnings += [p for p in selection.problems if p not in self.warnings]
-        last = parse_scene_ref(agent.last_scene) if agent.last_scene else (0, 0)
-        # What others brought in during the agent's last scene counts too: the
-        # agent was answering in parallel and could not react to it yet.
-        since = [
-            m for m in selection.memories
-            if m.scene_key and (m.scene_key > last or (m.scene_key == last and m.metadata.get("source")))
-        ]
-        transcript = [
-            Turn(pending.turns[i], agents[pending.turns[i]].name, pending.replies[i].says)
-            for i in range(turn)
-            if spec.kind.in_sequence and i in pending.replies
-        ]
-        replan = spec.kind.replans_on_news and any(
-            m.metadata.get("source") in ("brief", "artifact") for m in since
-        )
-        excerpts = self.library_for(world, agent, spec)
-        ctx = PromptContext(
-            library=render_library(excerpts),
-            world=world,
-            agent=agent,
-            spec=spec,
-            selection=selection,
-            names=names,
-            since=since,
-            briefs=briefs,
-            transcript=transcript,
-            turn=turn,
-            final_turn=pending.is_final_turn(turn),
-            replan=replan,
-        )
-        prompt, segments = build_prompt(self.workspace.template_path, ctx)
-        if previous_error:
-            prompt += "\n\n" + phrase(world.language, "invalid_reply", error=previous_error) + "\n"
-        return ReplyRequest(
-            agent=agent,
-            spec=spec,
-            prompt=prompt,
-            stable_prompt=segments[0] if segments else "",
-            memory_prompt=segments[1] if len(segments) > 1 else "",
-            default_model=world.model,
-            language=world.language,
-            seed=world.seed,
-            memories=selection.memories,
-            since=since,
-            colleagues={p: names[p] for p in spec.participants if p != agent_id},
-            briefs=briefs,
-            transcript=transcript,
-            turn=turn,
-            final_turn=pending.is_final_turn(turn),
-            replan=replan,
-            previous_error=previous_error,
-            library=[e for e in excerpts if e.text in prompt],
-        )
+    def build_request(self, pending: Pending, turn: int, *, world: World | None = None,
+                      agents: dict[str, Agent] | None = None, previous_error: str | None = None) -> ReplyRequest:
+        return build_request(self.workspace, pending, turn, world or self.world(), agents or self.agents(),
+                             previous_error=previous_error, warnings=self.warnings)
 
     def prompt_text(self, agent_id: str) -> str:
         """The prompt ``agent_id`` answers next in the pending scene."""
@@ -438,9 +185,7 @@ class GameMaster:
         return record if record is not None and record.get("status") == "applied" else None
 
     def scene_record(self, ref: str) -> dict | None:
-        """``scenes/<ref>/scene.json``, or None for a scene never opened."""
-        path = self.workspace.scene_dir(ref) / "scene.json"
-        return self.workspace.read_json(path) if path.exists() else None
+        return scene_record(self.workspace, ref)
 
     def require_pending(self) -> Pending:
         pending = self.pending()
@@ -534,7 +279,7 @@ class GameMaster:
             if batch:
                 record["batch"] = batch["id"]
             result = plan_scene(self.workspace, world, agents, pending.spec, turns, depths, record,
-                                readings=self.readings_of(pending))
+                                readings=readings_of(self.workspace, pending))
             commit(self.workspace, result.transaction)
             return result
 
@@ -626,47 +371,7 @@ class GameMaster:
             return write_day_summary(self.workspace, world, self.agents())
 
     def brief(self, text: str, to: list[str] | None = None, importance: int = BRIEF_IMPORTANCE) -> Brief:
-        """Creative Director feedback: a high-importance observation for each addressee now."""
-        if not text.strip():
-            raise GamemasterError("brief: the text is empty")
-        to = list(dict.fromkeys(to)) if to else None
-        with self.workspace.lock:
-            recover(self.workspace)
-            world = self.world()
-            agents = self.agents()
-            if not agents:
-                raise GamemasterError("brief: the studio has no agents")
-            unknown = [a for a in (to or []) if a not in agents]
-            if unknown:
-                raise GamemasterError(f"--to: unknown agent(s) {', '.join(unknown)}")
-            received = self.received_ref(world)
-            world.briefs_issued += 1
-            brief = Brief(id=f"brief-{world.briefs_issued:03d}", text=text, to=to or None, created=received)
-            world.briefs.append(brief)
-            transaction = Transaction(label=f"brief {brief.id}")
-            for agent_id in to or sorted(agents):
-                stream = self.workspace.stream(agent_id)
-                memory = Memory(
-                    id=f"{agent_id}-{stream.next_number():03d}",
-                    created=received,
-                    type="observation",
-                    description=phrase(world.language, "brief", text=text),
-                    importance=importance,
-                    tags=["creative-director", "brief"],
-                    metadata={"source": "brief", "brief": brief.id},
-                )
-                transaction.add_memory(agent_id, memory)
-                agent = agents[agent_id]
-                agent.importance_accumulator += importance
-                transaction.files[self.workspace.rel(self.workspace.agent_path(agent_id))] = dump_json(agent.dump())
-            transaction.files[self.workspace.rel(self.workspace.world_path)] = dump_json(world.dump())
-            commit(self.workspace, transaction)
-            return brief
+        return give_brief(self.workspace, text, to, importance)
 
     def received_ref(self, world: World) -> str:
-        """Where something from outside (a brief, an interview) is received: the next scene that will be opened."""
-        if world.pending:
-            day, scene = parse_scene_ref(world.pending)
-            return scene_ref(day, scene + 1)
-        spec = decide_next(world, self.agents())
-        return spec.ref
+        return received_ref(self.workspace, world)

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Callable
 
 from .backends.base import Answer, Backend
-from .gm import GameMaster, Pending
+from .gm import GameMaster
+from .pending import Pending
 from .problems import GamemasterError
 from .replies import Reply, ReplyError
 from .scenes import Force, SceneSpec

@@ -47,7 +47,7 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
         if world.pending:
             from .gm import GameMaster
 
-            from .gm import missing_participants
+            from .pending import missing_participants
 
             try:
                 pending = GameMaster(workspace).pending(world)

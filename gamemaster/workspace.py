@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -188,40 +187,3 @@ class Workspace:
         """The workspace's own template if it has one, else the bundled one."""
         local = self.root / "prompts" / name
         return local if local.is_file() else bundled_dir("prompts") / name
-
-
-def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studio", plugin: bool = False) -> Workspace:
-    """A new workspace: the bundled studio (or none) plus editable prompt templates.
-
-    ``plugin``: Claude Code gets the Game Master from the toolkit's plugin, not from
-    commands, hook and MCP entry in the workspace.
-    """
-    workspace = Workspace(target)
-    if workspace.world_path.exists():
-        raise StateError(f"{workspace.rel(workspace.world_path)}: a workspace already exists here")
-    target.mkdir(parents=True, exist_ok=True)
-    with workspace.lock:
-        if empty:
-            workspace.agents_dir.mkdir(parents=True, exist_ok=True)
-            workspace.memories_dir.mkdir(parents=True, exist_ok=True)
-            atomic_write_json(workspace.world_path, World(studio=studio).dump())
-        else:
-            source = bundled_dir("state")
-            for name in ("agents", "memories"):
-                shutil.copytree(source / name, workspace.state / name, dirs_exist_ok=True)
-            shutil.copy2(source / "world.json", workspace.world_path)
-        if not (target / "prompts").exists():
-            shutil.copytree(bundled_dir("prompts"), target / "prompts")
-        if not empty and not (target / "library").exists():
-            shutil.copytree(bundled_dir("library"), target / "library")
-        from .claude_files import COMMANDS, PLUGIN, install, shipped
-
-        # Claude Code files the folder already has (a checkout, a user's own) are left as they are.
-        mode = PLUGIN if plugin else COMMANDS
-        install(workspace, {p for p in shipped(mode) if not (target / p).exists()}, mode=mode)
-        for folder in (workspace.gallery, workspace.scenes):
-            folder.mkdir(exist_ok=True)
-        from .claude_code import sync_subagents
-
-        sync_subagents(workspace)
-    return workspace

@@ -11,7 +11,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from gamemaster.cli import app  # noqa: E402
 from gamemaster.gm import GameMaster  # noqa: E402
-from gamemaster.workspace import Workspace, init_workspace  # noqa: E402
+from gamemaster.create import init_workspace  # noqa: E402
+from gamemaster.workspace import Workspace  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -16,7 +16,8 @@ from gamemaster.cli import app
 from gamemaster.gm import GameMaster
 from gamemaster.loop import run_scene
 from gamemaster.scenes import Force, SceneType
-from gamemaster.workspace import Workspace, init_workspace
+from gamemaster.create import init_workspace
+from gamemaster.workspace import Workspace
 
 REPO = Path(__file__).parent.parent
 

@@ -12,7 +12,7 @@ from test_claude_code import arrival, hook, stop_event  # noqa: F401  (arrival: 
 from gamemaster.claude_files import states
 from gamemaster.claude_plugin import SKILLS, plugin_dir, rendered
 from gamemaster.cli import app
-from gamemaster.workspace import init_workspace
+from gamemaster.create import init_workspace
 
 REPO = Path(__file__).parent.parent
 

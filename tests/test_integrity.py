@@ -52,7 +52,7 @@ def play_work_scene(gm):
 @pytest.fixture
 def reference(tmp_path_factory):
     """The state after a clean, uninterrupted WORK scene."""
-    from gamemaster.workspace import init_workspace
+    from gamemaster.create import init_workspace
 
     workspace = init_workspace(tmp_path_factory.mktemp("ref") / "studio")
     gm = GameMaster(workspace)
@@ -64,7 +64,7 @@ def reference(tmp_path_factory):
 
 def test_a_crash_at_any_step_of_a_scene_leaves_state_that_resumes_exactly(tmp_path, reference, monkeypatch):
     from gamemaster.streams import MemoryStream
-    from gamemaster.workspace import init_workspace
+    from gamemaster.create import init_workspace
 
     real_write, real_append = transaction_module.atomic_write_text, MemoryStream.append
     crash_at = 0

@@ -12,7 +12,7 @@ from gamemaster.gm import GameMaster
 from gamemaster.library import consult, documents, sections, wants_library
 from gamemaster.loop import run_scene
 from gamemaster.scenes import Force
-from gamemaster.workspace import init_workspace
+from gamemaster.create import init_workspace
 
 GUIDE = """# Leitfaden
 

@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from gamemaster.cli import app
 from gamemaster.validate import validate_workspace
-from gamemaster.workspace import Workspace, init_workspace
+from gamemaster.create import init_workspace
+from gamemaster.workspace import Workspace
 
 
 def advance(root, *args):

@@ -51,7 +51,7 @@ def test_walkthrough_runs(tmp_path):
 
 
 def test_recall_examples_run_on_a_fresh_workspace(tmp_path):
-    from gamemaster.workspace import init_workspace
+    from gamemaster.create import init_workspace
 
     root = init_workspace(tmp_path / "studio").root
     runner = CliRunner()

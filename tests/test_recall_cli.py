@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from conftest import write_agent
 from gamemaster.cli import app
-from gamemaster.workspace import init_workspace
+from gamemaster.create import init_workspace
 
 
 def conversation_workspace(tmp_path, lines: int = 3000):

@@ -19,7 +19,7 @@ def init(
                                          "(claude --plugin-dir \"$(gamemaster plugin path)\"), not from workspace commands.")] = False,
 ) -> None:
     """Create a workspace with the bundled studio and editable prompts."""
-    from ..workspace import init_workspace
+    from ..create import init_workspace
 
     def action(obj: Context):
         target = directory.resolve() if directory else obj.workspace.root

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from gamemaster.claude_code import sync_subagents
-from gamemaster.workspace import init_workspace
+from gamemaster.create import init_workspace
 
 HERE = Path(__file__).parent
 REPO = HERE.parent.parent

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 from gamemaster.gm import GameMaster
-from gamemaster.workspace import Workspace, init_workspace
+from gamemaster.create import init_workspace
+from gamemaster.workspace import Workspace
 
 ERROR_LINE = re.compile(r"^error: ", re.M)
 

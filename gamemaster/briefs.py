@@ -1,0 +1,61 @@
+"""Creative Director briefs: feedback that reaches the characters as a memory at once."""
+
+from __future__ import annotations
+
+from .fsio import dump_json
+from .lang import phrase
+from .models import Brief, Memory, World, parse_scene_ref, scene_ref
+from .problems import GamemasterError
+from .scenes import decide_next
+from .transaction import Transaction, commit, recover
+from .workspace import Workspace
+
+BRIEF_IMPORTANCE = 9
+
+
+def give_brief(workspace: Workspace, text: str, to: list[str] | None = None, importance: int = BRIEF_IMPORTANCE) -> Brief:
+    """Creative Director feedback: a high-importance observation for each addressee now."""
+    if not text.strip():
+        raise GamemasterError("brief: the text is empty")
+    to = list(dict.fromkeys(to)) if to else None
+    with workspace.lock:
+        recover(workspace)
+        world = workspace.load_world()
+        agents = workspace.load_agents()
+        if not agents:
+            raise GamemasterError("brief: the studio has no agents")
+        unknown = [a for a in (to or []) if a not in agents]
+        if unknown:
+            raise GamemasterError(f"--to: unknown agent(s) {', '.join(unknown)}")
+        received = received_ref(workspace, world)
+        world.briefs_issued += 1
+        brief = Brief(id=f"brief-{world.briefs_issued:03d}", text=text, to=to or None, created=received)
+        world.briefs.append(brief)
+        transaction = Transaction(label=f"brief {brief.id}")
+        for agent_id in to or sorted(agents):
+            stream = workspace.stream(agent_id)
+            memory = Memory(
+                id=f"{agent_id}-{stream.next_number():03d}",
+                created=received,
+                type="observation",
+                description=phrase(world.language, "brief", text=text),
+                importance=importance,
+                tags=["creative-director", "brief"],
+                metadata={"source": "brief", "brief": brief.id},
+            )
+            transaction.add_memory(agent_id, memory)
+            agent = agents[agent_id]
+            agent.importance_accumulator += importance
+            transaction.files[workspace.rel(workspace.agent_path(agent_id))] = dump_json(agent.dump())
+        transaction.files[workspace.rel(workspace.world_path)] = dump_json(world.dump())
+        commit(workspace, transaction)
+        return brief
+
+
+def received_ref(workspace: Workspace, world: World) -> str:
+    """Where something from outside (a brief, an interview) is received: the next scene that will be opened."""
+    if world.pending:
+        day, scene = parse_scene_ref(world.pending)
+        return scene_ref(day, scene + 1)
+    spec = decide_next(world, workspace.load_agents())
+    return spec.ref

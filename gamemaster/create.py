@@ -1,0 +1,51 @@
+"""A new workspace: the bundled studio (or none), the prompt templates, the library and the
+Claude Code files, with a subagent per character.
+
+This is where the core meets the Claude Code integration; ``workspace.py`` itself knows
+nothing of it.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from .claude_code import sync_subagents
+from .claude_files import COMMANDS, PLUGIN, install, shipped
+from .fsio import atomic_write_json
+from .models import World
+from .problems import StateError
+from .workspace import Workspace, bundled_dir
+
+
+def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studio", plugin: bool = False) -> Workspace:
+    """A new workspace: the bundled studio (or none) plus editable prompt templates.
+
+    ``plugin``: Claude Code gets the Game Master from the toolkit's plugin, not from
+    commands, hook and MCP entry in the workspace.
+    """
+    workspace = Workspace(target)
+    if workspace.world_path.exists():
+        raise StateError(f"{workspace.rel(workspace.world_path)}: a workspace already exists here")
+    target.mkdir(parents=True, exist_ok=True)
+    with workspace.lock:
+        if empty:
+            workspace.agents_dir.mkdir(parents=True, exist_ok=True)
+            workspace.memories_dir.mkdir(parents=True, exist_ok=True)
+            atomic_write_json(workspace.world_path, World(studio=studio).dump())
+        else:
+            source = bundled_dir("state")
+            for name in ("agents", "memories"):
+                shutil.copytree(source / name, workspace.state / name, dirs_exist_ok=True)
+            shutil.copy2(source / "world.json", workspace.world_path)
+        if not (target / "prompts").exists():
+            shutil.copytree(bundled_dir("prompts"), target / "prompts")
+        if not empty and not (target / "library").exists():
+            shutil.copytree(bundled_dir("library"), target / "library")
+        # Claude Code files the folder already has (a checkout, a user's own) are left as they are.
+        mode = PLUGIN if plugin else COMMANDS
+        install(workspace, {p for p in shipped(mode) if not (target / p).exists()}, mode=mode)
+        for folder in (workspace.gallery, workspace.scenes):
+            folder.mkdir(exist_ok=True)
+        sync_subagents(workspace)
+    return workspace

@@ -1,0 +1,112 @@
+"""What a backend is asked: the prompt for one turn of a pending scene, and the facts behind it.
+
+The memories come from the world's retrieval strategy, the library excerpts from
+``library.py``, the words from the templates in ``prompts/``.
+"""
+
+from __future__ import annotations
+
+from .backends.base import ReplyRequest, Turn
+from .lang import phrase
+from .library import consult, render as render_library, wants_library
+from .models import Agent, Brief, World, parse_scene_ref
+from .pending import Pending, require_participants
+from .problems import Problem
+from .prompts import PromptContext, build_prompt
+from .retrieval import Selection, get_strategy, scene_query, settings_for
+from .scenes import SceneSpec
+from .workspace import Workspace
+from .writeback import brief_reaches
+
+
+def selection_for(workspace: Workspace, world: World, agent: Agent, spec: SceneSpec, briefs: list[Brief], names: dict[str, str]) -> Selection:
+    query = scene_query(agent, spec, briefs, names)
+    settings = settings_for(world, now=(spec.day, spec.scene))
+    return get_strategy(world.selection).select(workspace.stream(agent.id), query, settings)
+
+
+def library_for(workspace: Workspace, world: World, agent: Agent, spec: SceneSpec) -> list:
+    """The library excerpts this agent's prompt shows in this scene (WORK only)."""
+    if not spec.kind.consults_library or not world.library_budget:
+        return []
+    plan = agent.today_plan
+    query = spec.topic or " ".join([plan.text, *plan.tags] if plan else [])
+    return consult(workspace.root, query, world.language, world.library_budget,
+                   asked=wants_library(plan.text if plan else None))
+
+
+def build_request(
+    workspace: Workspace,
+    pending: Pending,
+    turn: int,
+    world: World,
+    agents: dict[str, Agent],
+    *,
+    previous_error: str | None = None,
+    warnings: list[Problem] | None = None,
+) -> ReplyRequest:
+    """Everything a backend needs to play ``pending``'s ``turn``: the prompt and the same facts typed.
+
+    Bad memory lines met on the way are added to ``warnings``."""
+    spec = pending.spec
+    agent_id = pending.turns[turn]
+    require_participants(spec, agents)
+    agent = agents[agent_id]
+    names = {a: agents[a].name for a in agents}
+    briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]
+    selection = selection_for(workspace, world, agent, spec, briefs, names)
+    if warnings is not None:
+        warnings += [p for p in selection.problems if p not in warnings]
+    last = parse_scene_ref(agent.last_scene) if agent.last_scene else (0, 0)
+    # What others brought in during the agent's last scene counts too: the
+    # agent was answering in parallel and could not react to it yet.
+    since = [
+        m for m in selection.memories
+        if m.scene_key and (m.scene_key > last or (m.scene_key == last and m.metadata.get("source")))
+    ]
+    transcript = [
+        Turn(pending.turns[i], agents[pending.turns[i]].name, pending.replies[i].says)
+        for i in range(turn)
+        if spec.kind.in_sequence and i in pending.replies
+    ]
+    replan = spec.kind.replans_on_news and any(
+        m.metadata.get("source") in ("brief", "artifact") for m in since
+    )
+    excerpts = library_for(workspace, world, agent, spec)
+    ctx = PromptContext(
+        library=render_library(excerpts),
+        world=world,
+        agent=agent,
+        spec=spec,
+        selection=selection,
+        names=names,
+        since=since,
+        briefs=briefs,
+        transcript=transcript,
+        turn=turn,
+        final_turn=pending.is_final_turn(turn),
+        replan=replan,
+    )
+    prompt, segments = build_prompt(workspace.template_path, ctx)
+    if previous_error:
+        prompt += "\n\n" + phrase(world.language, "invalid_reply", error=previous_error) + "\n"
+    return ReplyRequest(
+        agent=agent,
+        spec=spec,
+        prompt=prompt,
+        stable_prompt=segments[0] if segments else "",
+        memory_prompt=segments[1] if len(segments) > 1 else "",
+        default_model=world.model,
+        language=world.language,
+        seed=world.seed,
+        memories=selection.memories,
+        since=since,
+        colleagues={p: names[p] for p in spec.participants if p != agent_id},
+        briefs=briefs,
+        transcript=transcript,
+        turn=turn,
+        final_turn=pending.is_final_turn(turn),
+        replan=replan,
+        previous_error=previous_error,
+        library=[e for e in excerpts if e.text in prompt],
+    )
