@@ -29,6 +29,7 @@ from .pending import (
     usage_of,
 )
 from .problems import GamemasterError, Problem, StateError
+from .records import SceneRecord, TranscriptLine
 from .replies import Reply, ReplyError, check_reply, parse_reply
 from .requests import build_request
 from .scenes import Force, decide_next, day_is_over, due_for_reflection
@@ -82,8 +83,8 @@ class GameMaster:
                 raise GamemasterError(str(exc)) from None
             directory = self.workspace.scene_dir(spec.ref)
             self._set_aside_abandoned(directory)
-            record = {"ref": spec.ref, "status": "pending", **spec.model_dump(mode="json"), "turns": spec.turns}
-            atomic_write_json(directory / "scene.json", record)
+            record = SceneRecord.opened(spec)
+            atomic_write_json(directory / "scene.json", record.dump())
             pending = Pending(spec, directory, record)
             for turn in range(len(spec.turns)):
                 if spec.kind.in_sequence and turn > 0:
@@ -176,15 +177,15 @@ class GameMaster:
             ],
         }
 
-    def last_applied(self, world: World | None = None) -> dict | None:
+    def last_applied(self, world: World | None = None) -> SceneRecord | None:
         """The record of the studio's latest scene, if it has been written back."""
         world = world or self.world()
         if not world.day or not world.scene:
             return None
         record = self.scene_record(scene_ref(world.day, world.scene))
-        return record if record is not None and record.get("status") == "applied" else None
+        return record if record is not None and record.applied else None
 
-    def scene_record(self, ref: str) -> dict | None:
+    def scene_record(self, ref: str) -> SceneRecord | None:
         return scene_record(self.workspace, ref)
 
     def require_pending(self) -> Pending:
@@ -263,21 +264,23 @@ class GameMaster:
                 raise GamemasterError("stored replies rejected, nothing written:\n" + "\n".join(problems))
             turns = [(pending.turns[i], pending.replies[i]) for i in range(len(pending.turns))]
             depths = {mem_id: memory.depth for mem_id, memory in cited.items()}
-            record = dict(pending.record)
-            record["prompts"] = {
-                pending.label(i): self.workspace.rel(pending.prompt_path(i))
-                for i in range(len(pending.turns))
-                if pending.prompt_path(i).exists()
+            written: dict = {
+                "prompts": {
+                    pending.label(i): self.workspace.rel(pending.prompt_path(i))
+                    for i in range(len(pending.turns))
+                    if pending.prompt_path(i).exists()
+                },
+                "replies": {pending.label(i): self.workspace.rel(pending.reply_path(i)) for i in range(len(pending.turns))},
             }
-            record["replies"] = {pending.label(i): self.workspace.rel(pending.reply_path(i)) for i in range(len(pending.turns))}
             if pending.spec.kind.in_sequence:
-                record["transcript"] = [{"speaker": a, "says": r.says} for a, r in turns]
+                written["transcript"] = [TranscriptLine(speaker=a, says=r.says) for a, r in turns]
             usage = self.usage_of(pending)
             if usage:
-                record["usage"] = usage
+                written["usage"] = usage
             batch = self.load_batch(pending)
             if batch:
-                record["batch"] = batch["id"]
+                written["batch"] = batch["id"]
+            record = pending.record.model_copy(update=written)
             result = plan_scene(self.workspace, world, agents, pending.spec, turns, depths, record,
                                 readings=readings_of(self.workspace, pending))
             commit(self.workspace, result.transaction)
@@ -350,13 +353,13 @@ class GameMaster:
         named = scenes_named(given or {})
         if named:
             records = [self.scene_record(ref) for ref in named]
-            if all(record is not None and record.get("status") == "applied" for record in records):
+            if all(record is not None and record.applied for record in records):
                 return ApplyOutcome(applied_before=sorted(named))
         record = self.last_applied(world) if given is None else None
         if record is None:
             raise GamemasterError("no scene is pending; run `gamemaster next` first")
-        summary = self.workspace.day_dir(record["day"]) / "summary.md"
-        return ApplyOutcome(applied_before=[record["ref"]], record=record, day_summary=summary if summary.exists() else None)
+        summary = self.workspace.day_dir(record.day) / "summary.md"
+        return ApplyOutcome(applied_before=[record.ref], record=record, day_summary=summary if summary.exists() else None)
 
     # -- days and briefs -----------------------------------------------------
 

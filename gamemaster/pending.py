@@ -19,6 +19,7 @@ from .fsio import atomic_write_json, atomic_write_text
 from .ids import SCENE_REF_RE
 from .models import World
 from .problems import GamemasterError, StateError
+from .records import SceneRecord, UsageCall, UsageFile, read_record
 from .replies import Reply, ReplyError, parse_reply
 from .scenes import SceneSpec
 from .streams import describe_validation_error
@@ -34,7 +35,7 @@ class Pending:
 
     spec: SceneSpec
     dir: Path
-    record: dict
+    record: SceneRecord
     replies: dict[int, Reply] = field(default_factory=dict)
     #: Requests built when their prompt was written, so the backend gets that very one.
     requests: dict[int, ReplyRequest] = field(default_factory=dict, repr=False, compare=False)
@@ -117,7 +118,7 @@ class ApplyOutcome:
     #: Scenes written back before this call, by the SubagentStop hook or another gamemaster process.
     applied_before: list[str] = field(default_factory=list)
     #: The record of that scene when ``apply`` was called without replies: what it wrote.
-    record: dict | None = None
+    record: SceneRecord | None = None
 
 
 def scenes_named(given: dict) -> set[str]:
@@ -160,9 +161,9 @@ def load_pending(workspace: Workspace, world: World) -> Pending | None:
             f"state/world.json: pending scene {world.pending} has no scenes/{world.pending}/scene.json; "
             "set \"pending\" to null to choose the scene again"
         )
-    record = workspace.read_json(record_path)
+    record = read_record(workspace, record_path, SceneRecord)
     try:
-        spec = SceneSpec.model_validate(record)
+        spec = record.spec
     except ValidationError as exc:
         raise StateError(f"{workspace.rel(record_path)}: {describe_validation_error(exc)}") from None
     pending = Pending(spec, directory, record)
@@ -178,10 +179,10 @@ def load_pending(workspace: Workspace, world: World) -> Pending | None:
     return pending
 
 
-def scene_record(workspace: Workspace, ref: str) -> dict | None:
+def scene_record(workspace: Workspace, ref: str) -> SceneRecord | None:
     """``scenes/<ref>/scene.json``, or None for a scene never opened."""
     path = workspace.scene_dir(ref) / "scene.json"
-    return workspace.read_json(path) if path.exists() else None
+    return read_record(workspace, path, SceneRecord) if path.exists() else None
 
 
 def record_prompt(workspace: Workspace, pending: Pending, turn: int, request: ReplyRequest) -> None:
@@ -193,6 +194,7 @@ def record_prompt(workspace: Workspace, pending: Pending, turn: int, request: Re
     elif readings.exists():
         readings.unlink()
 
+
 def readings_of(workspace: Workspace, pending: Pending) -> dict[str, list[dict]]:
     """agent → the library excerpts its prompts showed in this scene."""
     found: dict[str, list[dict]] = {}
@@ -202,19 +204,24 @@ def readings_of(workspace: Workspace, pending: Pending) -> dict[str, list[dict]]
             found.setdefault(pending.turns[turn], []).extend(workspace.read_json(path).get("excerpts", []))
     return found
 
+
 def record_usage(workspace: Workspace, pending: Pending, turn: int, usage: dict | None, model: str | None, batch: bool) -> None:
     """Every call's tokens, kept with the scene (failed attempts cost money too)."""
     if usage is None:
         return
     path = pending.dir / "usage" / f"{pending.label(turn)}.json"
     with workspace.lock:
-        calls = workspace.read_json(path)["calls"] if path.exists() else []
-        calls.append({"model": model, "batch": batch, **usage})
-        atomic_write_json(path, {"calls": calls})
+        record = read_record(workspace, path, UsageFile) if path.exists() else UsageFile(calls=[])
+        record.calls.append(UsageCall(model=model, batch=batch, **usage))
+        atomic_write_json(path, record.dump())
 
-def usage_of(workspace: Workspace, pending: Pending) -> dict[str, list[dict]]:
+
+def usage_of(workspace: Workspace, pending: Pending) -> dict[str, list[UsageCall]]:
     folder = pending.dir / "usage"
-    return {p.stem: workspace.read_json(p)["calls"] for p in sorted(folder.glob("*.json"))} if folder.is_dir() else {}
+    if not folder.is_dir():
+        return {}
+    return {p.stem: read_record(workspace, p, UsageFile).calls for p in sorted(folder.glob("*.json"))}
+
 
 def load_batch(workspace: Workspace, pending: Pending) -> dict | None:
     path = pending.dir / "batch.json"
@@ -222,6 +229,7 @@ def load_batch(workspace: Workspace, pending: Pending) -> dict | None:
         return None
     data = workspace.read_json(path)
     return {"id": data["id"], "turns": {custom: int(turn) for custom, turn in data["turns"].items()}}
+
 
 def save_batch(workspace: Workspace, pending: Pending, batch_id: str, turns: dict[str, int]) -> dict:
     """The batch id goes to disk before anything waits on it, so a rerun polls it again."""

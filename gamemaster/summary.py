@@ -8,25 +8,23 @@ from pathlib import Path
 from .fsio import atomic_write_json, atomic_write_text
 from .lang import join_names, phrase, short_name
 from .models import Agent, World
+from .records import DaySummary, SceneLine, SceneRecord, read_record
 from .workspace import Workspace
 
 HIGHLIGHTS = 5
 
 
-def day_records(workspace: Workspace, day: int) -> list[dict]:
-    records = []
-    for path in sorted(workspace.day_dir(day).glob("scene-*/scene.json")):
-        record = json.loads(path.read_text(encoding="utf-8"))
-        if record.get("status") == "applied":
-            records.append(record)
-    return records
+def day_records(workspace: Workspace, day: int) -> list[SceneRecord]:
+    """The day's scenes that were written back, in order."""
+    records = [read_record(workspace, path, SceneRecord) for path in sorted(workspace.day_dir(day).glob("scene-*/scene.json"))]
+    return [r for r in records if r.applied]
 
 
-def summarize_day(workspace: Workspace, world: World, agents: dict[str, Agent]) -> dict:
+def summarize_day(workspace: Workspace, world: World, agents: dict[str, Agent]) -> DaySummary:
     records = day_records(workspace, world.day)
-    written = [w for r in records for w in r.get("written", [])]
-    own = [w for w in written if w["type"] not in ("reflection",)]
-    highlights = sorted(own, key=lambda w: -w["importance"])[:HIGHLIGHTS]
+    written = [w for r in records for w in r.written or []]
+    own = [w for w in written if w.type != "reflection"]
+    highlights = sorted(own, key=lambda w: -w.importance)[:HIGHLIGHTS]
     threads = []
     for agent in agents.values():
         for wish in agent.talk_wishes:
@@ -35,41 +33,40 @@ def summarize_day(workspace: Workspace, world: World, agents: dict[str, Agent]) 
     for brief in world.briefs:
         waiting = [a for a in (brief.to or sorted(agents)) if a not in brief.seen_by]
         threads.append(phrase(world.language, "thread_brief", id=brief.id, names=", ".join(waiting)))
-    return {
-        "day": world.day,
-        "scenes": [
-            {k: r.get(k) for k in ("ref", "type", "participants", "topic", "reason")} for r in records
-        ],
-        "highlights": highlights,
-        "artifacts": [a for r in records for a in r.get("artifacts", [])],
-        "reflections": [w for w in written if w["type"] == "reflection"],
-        "open_threads": threads,
-        "memories_written": len(written),
-    }
+    return DaySummary(
+        day=world.day,
+        scenes=[SceneLine(ref=r.ref, type=r.type, participants=r.participants, topic=r.topic, reason=r.reason)
+                for r in records],
+        highlights=highlights,
+        artifacts=[a for r in records for a in r.artifacts or []],
+        reflections=[w for w in written if w.type == "reflection"],
+        open_threads=threads,
+        memories_written=len(written),
+    )
 
 
-def render_summary(summary: dict, world: World, agents: dict[str, Agent]) -> str:
+def render_summary(summary: DaySummary, world: World, agents: dict[str, Agent]) -> str:
     lang = world.language
     none = f"- {phrase(lang, 'summary_none')}"
 
     def name(agent_id: str) -> str:
         return agents[agent_id].name if agent_id in agents else agent_id
 
-    day = f"{summary['day']:03d}"
+    day = f"{summary.day:03d}"
     lines = [f"# {phrase(lang, 'summary_title', day=day)}", ""]
     lines += [f"## {phrase(lang, 'summary_scenes')}", ""]
-    for scene in summary["scenes"]:
-        people = ", ".join(name(p) for p in scene["participants"])
-        topic = f" – {scene['topic']}" if scene.get("topic") else ""
-        lines.append(f"- `{scene['ref']}` **{scene['type']}**{topic}: {people}")
+    for scene in summary.scenes:
+        people = ", ".join(name(p) for p in scene.participants)
+        topic = f" – {scene.topic}" if scene.topic else ""
+        lines.append(f"- `{scene.ref}` **{scene.type}**{topic}: {people}")
     lines += ["", f"## {phrase(lang, 'summary_highlights')}", ""]
-    lines += [f"- {name(h['agent'])} ({h['importance']}): {h['description']}" for h in summary["highlights"]] or [none]
+    lines += [f"- {name(h.agent)} ({h.importance}): {h.description}" for h in summary.highlights] or [none]
     lines += ["", f"## {phrase(lang, 'summary_artifacts')}", ""]
-    lines += [f"- [{Path(a).name}](../../{a})" for a in summary["artifacts"]] or [none]
+    lines += [f"- [{Path(a).name}](../../{a})" for a in summary.artifacts] or [none]
     lines += ["", f"## {phrase(lang, 'summary_reflections')}", ""]
-    lines += [f"- {name(r['agent'])}: {r['description']} (`{r['id']}`)" for r in summary["reflections"]] or [none]
+    lines += [f"- {name(r.agent)}: {r.description} (`{r.id}`)" for r in summary.reflections] or [none]
     lines += ["", f"## {phrase(lang, 'summary_threads')}", ""]
-    lines += [f"- {t}" for t in summary["open_threads"]] or [none]
+    lines += [f"- {t}" for t in summary.open_threads] or [none]
     return "\n".join(lines) + "\n"
 
 
@@ -78,8 +75,8 @@ def write_day_summary(workspace: Workspace, world: World, agents: dict[str, Agen
     directory = workspace.day_dir(world.day)
     json_path = directory / "summary.json"
     summary = summarize_day(workspace, world, agents)
-    if json_path.exists() and json.loads(json_path.read_text(encoding="utf-8")) == summary:
+    if json_path.exists() and json.loads(json_path.read_text(encoding="utf-8")) == summary.dump():
         return None
     atomic_write_text(directory / "summary.md", render_summary(summary, world, agents))
-    atomic_write_json(json_path, summary)
+    atomic_write_json(json_path, summary.dump())
     return directory / "summary.md"

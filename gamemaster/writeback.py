@@ -19,6 +19,7 @@ from .kinds import SceneWrite
 from .lang import phrase
 from .models import Agent, Brief, Memory, Plan, SceneEntry, TalkWish, World, memory_id, parse_scene_ref
 from .printable import without_controls
+from .records import SceneRecord, WrittenMemory
 from .replies import Reply
 from .scenes import SceneSpec
 from .transaction import Transaction
@@ -97,7 +98,7 @@ def plan_scene(
     spec: SceneSpec,
     turns: list[tuple[str, Reply]],
     evidence_depths: dict[str, int],
-    scene_record: dict,
+    scene_record: SceneRecord,
     readings: dict[str, list[dict]] | None = None,
 ) -> SceneResult:
     """The transaction that writes this scene. ``turns`` are (agent, reply) in speaking order."""
@@ -202,8 +203,12 @@ def plan_scene(
     for agent_id, agent in updated.items():
         if agent.model_dump() != agents[agent_id].model_dump():
             result.transaction.files[workspace.rel(workspace.agent_path(agent_id))] = dump_json(agent.dump())
-    record = dict(scene_record, status="applied", written=result.written, artifacts=result.artifacts)
-    result.transaction.files[workspace.rel(workspace.scene_dir(created) / "scene.json")] = dump_json(record)
+    record = scene_record.model_copy(update={
+        "status": "applied",
+        "written": [WrittenMemory(**w) for w in result.written],
+        "artifacts": result.artifacts,
+    })
+    result.transaction.files[workspace.rel(workspace.scene_dir(created) / "scene.json")] = dump_json(record.dump())
     result.transaction.files[workspace.rel(workspace.world_path)] = dump_json(new_world.dump())
     return result
 

@@ -148,11 +148,11 @@ def _applied_before(workspace, outcome, as_json: bool) -> None:
     ref, record = outcome.applied_before[0], outcome.record
     closed = workspace.rel(outcome.day_summary) if outcome.day_summary else None
     if as_json:
-        return print_json({"applied": False, "already_applied": ref, "written": record.get("written", []),
-                           "artifacts": record.get("artifacts", []), "day_summary": closed})
+        return print_json({"applied": False, "already_applied": ref, "written": record.dump().get("written", []),
+                           "artifacts": record.artifacts or [], "day_summary": closed})
     lines = [f"scene {ref} is already applied (by the SubagentStop hook or another gamemaster process); nothing written"]
-    lines += [f"  {e['id']} ({e['type']}, {e['importance']}) {e['description'][:90]}" for e in record.get("written", [])]
-    lines += [f"  artifact: {path}" for path in record.get("artifacts", [])]
+    lines += [f"  {e.id} ({e.type}, {e.importance}) {e.description[:90]}" for e in record.written or []]
+    lines += [f"  artifact: {path}" for path in record.artifacts or []]
     if closed:
         lines.append(f"day closed: {closed}")
     print(printable("\n".join(lines)))
