@@ -7,12 +7,17 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..backends.registry import BACKENDS
 from ..printable import markup_safe, printable
 from .common import Context, describe_scene, rich_console, run
 
 BackendOption = Annotated[
     Optional[str],
-    typer.Option("--backend", help="offline, or anthropic (the default when ANTHROPIC_API_KEY is set)."),
+    typer.Option(
+        "--backend",
+        help=f"{', '.join(BACKENDS)} or one an installed package adds "
+        "(default: anthropic when ANTHROPIC_API_KEY is set, else offline).",
+    ),
 ]
 ModelOption = Annotated[Optional[str], typer.Option("--model", help="Model for every character (API backends), overriding state.")]
 ConcurrencyOption = Annotated[Optional[int], typer.Option("--concurrency", min=1, help="Characters asked at the same time (API backends).")]
