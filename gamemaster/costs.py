@@ -66,7 +66,7 @@ def estimate_scene(gm, backend, pending, report: dict, batch: bool = False) -> f
     priced as uncached input, to stay on the safe side); output is the studio's
     average so far, or DEFAULT_OUTPUT_TOKENS before the first call.
     """
-    if not hasattr(backend, "model_for"):
+    if not backend.capabilities.pricing:
         return 0.0
     report = report["total"]
     average_output = report["output_tokens"] / report["calls"] if report["calls"] else DEFAULT_OUTPUT_TOKENS

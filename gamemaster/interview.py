@@ -80,8 +80,7 @@ def build(workspace: Workspace, agent_id: str, question: str) -> Built:
 
 
 def run(built: Built, backend) -> Result:
-    ask = getattr(backend, "interview", None)
-    if ask is None:
+    if not backend.capabilities.interviews:
         raise GamemasterError(f"backend {backend.name} cannot answer interviews")
     # Hits best first, each followed by the neighbours it brought (an answer is often the next line).
     hits = sorted((p for p in built.selection.picked if p.matched), key=lambda p: -(p.score or 0))
@@ -99,7 +98,7 @@ def run(built: Built, backend) -> Result:
         relevant=relevant,
         default_model=built.world.model,
     )
-    answer = ask(request)
+    answer = backend.interview(request)
     if isinstance(answer, Answer):
         result = from_text(built, answer.text)
         result.usage, result.model = answer.usage, answer.model

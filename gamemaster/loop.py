@@ -63,7 +63,7 @@ def ask(
     """
     agent = pending.turns[turn]
     error: str | None = None
-    attempts = 1 + max(0, backend.retries)
+    attempts = 1 + max(0, backend.capabilities.retries)
     for attempt in range(attempts):
         if attempt == 0 and first is not None:
             answer = first
@@ -89,7 +89,7 @@ def ask(
 def _ask_all(gm: GameMaster, backend: Backend, pending: Pending, listen: Listener) -> None:
     """Every missing turn: in order for a MEETING, side by side for the other scene types."""
     turns = pending.missing()
-    workers = max(1, getattr(backend, "concurrency", 1))
+    workers = max(1, backend.capabilities.parallel)
     if pending.spec.kind.in_sequence or workers == 1 or len(turns) == 1:
         for turn in turns:
             reply = ask(gm, backend, pending, turn, listen)
@@ -122,7 +122,7 @@ def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, p
     turns = pending.missing()
     batch = gm.load_batch(pending)
     if batch is None:
-        if not getattr(backend, "supports_batch", False):
+        if not backend.capabilities.batches:
             raise GamemasterError(f"backend {backend.name} cannot send batches")
         requests = []
         for turn in turns:
@@ -174,7 +174,7 @@ def run_scene(
     pending, opened = gm.open_next(force)
     listen("scene", {"spec": pending.spec, "opened": opened, "done": len(pending.replies)})
     # A batch already sent for this scene is picked up even without --batch: it is paid for.
-    stored_batch = getattr(backend, "supports_batch", False) and gm.load_batch(pending) is not None
+    stored_batch = backend.capabilities.batches and gm.load_batch(pending) is not None
     if (batch or stored_batch) and not pending.spec.kind.in_sequence and pending.missing():
         _ask_by_batch(gm, backend, pending, listen, poll_seconds)
     else:

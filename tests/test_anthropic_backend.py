@@ -616,8 +616,8 @@ def test_registry_builds_the_backend_with_options(gm, scene):
     backend = get_backend("anthropic", client=api.client(), concurrency=6, model="claude-haiku-4-5")
 
     assert isinstance(backend, AnthropicBackend)
-    assert backend.name == "anthropic" and backend.supports_batch is True
-    assert backend.concurrency == 6 and backend.retries == 1
+    assert backend.name == "anthropic" and backend.capabilities.batches is True
+    assert backend.capabilities.parallel == 6 and backend.capabilities.retries == 1
     backend.reply(request)
     assert api.bodies[0]["model"] == "claude-haiku-4-5"
 

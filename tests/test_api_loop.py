@@ -9,7 +9,7 @@ import time
 import pytest
 
 from replies import valid_reply
-from gamemaster.backends.base import Answer
+from gamemaster.backends.base import Answer, Capabilities
 from gamemaster.backends.scripted import ScriptedBackend
 from gamemaster.costs import cost_report
 from gamemaster.loop import BudgetReached, advance_days, run_scene
@@ -23,11 +23,10 @@ class FakeAPI(ScriptedBackend):
     """Answers like an API backend: with usage, side by side, and by batch."""
 
     name = "fake-api"
-    supports_batch = True
 
     def __init__(self, concurrency=3, barrier=None):
         super().__init__([valid_reply] * 500)
-        self.concurrency = concurrency
+        self.capabilities = Capabilities(batches=True, usage=True, pricing=True, parallel=concurrency, retries=1)
         self.barrier = barrier
         self.batches: dict[str, list] = {}
         self.polls = 0
@@ -176,8 +175,7 @@ def test_a_failed_worker_drops_the_calls_not_yet_started(gm, workspace):
             time.sleep(0.05)  # a call takes a while, so the queue is still full when darius fails
             return super().reply(request)
 
-    backend = FailsFast(concurrency=1)
-    backend.concurrency = 2
+    backend = FailsFast(concurrency=2)
     with pytest.raises(RuntimeError, match="connection reset"):
         run_scene(gm, backend, Force(type=SceneType.WORK, participants=["darius", "emre", "finn", "leo", "nami", "tobi", "vera"]))
     assert len(backend.requests) < 7  # the queue was cancelled after the failure

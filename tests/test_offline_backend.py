@@ -161,7 +161,7 @@ def all_strings(node) -> list[str]:
 def test_backend_identity():
     backend = OfflineBackend()
     assert backend.name == "offline"
-    assert backend.retries == 0
+    assert backend.capabilities.retries == 0
 
 
 def test_reply_is_plain_json_with_real_characters():

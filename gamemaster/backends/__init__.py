@@ -1,56 +1,33 @@
-"""Backends play the characters. ``offline`` is the default; others load on demand."""
+"""Backends play the characters. ``offline`` is the default; the others load on demand.
+
+Choosing a backend by name (``registry``) imports neither a backend nor the state
+models, so the command line can name the backends without paying for them.
+"""
 
 from __future__ import annotations
 
-import os
+from .registry import (
+    BACKENDS,
+    ENTRY_POINT_GROUP,
+    BackendChoiceError,
+    backend_names,
+    default_backend_name,
+    get_backend,
+)
 
-from .base import Backend, ReplyRequest, Turn
-
-BACKENDS = {
-    "offline": "gamemaster.backends.offline:OfflineBackend",
-    "anthropic": "gamemaster.backends.anthropic_api:AnthropicBackend",
-}
-
-#: Backends that play the characters on this machine: no API calls, no key, no model to choose.
-LOCAL_BACKENDS = frozenset({"offline"})
-
-
-class BackendChoiceError(KeyError):
-    """A backend that does not exist here, or options it does not take; nothing was started."""
-
-    def __str__(self) -> str:
-        return str(self.args[0])
+_FROM_BASE = frozenset({"Answer", "Backend", "Capabilities", "InterviewRequest", "ReplyRequest", "Turn"})
 
 
-def default_backend_name() -> str:
-    """``anthropic`` when its key is set, else ``offline``."""
-    return "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "offline"
+def __getattr__(name: str):
+    if name in _FROM_BASE:
+        from . import base
 
-
-def get_backend(name: str | None = None, **options) -> Backend:
-    """The backend called ``name``; its module is imported only now.
-
-    Options set to None count as not given, so a command line can pass its flags as they are.
-    """
-    import importlib
-
-    name = name or default_backend_name()
-    if name not in BACKENDS:
-        raise BackendChoiceError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
-    given = {key: value for key, value in options.items() if value is not None}
-    if given and name in LOCAL_BACKENDS:
-        raise BackendChoiceError(f"{', '.join('--' + key for key in given)} only apply to API backends")
-    module_name, _, class_name = BACKENDS[name].partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:
-            raise BackendChoiceError(f"backend {name!r} is not available in this version") from None
-        raise
-    return getattr(module, class_name)(**given)
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
-    "Backend", "ReplyRequest", "Turn", "get_backend", "default_backend_name", "BackendChoiceError",
-    "BACKENDS", "LOCAL_BACKENDS",
+    "Answer", "Backend", "Capabilities", "InterviewRequest", "ReplyRequest", "Turn",
+    "get_backend", "default_backend_name", "backend_names", "BackendChoiceError",
+    "BACKENDS", "ENTRY_POINT_GROUP",
 ]

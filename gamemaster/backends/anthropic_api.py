@@ -20,6 +20,7 @@ and the API's message. The API key never appears in it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import os
@@ -34,7 +35,7 @@ from anthropic.types.model_param import ModelParam
 from ..pricing import USAGE_FIELDS
 from ..problems import GamemasterError
 from ..replies import reply_schema
-from .base import Answer, ReplyRequest
+from .base import Answer, Capabilities, ReplyRequest
 
 log = logging.getLogger(__name__)
 
@@ -97,21 +98,22 @@ class AnthropicBackend:
     """Claude through the Messages API (and the Message Batches API for ``--batch``)."""
 
     name = "anthropic"
-    supports_batch = True
+    capabilities = Capabilities(batches=True, usage=True, pricing=True, parallel=4, interviews=True, retries=1)
 
     def __init__(
         self,
         model: str | None = None,
-        concurrency: int = 4,
-        retries: int = 1,
+        concurrency: int = capabilities.parallel,
+        retries: int = capabilities.retries,
         max_tokens: int = 4096,
         max_retries: int = 4,
         timeout: float = 120.0,
         client: Any = None,
     ):
         self.model = model or None
-        self.concurrency = max(1, int(concurrency))
-        self.retries = max(0, int(retries))
+        self.capabilities = dataclasses.replace(
+            type(self).capabilities, parallel=max(1, int(concurrency)), retries=max(0, int(retries))
+        )
         self.max_tokens = int(max_tokens)
         self.max_retries = max(0, int(max_retries))
         self.timeout = float(timeout)
@@ -130,7 +132,7 @@ class AnthropicBackend:
         self._client = client
 
     def __repr__(self) -> str:
-        return f"AnthropicBackend(model={self.model!r}, concurrency={self.concurrency}, max_retries={self.max_retries})"
+        return f"AnthropicBackend(model={self.model!r}, concurrency={self.capabilities.parallel}, max_retries={self.max_retries})"
 
     # -- one call ----------------------------------------------------------
 

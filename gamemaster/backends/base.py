@@ -76,11 +76,43 @@ class Answer:
     model: str | None = None
 
 
-class Backend(Protocol):
-    name: str
-    #: How often the loop may ask again after a reply fails validation.
-    retries: int
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do, declared rather than guessed from its attributes.
+
+    The defaults describe the least a backend may do: answer scene turns one at a time,
+    report no usage, and fail a scene on its first invalid reply.
+    """
+
+    #: Sends a scene's independent calls as one Message Batch: ``submit_batch``,
+    #: ``batch_status`` and ``batch_results`` (``--batch``).
+    batches: bool = False
+    #: Its answers carry token usage (``Answer.usage``), so a run ends with what it cost so far.
+    usage: bool = False
+    #: Its models are in the price table and ``model_for(request)`` names the one a request
+    #: goes to, so ``--budget`` can estimate a scene before it is played.
+    pricing: bool = False
     #: How many characters of one scene may be asked at the same time (MEETINGs stay in turn).
-    concurrency: int
+    parallel: int = 1
+    #: Answers ``gamemaster ask`` through ``interview(request)``.
+    interviews: bool = False
+    #: Plays on this machine: no network, no key, and so none of the API options (``--model``…).
+    local: bool = False
+    #: How often the loop asks again, with the validation error, after an invalid reply.
+    retries: int = 0
+
+
+class Backend(Protocol):
+    """What the loop calls. Every backend has ``name``, ``capabilities`` and ``reply``;
+    a capability that is set promises the methods its field names (``interview``,
+    ``model_for``, the batch methods).
+
+    A backend registered by name (built in, or through the ``gamemaster.backends`` entry
+    point group) has ``capabilities`` on its factory as well, usually as a class attribute,
+    because API options are refused for a ``local`` backend before it is built.
+    """
+
+    name: str
+    capabilities: Capabilities
 
     def reply(self, request: ReplyRequest) -> str | Answer: ...

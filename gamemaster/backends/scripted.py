@@ -11,7 +11,7 @@ import json
 from collections import deque
 from typing import Callable, Union
 
-from .base import ReplyRequest
+from .base import Capabilities, ReplyRequest
 
 Scripted = Union[dict, str, Callable[[ReplyRequest], Union[dict, str]]]
 
@@ -20,7 +20,7 @@ class ScriptedBackend:
     name = "scripted"
 
     def __init__(self, replies: dict[str, list[Scripted]] | list[Scripted] | None = None, retries: int = 1):
-        self.retries = retries
+        self.capabilities = Capabilities(retries=retries)
         self.requests: list[ReplyRequest] = []
         if isinstance(replies, dict):
             self.by_agent = {agent: deque(queue) for agent, queue in replies.items()}

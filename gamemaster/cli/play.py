@@ -7,12 +7,17 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..backends.registry import BACKENDS
 from ..printable import markup_safe, printable
 from .common import Context, describe_scene, rich_console, run
 
 BackendOption = Annotated[
     Optional[str],
-    typer.Option("--backend", help="offline, or anthropic (the default when ANTHROPIC_API_KEY is set)."),
+    typer.Option(
+        "--backend",
+        help=f"{', '.join(BACKENDS)} or one an installed package adds "
+        "(default: anthropic when ANTHROPIC_API_KEY is set, else offline).",
+    ),
 ]
 ModelOption = Annotated[Optional[str], typer.Option("--model", help="Model for every character (API backends), overriding state.")]
 ConcurrencyOption = Annotated[Optional[int], typer.Option("--concurrency", min=1, help="Characters asked at the same time (API backends).")]
@@ -32,14 +37,12 @@ def choose_backend(name: Optional[str], options: dict):
 class ProgressDisplay:
     """Progress for people: one line per scene, a spinner while characters answer."""
 
-    def __init__(self, console, names: dict[str, str], backend_name: str):
-        from ..backends import LOCAL_BACKENDS
-
+    def __init__(self, console, names: dict[str, str], backend):
         self.console = console
         self.names = names
         self.status = None
-        if backend_name in LOCAL_BACKENDS:
-            console.print(f"[yellow]{backend_name} backend:[/] characters are played locally; no API calls, no key needed")
+        if backend.capabilities.local:
+            console.print(f"[yellow]{backend.name} backend:[/] characters are played locally; no API calls, no key needed")
 
     def __call__(self, event: str, data: dict) -> None:
         if event == "scene":
@@ -98,10 +101,10 @@ def play(ctx: typer.Context, backend_name: Optional[str], as_json: bool, steps, 
         gm = obj.gm()
         backend = choose_backend(backend_name, options or {})
         console = rich_console()
-        display = None if as_json else ProgressDisplay(console, {a.id: a.name for a in gm.agents().values()}, backend.name)
+        display = None if as_json else ProgressDisplay(console, {a.id: a.name for a in gm.agents().values()}, backend)
         try:
             steps(gm, backend, display or (lambda event, data: None))
-            if display and hasattr(backend, "model_for"):
+            if display and backend.capabilities.usage:
                 from ..costs import cost_report
 
                 total = cost_report(obj.workspace)["total"]

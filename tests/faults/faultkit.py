@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from gamemaster.backends.base import Capabilities
 from gamemaster.gm import GameMaster
 from gamemaster.create import init_workspace
 from gamemaster.workspace import Workspace
@@ -159,8 +160,7 @@ class _SaysBackend:
     """Answers every request with a minimal valid reply whose ``says`` is ``SAYS``."""
 
     name = "scripted"
-    retries = 0
-    concurrency = 1
+    capabilities = Capabilities()
     SAYS = ""
 
     def reply(self, request):

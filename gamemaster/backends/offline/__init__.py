@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..base import InterviewRequest, ReplyRequest
+from ..base import Capabilities, InterviewRequest, ReplyRequest
 from .interview import answer
 from .phrase_banks import (
     DEFAULT_LANGUAGE,
@@ -34,7 +34,8 @@ class OfflineBackend:
     """Plays every character from the phrase banks; needs no network and no key."""
 
     name = "offline"
-    retries = 0
+    # It does not read the validation error it would be asked again with, so asking again mends nothing.
+    capabilities = Capabilities(interviews=True, local=True, retries=0)
 
     def reply(self, request: ReplyRequest) -> str:
         return json.dumps(play(request), ensure_ascii=False)
