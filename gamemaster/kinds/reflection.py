@@ -11,11 +11,14 @@ class Reflection(SceneKind):
     allows = frozenset({"insights"})
     recalls_by_interests = True
     min_participants = max_participants = 1
+    #: How many insights a reflection draws.
+    insights_range = (3, 5)
 
     def check(self, reply, ctx: ReplyCheck) -> list[str]:
         problems = []
-        if not 3 <= len(reply.insights) <= 5:
-            problems.append(f"insights: a REFLECTION needs 3 to 5 insights, got {len(reply.insights)}")
+        fewest, most = self.insights_range
+        if not fewest <= len(reply.insights) <= most:
+            problems.append(f"insights: a REFLECTION needs {fewest} to {most} insights, got {len(reply.insights)}")
         for index, insight in enumerate(reply.insights):
             missing = ctx.evidence_exists(insight.evidence)
             if missing:

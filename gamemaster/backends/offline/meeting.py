@@ -53,7 +53,7 @@ def play(player: Player) -> dict[str, Any]:
     if player.req.replan and not any(t.speaker == player.agent.id for t in player.req.transcript):
         own = plan_focus(player) or focus
         reply["plan"] = replan(player, own, player.since_highlight(), dict(ctx, topic=player.display_topic(own.phrase)))
-    if player.req.final_turn:
+    if player.req.final_turn and "conversation" in player.spec.kind.allows:
         reply["conversation"] = conversation(player, focus, ctx)
     if prev is not None and prev.speaker in player.colleagues and player.rng.random() < 0.1:
         reply["talk_wishes"] = [{

@@ -56,7 +56,15 @@ class Player:
         self.plain_tags = PLAIN_TAGS | self.people | {slug(self.agent.artifact_kind)}
 
     def play(self) -> dict[str, Any]:
-        return {"agent": self.agent.id, "scene": self.spec.ref, **self.spec.kind.play_offline(self)}
+        """The reply, shaped by the scene kind's reply model: what it does not allow is left out."""
+        from ...kinds import SECTIONS
+
+        kind = self.spec.kind
+        body = kind.play_offline(self)
+        for section in SECTIONS:
+            if section not in kind.allows:
+                body.pop(section, None)
+        return {"agent": self.agent.id, "scene": self.spec.ref, **body}
 
     # -- filling templates -------------------------------------------------
 

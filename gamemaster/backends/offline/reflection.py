@@ -33,7 +33,8 @@ def insights(player: Player, pool: list[Memory], lines: dict) -> list[dict[str, 
         for index, m in enumerate(pool)
     }
     ranked = sorted(distinct(pool), key=lambda m: -scores[m.id])
-    count = min(player.rng.randint(3, 5), max(3, len(ranked)))
+    fewest, most = player.spec.kind.insights_range
+    count = min(player.rng.randint(fewest, most), max(fewest, len(ranked)))
     used = {m.id: 0 for m in ranked}
     frames_used: set[str] = set()
     found = []
