@@ -257,14 +257,15 @@ def test_whole_day_in_an_untrusted_folder(tmp_path, unshare, version):
     assert (workspace.scenes / "day-001" / "summary.md").is_file()
 
 
-def test_meeting_in_a_trusted_folder(tmp_path, unshare):
+@pytest.mark.parametrize("kind", ["MEETING", "ENCOUNTER"])
+def test_talk_in_a_trusted_folder(tmp_path, unshare, kind):
     """A folder the user trusted: a plain request (no slash command) runs on the workspace's
-    permissions, and a MEETING goes turn by turn and is written back by its last turn."""
+    permissions; a MEETING or an ENCOUNTER goes turn by turn and is written back by its last turn."""
     claude = _install(LATEST)
     workspace = _two_characters(tmp_path)
     gamemaster = [sys.executable, "-m", "gamemaster", "--root", str(workspace.root)]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    for step in (["scene", "run", "--backend", "offline"], ["next", "--type", "MEETING", "--with", "emre,vera"]):
+    for step in (["scene", "run", "--backend", "offline"], ["next", "--type", kind, "--with", "emre,vera"]):
         done = subprocess.run([*gamemaster, *step], capture_output=True, text=True, env=env)
         assert done.returncode == 0, done.stderr
     before = _memory_counts(workspace)
@@ -272,7 +273,7 @@ def test_meeting_in_a_trusted_folder(tmp_path, unshare):
                          prompt="Spiel die nächste Szene, wie es in CLAUDE.md steht.")
     _assert_played(workspace, result, before, scenes=2, played=1)
     scene = json.loads((workspace.scenes / "day-001" / "scene-02" / "scene.json").read_text(encoding="utf-8"))
-    assert scene["type"] == "MEETING"
+    assert scene["type"] == kind
     spoken = [c["input"]["subagent_type"] for c in _game_master_calls(result) if c["name"] in ("Agent", "Task")]
     assert spoken == ["character-" + t for t in scene["turns"]], spoken
 
