@@ -32,6 +32,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 
 ACTING_KINDS = {"WORK", "MEETING", "ENCOUNTER"}
@@ -157,6 +158,15 @@ class BriefStats:
     wall: float
 
 
+def collapse_repeats(steps: list[str]) -> list[str]:
+    """["REFLECTION 1", "REFLECTION 1", "MEETING 9"] → ["REFLECTION 1 ×2", "MEETING 9"]."""
+    collapsed = []
+    for step, repeats in groupby(steps):
+        count = len(list(repeats))
+        collapsed.append(f"{step} ×{count}" if count > 1 else step)
+    return collapsed
+
+
 def all_hands_brief(snapshot: Path, scenes_before: int) -> BriefStats:
     """Play ``scenes_before`` scenes in ``snapshot``, brief everyone, and play until the scene
     the brief opened is applied, or until everyone saw it in other scenes (an ARRIVAL, say).
@@ -193,7 +203,7 @@ def all_hands_brief(snapshot: Path, scenes_before: int) -> BriefStats:
     sizes = [len(p.read_text(encoding="utf-8")) for p in prompts.iterdir() if p.is_file()]
     return BriefStats(
         kind=outcome.spec.type + ("" if brief.id in outcome.spec.brief_ids else " (no brief scene)"),
-        reached=" → ".join(reached), participants=len(outcome.spec.participants), turns=len(outcome.spec.turns),
+        reached=" → ".join(collapse_repeats(reached)), participants=len(outcome.spec.participants), turns=len(outcome.spec.turns),
         largest_prompt=max(sizes, default=0), scenes_played=played, wall=wall,
     )
 
