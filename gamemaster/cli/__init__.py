@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import agents, cost, day, hook, mcp, memory, plugin, scene, studio, workspace
+from . import agents, config, cost, day, hook, mcp, memory, plugin, scene, studio, workspace
 from .common import Context
 
 app = typer.Typer(
@@ -53,6 +53,7 @@ app.command("recall")(memory.recall)
 app.command("ask")(memory.ask)
 app.command("event")(studio.event)
 app.command("library")(studio.library)
+app.command("config")(config.config)
 
 app.add_typer(scene.scene_app, name="scene")
 app.add_typer(day.day_app, name="day")

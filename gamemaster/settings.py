@@ -1,0 +1,121 @@
+"""The world's settings: what ``gamemaster config`` shows and changes in ``state/world.json``.
+
+A setting is a field of ``World`` that a person chooses (scenes per day, budgets, weights…);
+the running state (day, scene, today's logbook, briefs, events, the pending scene) is the
+Game Master's own bookkeeping and is changed by scenes and commands, never set by hand here.
+Every new value goes through the ``World`` model, so ``config`` accepts exactly what a
+valid ``world.json`` may hold.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from .models import World
+from .problems import GamemasterError
+from .streams import describe_validation_error
+from .transaction import recover
+from .workspace import Workspace
+
+#: Fields of World the Game Master keeps itself: setting them by hand would break a day under way.
+RUNNING_STATE = ("day", "scene", "today", "briefs", "briefs_issued", "events", "events_issued", "pending")
+
+
+def setting_names() -> list[str]:
+    """The settings in the order ``World`` declares them."""
+    return [name for name in World.model_fields if name not in RUNNING_STATE]
+
+
+def settings(world: World) -> dict[str, Any]:
+    """Every setting's value as JSON would hold it."""
+    data = world.dump()
+    return {name: data[name] for name in setting_names()}
+
+
+def _path(key: str) -> tuple[str, ...]:
+    """``key`` split at the dots, once each part is known to be a setting (or a field of one)."""
+    parts = tuple(key.split("."))
+    names = setting_names()
+    if parts[0] in RUNNING_STATE:
+        raise GamemasterError(f"{key}: running state the Game Master keeps, not a setting; settings are {', '.join(names)}")
+    if parts[0] not in names:
+        raise GamemasterError(f"{key}: not a setting; settings are {', '.join(names)}")
+    if len(parts) == 1:
+        return parts
+    nested = World.model_fields[parts[0]].annotation
+    if not (isinstance(nested, type) and issubclass(nested, BaseModel)):
+        raise GamemasterError(f"{key}: {parts[0]} has no parts; set it as a whole")
+    fields = list(nested.model_fields)
+    if len(parts) > 2 or parts[1] not in fields:
+        raise GamemasterError(f"{key}: not a part of {parts[0]}; its parts are {', '.join(fields)}")
+    return parts
+
+
+def get_setting(workspace: Workspace, key: str) -> Any:
+    """The value of ``key`` (``scenes_per_day``, ``retrieval_weights.relevance``)."""
+    return _value(settings(workspace.load_world()), _path(key))
+
+
+def _value(data: dict[str, Any], parts: tuple[str, ...]) -> Any:
+    for part in parts:
+        data = data[part]
+    return data
+
+
+def parse_value(text: str) -> Any:
+    """What the command line gave: JSON when it is JSON (``8``, ``null``, ``{"a": 1}``), else the text."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def set_setting(workspace: Workspace, key: str, text: str) -> tuple[Any, Any]:
+    """Set ``key`` to the value ``text`` holds and write world.json; returns (previous, new).
+
+    A value ``World`` refuses is reported with the key and the rule it broke, and nothing is
+    written. Text that is JSON of the wrong type (``2077`` for the studio's name) is tried
+    once more as the plain text it also is, so a string setting can hold digits or ``true``.
+    """
+    parts = _path(key)
+    with workspace.lock:
+        recover(workspace)
+        world = workspace.load_world()
+        previous = _value(settings(world), parts)
+        value = parse_value(text)
+        try:
+            updated = _validated(world, parts, value)
+        except ValidationError as exc:
+            if isinstance(value, str):
+                raise GamemasterError(describe_validation_error(exc)) from None
+            try:
+                updated = _validated(world, parts, text)
+            except ValidationError:
+                raise GamemasterError(describe_validation_error(exc)) from None
+        if parts[0] == "selection":
+            _check_known_strategy(updated)
+        new = _value(settings(updated), parts)
+        if new != previous:
+            workspace.save_world(updated)
+        return previous, new
+
+
+def _validated(world: World, parts: tuple[str, ...], value: Any) -> World:
+    data = world.dump()
+    target = data
+    for part in parts[:-1]:
+        target = target[part]
+    target[parts[-1]] = value
+    return World.model_validate(data)
+
+
+def _check_known_strategy(world: World) -> None:
+    # The model only checks that selection looks like a module name; an unknown one
+    # would stop the next scene, so it is refused here instead.
+    from .retrieval import available
+
+    if world.selection not in available():
+        raise GamemasterError(f"selection: unknown strategy {world.selection!r}; choose one of {', '.join(available())}")
