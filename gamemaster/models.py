@@ -105,6 +105,8 @@ class TalkWish(BaseModel):
     with_: Annotated[list[str], Field(alias="with", min_length=1)]
     topic: Annotated[str, Field(min_length=1)]
     tags: list[str] = Field(default_factory=list)
+    #: The scene the wish was made in: the oldest wish is served first.
+    created: str | None = None
 
     @field_validator("with_")
     @classmethod
@@ -126,6 +128,8 @@ class Agent(BaseModel):
     today_plan: Plan | None = None
     talk_wishes: list[TalkWish] = Field(default_factory=list)
     last_scene: str | None = None
+    #: The last WORK, MEETING or ENCOUNTER the agent took part in: who waited longest acts next.
+    last_acted: str | None = None
     model: str | None = None
 
     @field_validator("id")
@@ -138,7 +142,7 @@ class Agent(BaseModel):
     def _kind_shape(cls, value: str) -> str:
         return artifact_kind(value)
 
-    @field_validator("last_scene")
+    @field_validator("last_scene", "last_acted")
     @classmethod
     def _scene_shape(cls, value: str | None) -> str | None:
         if value is not None:

@@ -138,7 +138,7 @@ def plan_scene(
             remember(
                 agent_id, type="plan", description=reply.plan.text, importance=reply.plan.importance, tags=reply.plan.tags
             )
-        wishes = [TalkWish.model_validate(w.model_dump(by_alias=True)) for w in reply.talk_wishes]
+        wishes = [TalkWish.model_validate({**w.model_dump(by_alias=True), "created": created}) for w in reply.talk_wishes]
         agent.talk_wishes = kind.merge_talk_wishes(agent.talk_wishes, wishes)
         for draft in reply.artifacts:
             path = _gallery_path(workspace, draft.kind, spec.day, slugify(draft.title), taken_paths)
@@ -195,6 +195,8 @@ def plan_scene(
 
     for agent_id in spec.participants:
         updated[agent_id].last_scene = created
+        if kind.acting:
+            updated[agent_id].last_acted = created
     kind.write_back(scene)
     for agent_id, amount in gained.items():
         updated[agent_id].importance_accumulator += amount

@@ -61,6 +61,8 @@ class SceneKind:
     in_sequence: ClassVar[bool] = False
     #: Uses up one of the day's ``scenes_per_day``.
     counts_toward_day: ClassVar[bool] = True
+    #: Taking part counts as acting (``Agent.last_acted``): who waited longest acts next.
+    acting: ClassVar[bool] = False
     #: Which of ``SECTIONS`` a reply may carry.
     allows: ClassVar[frozenset[str]] = frozenset()
     #: The short label after "only … scenes" in a reply error.

@@ -20,6 +20,7 @@ from .conversation import conversation_problems, remember_conversation
 
 class Encounter(SceneKind):
     name = "ENCOUNTER"
+    acting = True
     in_sequence = True
     counts_toward_day = False
     allows = frozenset({"conversation"})
@@ -53,9 +54,9 @@ class Encounter(SceneKind):
         if not (lunch or hallway):
             return None
         talked = self._talked_today(world)
-        pair = self._wished_pair(agents, roster, talked)
+        pair = self._wished_pair(world, agents, roster, talked)
         if pair is None and lunch:
-            pair = self._pair_by_interests(agents, roster, talked)
+            pair = self._pair_by_interests(world, agents, roster, talked)
         if pair is None:
             return None
         (first, second), topic, tags, why = pair
@@ -87,17 +88,21 @@ class Encounter(SceneKind):
         return pairs
 
     @staticmethod
-    def _wished_pair(agents, roster, talked):
-        for agent_id in roster:
-            for wish in agents[agent_id].talk_wishes:
-                for partner in wish.with_:
-                    if partner in agents and partner != agent_id and frozenset((agent_id, partner)) not in talked:
-                        return ((agent_id, partner), wish.topic, list(wish.tags),
-                                f"{agent_id} wants to talk with {partner} about {wish.topic}")
+    def _wished_pair(world, agents, roster, talked):
+        from .fairness import oldest_wishes_first
+
+        for agent_id, wish in oldest_wishes_first(world, agents, roster):
+            for partner in wish.with_:
+                if partner in agents and partner != agent_id and frozenset((agent_id, partner)) not in talked:
+                    return ((agent_id, partner), wish.topic, list(wish.tags),
+                            f"{agent_id} wants to talk with {partner} about {wish.topic}")
         return None
 
     @staticmethod
-    def _pair_by_interests(agents, roster, talked):
+    def _pair_by_interests(world, agents, roster, talked):
+        """The two who share the most interest tags; among equals those who waited longest to act."""
+        from .fairness import waited_longest
+
         def tags(agent_id) -> dict[str, str]:
             found = {}
             for interest in getattr(agents[agent_id], "interests", None) or []:
@@ -108,8 +113,9 @@ class Encounter(SceneKind):
             return found
 
         best = None
-        for i, first in enumerate(roster):
-            for second in roster[i + 1:]:
+        order = waited_longest(world, agents, roster)
+        for i, first in enumerate(order):
+            for second in order[i + 1:]:
                 if frozenset((first, second)) in talked:
                     continue
                 shared = sorted(set(tags(first)) & set(tags(second)))

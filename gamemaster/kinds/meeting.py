@@ -11,6 +11,7 @@ MEETING_NOTICE_IMPORTANCE = 2
 
 class Meeting(SceneKind):
     name = "MEETING"
+    acting = True
     in_sequence = True
     allows = frozenset({"conversation"})
     replans_on_news = True
@@ -56,13 +57,13 @@ class Meeting(SceneKind):
         return self.from_wishes(world, agents, roster)
 
     def from_wishes(self, world, agents, roster):
+        """The oldest talk wish becomes the meeting (see ``fairness``)."""
         from ..scenes import SceneSpec
+        from .fairness import oldest_wishes_first
 
-        for agent_id in roster:
-            for wish in agents[agent_id].talk_wishes:
-                partners = [p for p in wish.with_ if p in agents and p != agent_id]
-                if not partners:
-                    continue
+        for agent_id, wish in oldest_wishes_first(world, agents, roster):
+            partners = [p for p in wish.with_ if p in agents and p != agent_id]
+            if partners:
                 return SceneSpec(
                     type=self.name, day=world.day, scene=world.scene + 1, participants=[agent_id, *partners],
                     topic=wish.topic, topic_tags=list(wish.tags), rounds=self.rounds(world),

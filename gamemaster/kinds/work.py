@@ -7,37 +7,30 @@ from .base import SceneKind
 
 class Work(SceneKind):
     name = "WORK"
+    acting = True
     allows = frozenset({"artifacts"})
     replans_on_news = True
     recalls_by_plan = True
     consults_library = True
 
     def choose(self, world, agents, roster):
-        """Those who have been in the fewest scenes today work side by side."""
+        """Those who waited longest to act work side by side (see ``fairness``)."""
         from ..scenes import SceneSpec
+        from .fairness import acted_today
 
-        workers, fewest = self.fewest_scenes_today(world, roster)
+        workers = self.next_workers(world, agents, roster)
+        fewest = acted_today(world, roster)[workers[0]]
         return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1, participants=workers,
-                         reason=f"{', '.join(workers)}: fewest scenes today ({fewest}); work side by side")
+                         reason=f"{', '.join(workers)}: waited longest to act ({fewest} scene(s) today); work side by side")
 
-    def fewest_scenes_today(self, world, roster: list[str]) -> tuple[list[str], int]:
-        from . import get_kind
+    @staticmethod
+    def next_workers(world, agents, roster: list[str]) -> list[str]:
+        from .fairness import waited_longest
 
-        in_scenes = {a: 0 for a in roster}
-        last_seen = {a: -1 for a in roster}
-        for position, entry in enumerate(world.today):
-            if get_kind(entry.type, strict=False).starts_day():
-                continue
-            for participant in entry.participants:
-                if participant in in_scenes:
-                    in_scenes[participant] += 1
-                    last_seen[participant] = position
-        order = sorted(roster, key=lambda a: (in_scenes[a], last_seen[a], roster.index(a)))
-        workers = order[: world.work_group_size]
-        return workers, in_scenes[workers[0]]
+        return waited_longest(world, agents, roster)[: world.work_group_size]
 
     def forced(self, world, agents, participants):
-        return participants or self.fewest_scenes_today(world, sorted(agents))[0]
+        return participants or self.next_workers(world, agents, sorted(agents))
 
     def write_back(self, scene) -> None:
         from ..library import remember_readings
