@@ -64,7 +64,7 @@ class Meeting(SceneKind):
                 if not partners:
                     continue
                 return SceneSpec(
-                    type=self.name, day=world.day, scene=world.scene + 1, participants=[agent_id, *partners],
+                    type=self.name, day=world.day, scene=world.scene + 1, participants=[agent_id, *partners][: world.meeting_max],
                     topic=wish.topic, topic_tags=list(wish.tags), rounds=self.rounds(world),
                     reason=f"{agent_id} wants to talk with {', '.join(partners)} about {wish.topic}",
                 )
