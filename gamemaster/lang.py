@@ -40,6 +40,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "importance": "Wichtigkeit",
         "depth": "Tiefe",
         "round": "Runde",
+        "transcript_shortened": "(Das Gespräch ist lang: frühere Beiträge sind gekürzt, nur ihr erster Satz steht hier.)",
+        "transcript_omitted": "({count} noch frühere Beiträge sind ausgelassen.)",
         "replan": (
             "Seit deiner letzten Szene ist etwas Unerwartetes passiert (siehe oben). "
             "Ändert das deinen Plan für heute? Wenn ja, gib ein neues `plan`-Objekt an."
@@ -84,6 +86,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "importance": "importance",
         "depth": "depth",
         "round": "round",
+        "transcript_shortened": "(The conversation is long: earlier turns are shortened to their first sentence.)",
+        "transcript_omitted": "({count} still earlier turns are left out.)",
         "replan": (
             "Something unexpected happened since your last scene (see above). "
             "Does it change your plan for today? If so, give a new `plan` object."

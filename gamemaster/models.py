@@ -247,6 +247,12 @@ class World(BaseModel):
     #: Story days after which a memory's recency score has halved.
     recency_half_life: Annotated[float, Field(gt=0)] = 3.0
     meeting_rounds: Annotated[int, Field(ge=2)] = 2
+    #: Participants a MEETING may have: every turn carries the transcript, so a meeting's
+    #: cost grows with the square of its size; a brief to more people is an announcement.
+    meeting_max: Annotated[int, Field(ge=2)] = 6
+    #: Characters of a meeting's transcript shown verbatim in a turn's prompt; earlier turns
+    #: are shortened to one line each, so a prompt has a ceiling whatever the meeting's size.
+    transcript_budget: Annotated[int, Field(ge=500)] = 4_000
     #: ENCOUNTERs a day may have (they come between the counted scenes).
     encounters_per_day: Annotated[int, Field(ge=0)] = 2
     #: Characters of library excerpts a WORK prompt may hold (0: no library).

@@ -8,6 +8,7 @@ error naming the file.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -67,12 +68,53 @@ def bullet_list(lines: list[str]) -> str:
     return "\n".join(lines) if lines else EMPTY
 
 
-def render_transcript(transcript: list[Turn], participants: int, language: str) -> str:
-    lines = []
-    for index, turn in enumerate(transcript):
-        round_number = index // max(participants, 1) + 1
-        lines.append(f"**{turn.name}** ({phrase(language, 'round')} {round_number}): {turn.says}")
-    return "\n\n".join(lines) if lines else EMPTY
+#: Characters of an earlier turn's first sentence when the transcript is shortened.
+SHORT_TURN = 160
+
+
+def render_transcript(transcript: list[Turn], participants: int, language: str, budget: int | None = None) -> str:
+    """Every turn so far; past ``budget`` characters only the newest turns stay verbatim.
+
+    Each turn of a meeting carries the transcript, so without a bound a big meeting's
+    last prompt grows with every turn before it. Shortened, the newest turns that fit in
+    three quarters of the budget are kept whole and the earlier ones become one line each
+    (speaker and first sentence); turns too old for the rest of the budget are only counted."""
+    lines = [_turn_line(turn, index, participants, language, turn.says) for index, turn in enumerate(transcript)]
+    whole = "\n\n".join(lines)
+    if budget is None or len(whole) <= budget:
+        return whole or EMPTY
+    verbatim: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        if verbatim and used + len(line) + 2 > budget * 3 // 4:
+            break
+        # Only the newest turn can be longer than the share; it is clipped, visibly.
+        verbatim.insert(0, line if len(line) <= budget * 3 // 4 else line[: budget * 3 // 4 - 1] + "…")
+        used += len(verbatim[0]) + 2
+    earlier = transcript[: len(lines) - len(verbatim)]
+    short: list[str] = []
+    for index in range(len(earlier) - 1, -1, -1):
+        line = _turn_line(earlier[index], index, participants, language, _first_sentence(earlier[index].says))
+        if used + len(line) + 1 > budget:
+            break
+        short.insert(0, line)
+        used += len(line) + 1
+    head = [phrase(language, "transcript_shortened")]
+    if len(short) < len(earlier):
+        head.append(phrase(language, "transcript_omitted", count=len(earlier) - len(short)))
+    return "\n\n".join([" ".join(head), "\n".join(short), *verbatim] if short else [" ".join(head), *verbatim])
+
+
+def _turn_line(turn: Turn, index: int, participants: int, language: str, says: str) -> str:
+    round_number = index // max(participants, 1) + 1
+    return f"**{turn.name}** ({phrase(language, 'round')} {round_number}): {says}"
+
+
+def _first_sentence(says: str) -> str:
+    text = " ".join(says.split())
+    match = re.match(r"(.+?[.!?…])(\s|$)", text)
+    sentence = match.group(1) if match else text
+    return sentence if len(sentence) <= SHORT_TURN else sentence[: SHORT_TURN - 1].rstrip() + "…"
 
 
 def scene_values(ctx: PromptContext) -> dict[str, str]:
@@ -115,7 +157,7 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         # The name of the relevant section before strategies existed; older workspaces' templates use it.
         "focused": section("relevant"),
         "recent": section("recent"),
-        "transcript": render_transcript(ctx.transcript, len(spec.participants), language),
+        "transcript": render_transcript(ctx.transcript, len(spec.participants), language, ctx.world.transcript_budget),
         "turn": str(ctx.turn + 1),
         "turns": str(total_turns),
         "round": str(ctx.turn // max(len(spec.participants), 1) + 1),

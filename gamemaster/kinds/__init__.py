@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import arrival, encounter, event, meeting, reflection, work
+from .crowd import most_concerned
 from .base import SECTIONS, ReplyCheck, SceneKind, SceneWrite
 
 if TYPE_CHECKING:
@@ -97,14 +98,18 @@ def decide_next(world: "World", agents: dict[str, "Agent"], force: "Force | None
 
 def _chosen(world, agents, roster) -> "SceneSpec":
     for step in DECISION_ORDER:
-        spec = _brief_scene(world, roster) if step == "briefs" else KINDS[step].choose(world, agents, roster)
+        spec = _brief_scene(world, agents, roster) if step == "briefs" else KINDS[step].choose(world, agents, roster)
         if spec is not None:
             return spec
     raise ValueError("no scene kind chose a scene")  # WORK always does
 
 
-def _brief_scene(world, roster) -> "SceneSpec | None":
-    """A brief not yet seen: its addressees work on it alone, or meet about it together."""
+def _brief_scene(world, agents, roster) -> "SceneSpec | None":
+    """A brief not yet seen: its addressees work on it alone, or meet about it together.
+
+    A brief to more people than a meeting holds is an announcement: everyone already has it
+    as a memory, so only the ``meeting_max`` it concerns most meet about it, and applying
+    that scene marks the brief seen by all its addressees (``writeback._advance_world``)."""
     from ..scenes import SceneSpec, unseen_by
 
     brief = next((b for b in world.briefs if unseen_by(b, roster)), None)
@@ -112,9 +117,12 @@ def _brief_scene(world, roster) -> "SceneSpec | None":
         return None
     waiting = unseen_by(brief, roster)
     kind = KINDS["WORK"] if len(waiting) == 1 else KINDS["MEETING"]
-    return SceneSpec(type=kind.name, day=world.day, scene=world.scene + 1, participants=waiting, topic=brief.text,
-                     rounds=kind.rounds(world), brief_ids=[brief.id],
-                     reason=f"brief {brief.id} from the Creative Director awaits {', '.join(waiting)}")
+    people = most_concerned(world, agents, waiting, brief.text)
+    reason = f"brief {brief.id} from the Creative Director awaits {', '.join(people)}"
+    if len(people) < len(waiting):
+        reason += f" (announced to {len(waiting) - len(people)} more)"
+    return SceneSpec(type=kind.name, day=world.day, scene=world.scene + 1, participants=people, topic=brief.text,
+                     rounds=kind.rounds(world), brief_ids=[brief.id], reason=reason)
 
 
 def _forced(world, agents, force) -> "SceneSpec":
@@ -134,6 +142,9 @@ def _forced(world, agents, force) -> "SceneSpec":
         raise ValueError(f"a {kind.name} needs at least {_NUMBERS.get(low, low)} participants")
     if high is not None and len(participants) > high:
         raise ValueError(f"a {kind.name} has at most {_NUMBERS.get(high, high)} participants")
+    if kind.name == "MEETING" and len(participants) > world.meeting_max:
+        raise ValueError(f"a {kind.name} has at most {_NUMBERS.get(world.meeting_max, world.meeting_max)} participants "
+                         f"(meeting_max); brief the others with `gamemaster brief`")
     return SceneSpec(type=kind.name, day=world.day, scene=world.scene + 1, participants=participants,
                      rounds=kind.rounds(world),
                      reason=f"forced by the Creative Director: {kind.name} with {', '.join(participants)}",

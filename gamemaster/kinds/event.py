@@ -57,7 +57,10 @@ class EventKind(SceneKind):
         event = next((e for e in world.events if e.id == event_id), None)
         if event is None or not event.meeting:
             return None
-        people = self.concerned(event, roster)
+        from .crowd import most_concerned
+
+        # Everyone concerned had the event as a memory in the EVENT itself; the meeting is capped.
+        people = most_concerned(world, agents, self.concerned(event, roster), event.text)
         if len(people) < meeting.KIND.min_participants:
             return None
         return SceneSpec(type=meeting.KIND.name, day=world.day, scene=world.scene + 1, participants=people,

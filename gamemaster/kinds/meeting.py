@@ -65,7 +65,7 @@ class Meeting(SceneKind):
             partners = [p for p in wish.with_ if p in agents and p != agent_id]
             if partners:
                 return SceneSpec(
-                    type=self.name, day=world.day, scene=world.scene + 1, participants=[agent_id, *partners],
+                    type=self.name, day=world.day, scene=world.scene + 1, participants=[agent_id, *partners][: world.meeting_max],
                     topic=wish.topic, topic_tags=list(wish.tags), rounds=self.rounds(world),
                     reason=f"{agent_id} wants to talk with {', '.join(partners)} about {wish.topic}",
                 )
