@@ -19,6 +19,9 @@ Importance = Annotated[int, Field(strict=True, ge=1, le=10)]
 from .ids import AGENT_ID_RE, SCENE_REF_RE, agent_id, artifact_kind  # noqa: F401 (re-exported)
 
 MEMORY_ID_RE = re.compile(r"^([a-z][a-z0-9_]*)-(\d{3,})$")
+#: A team is a label people write by hand ("audio", "Level Design"), not a path part:
+#: one line of at most 40 characters with no spaces at either end.
+TEAM_RE = re.compile(r"[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]{0,38}[^\s\x00-\x1f\x7f])?")
 
 
 def scene_ref(day: int, scene: int) -> str:
@@ -124,6 +127,9 @@ class Agent(BaseModel):
     role: str
     persona: str
     artifact_kind: str = "notes"
+    #: Who hears of this character's meetings under ``meeting_notices: "team"``
+    #: (no team: one group with everyone else who has none).
+    team: str | None = None
     importance_accumulator: Annotated[int, Field(strict=True, ge=0)] = 0
     today_plan: Plan | None = None
     talk_wishes: list[TalkWish] = Field(default_factory=list)
@@ -142,6 +148,13 @@ class Agent(BaseModel):
     def _kind_shape(cls, value: str) -> str:
         return artifact_kind(value)
 
+    @field_validator("team")
+    @classmethod
+    def _team_shape(cls, value: str | None) -> str | None:
+        if value is not None and not TEAM_RE.fullmatch(value):
+            raise ValueError(f"{value!r} is not a team (a short name: one line, 1-40 characters, no spaces at either end)")
+        return value
+
     @field_validator("last_scene", "last_acted")
     @classmethod
     def _scene_shape(cls, value: str | None) -> str | None:
@@ -150,7 +163,9 @@ class Agent(BaseModel):
         return value
 
     def dump(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True)
+        # Without a team the file stays as it was written: no "team": null appears in
+        # every hand-made character when it is next saved.
+        return self.model_dump(mode="json", by_alias=True, exclude={"team"} if self.team is None else None)
 
 
 class Brief(BaseModel):
@@ -172,6 +187,7 @@ class Brief(BaseModel):
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+MeetingNotices = Literal["team", "all", "none"]
 
 
 class Event(BaseModel):
@@ -253,6 +269,12 @@ class World(BaseModel):
     #: Characters of a meeting's transcript shown verbatim in a turn's prompt; earlier turns
     #: are shortened to one line each, so a prompt has a ceiling whatever the meeting's size.
     transcript_budget: Annotated[int, Field(ge=500)] = 4_000
+    #: Who notices a MEETING they were not in: "team" (the participants' teams; no team
+    #: counts as one team), "all" or "none" - so notices do not flood a large studio.
+    meeting_notices: MeetingNotices = "team"
+    #: Meeting notices one character gets a day at most (later meetings add nothing),
+    #: so they cannot drive reflections; 2 keeps a day of the bundled studio whole.
+    meeting_notices_per_day: Annotated[int, Field(ge=0)] = 2
     #: ENCOUNTERs a day may have (they come between the counted scenes).
     encounters_per_day: Annotated[int, Field(ge=0)] = 2
     #: Characters of library excerpts a WORK prompt may hold (0: no library).

@@ -41,7 +41,7 @@ def new_agent(
               "persona": (persona or "").strip() or f"{name.strip()}, {role.strip()}.",
               "artifact_kind": artifact_kind}
     if team is not None and team.strip():
-        fields["team"] = team.strip()  # not a field of Agent; kept as the extra it is
+        fields["team"] = team.strip()
     try:
         agent = Agent.model_validate(fields)
     except ValidationError as exc:

@@ -1,5 +1,6 @@
 """MEETING: two or more characters talk, turn by turn over several rounds, and each keeps
-a conversation memory; everyone else notices that a meeting took place."""
+a conversation memory; others notice that a meeting took place - by default those in the
+participants' teams, at most ``meeting_notices_per_day`` times a day (``notice_recipients``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,35 @@ from .base import ReplyCheck, SceneKind, SceneWrite
 from .conversation import conversation_problems, remember_conversation
 
 MEETING_NOTICE_IMPORTANCE = 2
+
+
+def hears_of(world, agents, participants) -> list[str]:
+    """Who, by ``world.meeting_notices``, hears of a meeting of ``participants`` (no daily cap)."""
+    if world.meeting_notices == "none":
+        return []
+    others = [a for a in agents if a not in participants]
+    if world.meeting_notices == "all":
+        return others
+    # A participant no longer on the roster counts as having no team.
+    teams = {agents[p].team if p in agents else None for p in participants}
+    return [a for a in others if agents[a].team in teams]
+
+
+def notice_recipients(world, agents, spec) -> list[str]:
+    """Who gets a notice of the meeting ``spec``: those who hear of it and have not yet had
+    ``meeting_notices_per_day`` notices today.
+
+    What each already got is worked out from today's logbook (the earlier MEETINGs and
+    the same rule), not read from the streams: pure in world and agents, and the same
+    whether or not ``spec`` is already in ``world.today``.
+    """
+    had: dict[str, int] = {}
+    for entry in world.today:
+        if entry.type == "MEETING" and entry.scene < spec.scene:
+            for agent_id in hears_of(world, agents, entry.participants):
+                had[agent_id] = had.get(agent_id, 0) + 1
+    cap = world.meeting_notices_per_day
+    return [a for a in hears_of(world, agents, spec.participants) if had.get(a, 0) < cap]
 
 
 class Meeting(SceneKind):
@@ -33,9 +63,7 @@ class Meeting(SceneKind):
         remember_conversation(scene)
         spec, agents = scene.spec, scene.agents
         names = join_names(scene.language, [short_name(agents[p].name) for p in spec.participants])
-        for agent_id in agents:
-            if agent_id in spec.participants:
-                continue
+        for agent_id in notice_recipients(scene.world, agents, spec):
             scene.remember(
                 agent_id,
                 type="observation",

@@ -1,0 +1,144 @@
+"""Who notices a MEETING they were not in: the participants' teams, everyone or no one,
+at most ``meeting_notices_per_day`` notices a character a day."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from replies import valid_reply
+from gamemaster.backends.scripted import ScriptedBackend
+from gamemaster.kinds.meeting import notice_recipients
+from gamemaster.loop import run_scene
+from gamemaster.models import Agent, SceneEntry, World
+from gamemaster.scenes import Force, SceneSpec, SceneType
+
+TEAMS = {"ana": "art", "bob": "art", "cem": "code", "dia": "code", "eli": None, "fay": None}
+
+
+def agents(teams=TEAMS) -> dict[str, Agent]:
+    return {a: Agent(id=a, name=a.title(), role="r", persona="p", team=t) for a, t in teams.items()}
+
+
+def world(today=(), **settings) -> World:
+    entries = [SceneEntry(scene=i + 1, type=t, participants=p) for i, (t, p) in enumerate(today)]
+    return World(studio="Test", day=1, scene=len(entries), today=entries, **settings)
+
+
+def meeting(world: World, *participants: str) -> SceneSpec:
+    return SceneSpec(type="MEETING", day=1, scene=world.scene + 1, participants=list(participants), topic="t", reason="test")
+
+
+MORNING = [("ARRIVAL", list(TEAMS)), ("WORK", ["ana", "cem"])]
+
+
+def test_by_default_only_the_participants_teams_notice():
+    w = world(MORNING)
+    assert notice_recipients(w, agents(), meeting(w, "ana", "cem")) == ["bob", "dia"]
+
+
+def test_characters_without_a_team_are_one_team_together():
+    w = world(MORNING)
+    assert notice_recipients(w, agents(), meeting(w, "ana", "eli")) == ["bob", "fay"]
+    # Nobody has a team: everyone not in the meeting notices it, as before teams existed.
+    untaught = agents({a: None for a in TEAMS})
+    assert notice_recipients(w, untaught, meeting(w, "ana", "eli")) == ["bob", "cem", "dia", "fay"]
+
+
+def test_all_and_none():
+    w = world(MORNING, meeting_notices="all")
+    assert notice_recipients(w, agents(), meeting(w, "ana", "cem")) == ["bob", "dia", "eli", "fay"]
+    w = world(MORNING, meeting_notices="none")
+    assert notice_recipients(w, agents(), meeting(w, "ana", "cem")) == []
+
+
+def test_the_daily_cap_counts_the_notices_earlier_meetings_gave():
+    w = world(MORNING + [("MEETING", ["ana", "cem"]), ("WORK", ["bob"])], meeting_notices_per_day=1)
+    # bob and dia heard of the first meeting; only fay is new to the second one.
+    assert notice_recipients(w, agents(), meeting(w, "cem", "eli")) == ["fay"]
+    # The default (2) lets a second notice through, and no more.
+    w = world(MORNING + [("MEETING", ["ana", "cem"]), ("WORK", ["bob"])])
+    assert notice_recipients(w, agents(), meeting(w, "ana", "cem")) == ["bob", "dia"]
+    w = world(MORNING + [("MEETING", ["ana", "cem"]), ("WORK", ["bob"]), ("MEETING", ["ana", "dia"]), ("WORK", ["eli"])])
+    # bob heard of both, dia was in the second one.
+    assert notice_recipients(w, agents(), meeting(w, "ana", "cem")) == ["dia"]
+
+
+def test_the_cap_is_the_same_with_the_meeting_already_in_the_log():
+    w = world(MORNING + [("MEETING", ["ana", "cem"])], meeting_notices_per_day=1)
+    spec = SceneSpec(type="MEETING", day=1, scene=3, participants=["ana", "cem"], topic="t", reason="test")
+    assert notice_recipients(w, agents(), spec) == ["bob", "dia"]
+
+
+def test_a_departed_participant_counts_as_having_no_team():
+    w = world(MORNING)
+    spec = meeting(w, "ana", "gone")
+    assert notice_recipients(w, agents(), spec) == ["bob", "eli", "fay"]
+
+
+@pytest.mark.parametrize("team", ["", " audio", "audio\n", "x" * 41, "a\tb"])
+def test_a_team_is_a_short_name(team):
+    with pytest.raises(ValidationError):
+        Agent(id="ana", name="Ana", role="r", persona="p", team=team)
+
+
+def test_a_team_is_kept_in_the_agent_file_and_no_team_leaves_it_out():
+    assert Agent(id="ana", name="Ana", role="r", persona="p", team="Level Design").dump()["team"] == "Level Design"
+    assert "team" not in Agent(id="ana", name="Ana", role="r", persona="p").dump()
+
+
+def test_world_settings_are_checked():
+    with pytest.raises(ValidationError):
+        World(studio="Test", meeting_notices="some")
+    with pytest.raises(ValidationError):
+        World(studio="Test", meeting_notices_per_day=-1)
+
+
+# -- written back in the bundled studio -----------------------------------------
+
+
+def lines(workspace, agent):
+    path = workspace.memories_dir / f"{agent}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def set_json(path, **fields):
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.update(fields)
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+def play_meeting(gm, *participants):
+    turns = 2 * len(participants) * gm.world().meeting_rounds
+    return run_scene(gm, ScriptedBackend([valid_reply] * turns),
+                     Force(type=SceneType.MEETING, participants=list(participants), topic="Knochentürme"))
+
+
+def noticed(workspace, gm, ref):
+    return sorted(a for a in gm.agents() if any(m["created"] == ref and m["metadata"].get("source") == "meeting"
+                                                 for m in lines(workspace, a)))
+
+
+def test_team_notices_and_the_cap_in_written_memories(gm, workspace):
+    run_scene(gm, ScriptedBackend([valid_reply] * 7))
+    for agent_id, team in {"vera": "art", "finn": "art", "darius": "code", "tobi": "code", "emre": "audio"}.items():
+        set_json(workspace.agent_path(agent_id), team=team)
+    set_json(workspace.world_path, meeting_notices_per_day=1)
+    first = play_meeting(gm, "vera", "darius")
+    assert noticed(workspace, gm, first.spec.ref) == ["finn", "tobi"]
+    notice = next(m for m in lines(workspace, "finn") if m["created"] == first.spec.ref)
+    assert (notice["type"], notice["importance"]) == ("observation", 2)
+    # finn has had today's notice; leo and nami (no team) hear of their own meeting partner.
+    second = play_meeting(gm, "vera", "leo")
+    assert noticed(workspace, gm, second.spec.ref) == ["nami"]
+    assert gm.agents()["vera"].team == "art"
+
+
+def test_none_leaves_only_the_participants_conversations(gm, workspace):
+    run_scene(gm, ScriptedBackend([valid_reply] * 7))
+    set_json(workspace.world_path, meeting_notices="none")
+    outcome = play_meeting(gm, "vera", "darius")
+    assert noticed(workspace, gm, outcome.spec.ref) == []
+    assert "conversation" in [m["type"] for m in lines(workspace, "vera") if m["created"] == outcome.spec.ref]
