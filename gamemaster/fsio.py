@@ -18,13 +18,19 @@ from pathlib import Path
 from typing import Any
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, dirs: set[Path] | None = None, durable: bool = True) -> None:
     """Write to a temp file beside ``path``, flush it to disk, then rename over.
 
     The new file keeps the mode of the one it replaces; a new file gets the
     umask's default, as ``open(path, "w")`` would give it. If ``path`` is a
     symlink, its target is rewritten and the link stays a link. Whether the
     target lies inside the workspace is for the caller to check.
+
+    ``dirs``: the caller writes several files and syncs each folder once
+    (``fsync_dirs``) instead of once per file; the rename is durable only then.
+    ``durable=False``: no fsync at all, for derived files that are checked
+    against their source and rebuilt when they do not match (a crash can only
+    leave the old version or an empty file, never a wrong one that passes).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     target = _write_target(path)
@@ -39,7 +45,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             if mode is not None:
                 _chmod(handle.fileno(), tmp, mode)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -47,7 +54,12 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
-    _fsync_dir(target.parent)
+    if not durable:
+        return
+    if dirs is None:
+        _fsync_dir(target.parent)
+    else:
+        dirs.add(target.parent)
 
 
 def _write_target(path: Path) -> Path:
@@ -99,26 +111,29 @@ def _chmod(fd: int, tmp: str, mode: int) -> None:
         os.chmod(tmp, mode)
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path: Path, text: str, dirs: set[Path] | None = None, durable: bool = True) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), dirs, durable)
 
 
 def dump_json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def atomic_write_json(path: Path, data: Any) -> None:
-    atomic_write_text(path, dump_json(data))
+def atomic_write_json(path: Path, data: Any, dirs: set[Path] | None = None, durable: bool = True) -> None:
+    atomic_write_text(path, dump_json(data), dirs, durable)
 
 
-def append_lines(path: Path, lines: list[str]) -> tuple[int, int]:
-    """Append complete lines in one ``write`` call.
+def append_lines(path: Path, lines: list[str], dirs: set[Path] | None = None) -> tuple[int, int]:
+    """Append complete lines in one ``write`` call and one ``fsync``.
 
     Returns the byte offset of the first appended line and the new file size.
     If the file does not end in a newline (a hand edit), a newline goes first so
-    the new lines never glue onto the user's last line.
+    the new lines never glue onto the user's last line. A file this call creates
+    has its folder synced too (into ``dirs`` if given), or the new name could be
+    lost with its lines; appending to an existing file changes no folder entry.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    created = not os.path.exists(path)
     payload = "".join(line + "\n" for line in lines).encode("utf-8")
     # 0666 so the umask decides, as for every other file the tool creates.
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
@@ -131,15 +146,26 @@ def append_lines(path: Path, lines: list[str]) -> tuple[int, int]:
         while written < len(payload):
             written += os.write(fd, payload[written:])
         os.fsync(fd)
-        return size, os.fstat(fd).st_size
+        end = os.fstat(fd).st_size
     finally:
         os.close(fd)
+    if created and dirs is None:
+        _fsync_dir(path.parent)
+    elif created:
+        dirs.add(path.parent)
+    return size, end
 
 
 def _ends_with_newline(path: Path, size: int) -> bool:
     with open(path, "rb") as handle:
         handle.seek(size - 1)
         return handle.read(1) == b"\n"
+
+
+def fsync_dirs(dirs: set[Path]) -> None:
+    """One fsync per folder, however many files were renamed into it."""
+    for directory in sorted(dirs):
+        _fsync_dir(directory)
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -106,7 +106,9 @@ class MemoryStream:
             return None
 
     def _save_index(self, index: StreamIndex) -> None:
-        atomic_write_json(self.index_path, {"version": INDEX_VERSION, **index.__dict__})
+        # Derived and checked against the stream's size and mtime on every read, so
+        # a crash that loses it costs a rebuild, not a wrong answer: no fsync needed.
+        atomic_write_json(self.index_path, {"version": INDEX_VERSION, **index.__dict__}, durable=False)
 
     def rebuild_index(self) -> StreamIndex:
         """Scan the raw bytes once with a few regexes; no line is parsed as JSON.
@@ -305,14 +307,17 @@ class MemoryStream:
 
     # -- writing -----------------------------------------------------------
 
-    def append(self, memories: list[Memory]) -> None:
-        """Append whole lines and bring the index along without a rescan."""
+    def append(self, memories: list[Memory], dirs: set[Path] | None = None) -> None:
+        """Append all lines in one write (one fsync) and bring the index along without a rescan.
+
+        ``dirs`` collects the folder to sync if the stream is new (see ``append_lines``).
+        """
         if not memories:
             return
         index = self.index() if self.path.exists() else StreamIndex()
         lines = [m.to_line() for m in memories]
         size_before = self.path.stat().st_size if self.path.exists() else 0
-        start, size = append_lines(self.path, lines)
+        start, size = append_lines(self.path, lines, dirs)
         offset = start
         for memory, text in zip(memories, lines):
             length = len(text.encode("utf-8"))

@@ -6,6 +6,12 @@ streams appended and the files replaced; the journal is removed last. If the
 process dies anywhere in between, the next writer finds the journal and plays it
 again: appends that already landed are recognised by their id numbers and not
 repeated, rewrites are simply done again.
+
+The writes cost what the scene changes: a file whose content stays the same is
+left out, each stream gets one append (one fsync), each rewritten file one fsync,
+and each folder that got new names one fsync after all of them. The journal
+stays until those folder syncs are done, so a power cut that loses a rename
+before them still finds the journal and replays it.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .fsio import atomic_write_json, atomic_write_text, dump_json, is_stale_temp
+from .fsio import atomic_write_json, atomic_write_text, dump_json, fsync_dirs, is_stale_temp
 from .models import Memory
 from .problems import Problem, StateError
 from .streams import ISSUED_FILE, issued_numbers
@@ -58,6 +64,10 @@ def commit(workspace: Workspace, transaction: Transaction) -> None:
             issued[agent] = max([issued.get(agent, 0), *(m.number for m in memories)])
         transaction.files[f"state/{ISSUED_FILE}"] = dump_json(dict(sorted(issued.items())))
     transaction.before = {relative: _read(workspace.root / relative) for relative in transaction.files}
+    # A file whose text the scene would leave exactly as it is costs no write, and no replay.
+    for relative, before in list(transaction.before.items()):
+        if before == transaction.files[relative]:
+            del transaction.files[relative], transaction.before[relative]
     atomic_write_json(workspace.journal_path, transaction.to_json())
     _carry_out(workspace, transaction, resumed=False)
 
@@ -89,6 +99,7 @@ def read_journal(workspace: Workspace, text: str) -> Transaction:
 
 
 def _carry_out(workspace: Workspace, transaction: Transaction, resumed: bool) -> None:
+    dirs: set = set()  # folders that got a new name; each synced once, before the journal goes
     for agent, memories in transaction.appends.items():
         stream = workspace.stream(agent)
         if resumed:
@@ -96,14 +107,15 @@ def _carry_out(workspace: Workspace, transaction: Transaction, resumed: bool) ->
             # since then may have added any number.
             landed = stream.find(m.id for m in memories)
             memories = [m for m in memories if m.id not in landed]
-        stream.append(memories)
+        stream.append(memories, dirs)
     for relative, text in transaction.files.items():
         path = workspace.inside(workspace.root / relative)
         if resumed and relative in transaction.before:
             text = _replayed(workspace, transaction, relative, text)
             if text is None:
                 continue
-        atomic_write_text(path, text)
+        atomic_write_text(path, text, dirs)
+    fsync_dirs(dirs)
     workspace.journal_path.unlink(missing_ok=True)
 
 

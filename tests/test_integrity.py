@@ -67,6 +67,7 @@ def test_a_crash_at_any_step_of_a_scene_leaves_state_that_resumes_exactly(tmp_pa
     from gamemaster.create import init_workspace
 
     real_write, real_append = transaction_module.atomic_write_text, MemoryStream.append
+    real_sync = transaction_module.fsync_dirs
     crash_at = 0
     while True:
         workspace = init_workspace(tmp_path / f"crash-{crash_at}")
@@ -84,6 +85,8 @@ def test_a_crash_at_any_step_of_a_scene_leaves_state_that_resumes_exactly(tmp_pa
 
         monkeypatch.setattr(transaction_module, "atomic_write_text", step("write", real_write))
         monkeypatch.setattr(MemoryStream, "append", step("append", real_append))
+        # The folders are synced once after every write, before the journal goes: a step of its own.
+        monkeypatch.setattr(transaction_module, "fsync_dirs", step("sync folders", real_sync))
         try:
             gm.apply(pending)
         except Crash:
@@ -102,7 +105,7 @@ def test_a_crash_at_any_step_of_a_scene_leaves_state_that_resumes_exactly(tmp_pa
         for agent in ("vera", "emre", "nami", "darius"):
             assert len(ids(workspace, agent)) == len(set(ids(workspace, agent)))
         crash_at += 1
-    assert crash_at >= 8  # 3 streams appended + agents, scene record, world, 3 artifacts
+    assert crash_at >= 9  # 3 streams appended + agents, scene record, world, 3 artifacts, folder sync
 
 
 def test_a_crash_before_the_journal_changes_nothing_and_apply_can_run_again(workspace, reference, monkeypatch):
