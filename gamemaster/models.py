@@ -281,7 +281,11 @@ class World(BaseModel):
     library_budget: Annotated[int, Field(ge=0)] = 1500
     #: Turns each of the two takes in an ENCOUNTER.
     encounter_rounds: Annotated[int, Field(ge=1, le=2)] = 1
+    #: People in one WORK room: they see each other's artifacts.
     work_group_size: Annotated[int, Field(ge=1)] = 3
+    #: Rooms a WORK scene fills side by side; unset, as many as it takes for everyone to act
+    #: each day (one in a small studio, more as the headcount grows).
+    work_rooms: Annotated[int, Field(ge=1)] | None = None
     seed: int = 0
     model: str | None = None
     #: The weekday of day 1; the others follow (events can recur on a weekday).

@@ -74,7 +74,7 @@ class Pending:
         """The scene as programs see it (``next --json``, ``status --json``, the MCP tools)."""
         return {
             "ref": self.spec.ref,
-            **self.spec.model_dump(mode="json"),
+            **self.spec.dump(),
             "turns": self.turns,
             # Turns one after another (MEETING, ENCOUNTER) or all at once: what a Game Master must know.
             "in_sequence": self.spec.kind.in_sequence,

@@ -119,7 +119,7 @@ def _first_sentence(says: str) -> str:
 
 def scene_values(ctx: PromptContext) -> dict[str, str]:
     spec, agent = ctx.spec, ctx.agent
-    others = [p for p in spec.participants if p != agent.id]
+    others = [p for p in spec.room_of(agent.id) if p != agent.id]
     interests = getattr(agent, "interests", None) or []
     total_turns = len(spec.turns)
     language = ctx.world.language

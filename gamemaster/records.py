@@ -68,6 +68,7 @@ class SceneRecord(_Record):
     rounds: int = 1
     brief_ids: list[str] = Field(default_factory=list)
     event_id: str | None = None
+    rooms: list[list[str]] = Field(default_factory=list)
     turns: list[str]
     #: Turn label ("03-vera") → the prompt file, relative to the workspace.
     prompts: dict[str, str] | None = None
@@ -84,7 +85,7 @@ class SceneRecord(_Record):
 
     @classmethod
     def opened(cls, spec: SceneSpec) -> "SceneRecord":
-        return cls(ref=spec.ref, status="pending", **spec.model_dump(mode="json"), turns=spec.turns)
+        return cls(ref=spec.ref, status="pending", **spec.dump(), turns=spec.turns)
 
     @property
     def spec(self) -> SceneSpec:

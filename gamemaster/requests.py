@@ -101,7 +101,7 @@ def build_request(
         seed=world.seed,
         memories=selection.memories,
         since=since,
-        colleagues={p: names[p] for p in spec.participants if p != agent_id},
+        colleagues={p: names[p] for p in spec.room_of(agent_id) if p != agent_id},
         briefs=briefs,
         transcript=transcript,
         turn=turn,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .ids import agent_id
 from .models import Agent, World, scene_ref
@@ -47,6 +47,9 @@ class SceneSpec(BaseModel):
     brief_ids: list[str] = Field(default_factory=list)
     #: The scheduled event this scene is (an EVENT) or answers (the MEETING it opens).
     event_id: str | None = None
+    #: A WORK scene in a large studio seats people in several rooms side by side: each sees
+    #: and observes only the others in their room. Empty: everyone is in one room.
+    rooms: list[list[str]] = Field(default_factory=list)
 
     @field_validator("type")
     @classmethod
@@ -58,9 +61,30 @@ class SceneSpec(BaseModel):
     def _participants(cls, value: list[str]) -> list[str]:
         return [agent_id(v) for v in value]
 
+    @field_validator("rooms")
+    @classmethod
+    def _rooms(cls, value: list[list[str]]) -> list[list[str]]:
+        return [[agent_id(v) for v in room] for room in value]
+
+    @model_validator(mode="after")
+    def _rooms_hold_everyone_once(self) -> "SceneSpec":
+        if self.rooms:
+            seated = [a for room in self.rooms for a in room]
+            if sorted(seated) != sorted(self.participants) or any(not room for room in self.rooms):
+                raise ValueError("rooms: every participant sits in exactly one room, and no room is empty")
+        return self
+
     @property
     def ref(self) -> str:
         return scene_ref(self.day, self.scene)
+
+    def room_of(self, agent: str) -> list[str]:
+        """Who is in the same room as ``agent`` (``agent`` included): the people they see at work."""
+        return next((room for room in self.rooms if agent in room), self.participants)
+
+    def dump(self) -> dict:
+        """The scene as JSON holds it; a scene in one room has no ``rooms``."""
+        return self.model_dump(mode="json", exclude=None if self.rooms else {"rooms"})
 
     @property
     def kind(self):

@@ -167,7 +167,7 @@ def plan_scene(
             )
             result.transaction.files[path] = f"{header}\n\n{draft.content.strip()}\n"
             result.artifacts.append(path)
-            for observer in spec.participants:
+            for observer in spec.room_of(agent_id):
                 if observer == agent_id:
                     continue
                 summary = draft.summary

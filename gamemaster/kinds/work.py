@@ -1,6 +1,13 @@
-"""WORK: characters work side by side on their plans; the only kind that produces artifacts."""
+"""WORK: characters work side by side on their plans; the only kind that produces artifacts.
+
+A large studio works in several rooms at once: a WORK scene seats as many rooms of
+``work_group_size`` as the day needs for everyone to act (``work_rooms`` fixes the
+number), and each worker sees and observes only the others in their room.
+"""
 
 from __future__ import annotations
+
+from math import ceil
 
 from .base import SceneKind
 
@@ -18,19 +25,51 @@ class Work(SceneKind):
         from ..scenes import SceneSpec
         from .fairness import acted_today
 
-        workers = self.next_workers(world, agents, roster)
-        fewest = acted_today(world, roster)[workers[0]]
+        rooms = self.seating(world, agents, roster)
+        workers = [a for room in rooms for a in room]
+        fewest = min(acted_today(world, roster)[a] for a in workers)
+        reason = f"{', '.join(workers)}: waited longest to act ({fewest} scene(s) today); work side by side"
+        if len(rooms) > 1:
+            reason += f" in {len(rooms)} rooms"
         return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1, participants=workers,
-                         reason=f"{', '.join(workers)}: waited longest to act ({fewest} scene(s) today); work side by side")
+                         rooms=rooms if len(rooms) > 1 else [], reason=reason)
 
     @staticmethod
-    def next_workers(world, agents, roster: list[str]) -> list[str]:
+    def seats(world, roster: list[str]) -> int:
+        """How many work in this WORK scene: ``work_rooms`` full rooms if set; else those who have
+        not acted today, as many as must be seated now so that all of them get a seat in the WORK
+        scenes left should every other scene be a MEETING - never fewer than one full room."""
+        from ..scenes import counted_scenes
+        from .fairness import acted_today
+
+        group = world.work_group_size
+        if world.work_rooms is not None:
+            return min(len(roster), world.work_rooms * group)
+        waiting = sum(1 for n in acted_today(world, roster).values() if n == 0)
+        slots = max(1, world.scenes_per_day - counted_scenes(world))
+        work_slots = 1 + (slots - 1) // 2  # no two MEETINGs in a row
+        rooms = max(1, ceil(waiting / (group * work_slots)))
+        return min(len(roster), max(group, min(waiting, rooms * group)))
+
+    def seating(self, world, agents, roster: list[str]) -> list[list[str]]:
+        """The rooms, filled by who waited longest; people of one ``team`` share a room where they can."""
         from .fairness import waited_longest
 
-        return waited_longest(world, agents, roster)[: world.work_group_size]
+        group = world.work_group_size
+        workers = waited_longest(world, agents, roster)[: self.seats(world, roster)]
+        rooms = ceil(len(workers) / group)
+        if rooms > 1:
+            workers = sorted(workers, key=lambda a: agents[a].team or "")  # stable: fairness order within a team
+        size, extra = divmod(len(workers), rooms)
+        seated, start = [], 0
+        for number in range(rooms):
+            end = start + size + (number < extra)
+            seated.append(workers[start:end])
+            start = end
+        return seated
 
     def forced(self, world, agents, participants):
-        return participants or self.next_workers(world, agents, sorted(agents))
+        return participants or self.seating(world, agents, sorted(agents))[0]
 
     def write_back(self, scene) -> None:
         from ..library import remember_readings
