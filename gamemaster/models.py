@@ -273,8 +273,8 @@ class World(BaseModel):
     #: counts as one team), "all" or "none" - so notices do not flood a large studio.
     meeting_notices: MeetingNotices = "team"
     #: Meeting notices one character gets a day at most (later meetings add nothing),
-    #: so they cannot drive reflections; 2 keeps a day of the bundled studio whole.
-    meeting_notices_per_day: Annotated[int, Field(ge=0)] = 2
+    #: so that in a large studio they neither crowd the memory stream nor drive reflections.
+    meeting_notices_per_day: Annotated[int, Field(ge=0)] = 1
     #: ENCOUNTERs a day may have (they come between the counted scenes).
     encounters_per_day: Annotated[int, Field(ge=0)] = 2
     #: Characters of library excerpts a WORK prompt may hold (0: no library).

@@ -58,10 +58,11 @@ def test_the_daily_cap_counts_the_notices_earlier_meetings_gave():
     w = world(MORNING + [("MEETING", ["ana", "cem"]), ("WORK", ["bob"])], meeting_notices_per_day=1)
     # bob and dia heard of the first meeting; only fay is new to the second one.
     assert notice_recipients(w, agents(), meeting(w, "cem", "eli")) == ["fay"]
-    # The default (2) lets a second notice through, and no more.
-    w = world(MORNING + [("MEETING", ["ana", "cem"]), ("WORK", ["bob"])])
+    # A cap of 2 lets a second notice through, and no more.
+    w = world(MORNING + [("MEETING", ["ana", "cem"]), ("WORK", ["bob"])], meeting_notices_per_day=2)
     assert notice_recipients(w, agents(), meeting(w, "ana", "cem")) == ["bob", "dia"]
-    w = world(MORNING + [("MEETING", ["ana", "cem"]), ("WORK", ["bob"]), ("MEETING", ["ana", "dia"]), ("WORK", ["eli"])])
+    w = world(MORNING + [("MEETING", ["ana", "cem"]), ("WORK", ["bob"]), ("MEETING", ["ana", "dia"]), ("WORK", ["eli"])],
+              meeting_notices_per_day=2)
     # bob heard of both, dia was in the second one.
     assert notice_recipients(w, agents(), meeting(w, "ana", "cem")) == ["dia"]
 
