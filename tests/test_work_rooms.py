@@ -126,3 +126,16 @@ def test_everyone_in_a_studio_of_25_acts_every_day(workspace):
                 acted.update(record.participants)
         assert acted == set(workspace.agent_ids()), f"day {day}: idle {sorted(set(workspace.agent_ids()) - acted)}"
     assert [p for p in validate_workspace(workspace) if not p.warning] == []
+
+
+def test_next_prints_each_room_on_its_own_line(workspace, cli):
+    grow(workspace, 25)
+    assert cli("scene", "run", "--backend", "offline").exit_code == 0  # ARRIVAL
+    shown = cli("next")  # after the ARRIVAL of day 1: WORK
+    assert shown.exit_code == 0, shown.output
+    spec = SceneRecord.model_validate_json(
+        (workspace.root / "scenes" / "day-001" / "scene-02" / "scene.json").read_text(encoding="utf-8")).spec
+    agents = GameMaster(workspace).agents()
+    for number, room in enumerate(spec.rooms, 1):
+        assert f"room {number}: " + ", ".join(agents[a].name for a in room) in shown.output
+    assert len(spec.rooms) == 3

@@ -88,17 +88,17 @@ def describe_os_error(workspace, exc: OSError) -> str:
 def scene_lines(spec, names: dict[str, str]) -> list[str]:
     """Plain lines, control characters escaped: names, topics and reasons come from files."""
     topic = f" · {spec.topic}" if spec.topic else ""
-    return [
-        printable(f"{spec.ref} {spec.type}{topic}"),
-        printable("  " + ", ".join(names.get(p, p) for p in spec.participants)),
-        printable(f"  why: {spec.reason}"),
-    ]
+    rooms = spec.rooms or [spec.participants]
+    people = [printable(f"  room {n}: " * (len(rooms) > 1) + ", ".join(names.get(p, p) for p in room))
+              for n, room in enumerate(rooms, 1)]
+    return [printable(f"{spec.ref} {spec.type}{topic}"), *people, printable(f"  why: {spec.reason}")]
 
 
 def describe_scene(console, spec, names: dict[str, str]) -> None:
     from rich.markup import escape
 
-    first, people, why = scene_lines(spec, names)
+    first, *people, why = scene_lines(spec, names)
     console.print(f"[bold]{escape(first)}[/]", soft_wrap=True)
-    console.print(people, markup=False, soft_wrap=True)
+    for line in people:
+        console.print(line, markup=False, soft_wrap=True)
     console.print(f"[dim]{escape(why)}[/]", soft_wrap=True)
