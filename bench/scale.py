@@ -1,10 +1,13 @@
 """How the studio behaves with 7, 25 and 100 characters over a few offline days.
 
-    python bench/scale.py [--sizes 7,25,100] [--days 5]
+    python bench/scale.py [--sizes 7,25,100] [--days 5] [--no-teams]
 
 For each size: a fresh workspace with the bundled studio (in a temporary folder),
 grown by copies of the bundled agents (``vera_2``, ``vera_3``, ... with their own
-copy of the memory stream, ids rewritten) and checked with ``validate``; then
+copy of the memory stream, ids rewritten) and checked with ``validate``. Each size
+above 7 is played twice: without teams (what copying agent files gives: one studio
+in which everyone hears of every meeting) and in teams of 7 (the bundled seven are
+``studio-1``, the copies numbered n are ``studio-n``). Then
 ``--days`` offline days, one ``advance_days`` call per day. Per day: scenes by
 kind, the share of characters idle that day (in no WORK, MEETING or ENCOUNTER),
 wall and CPU seconds (``time.process_time``: this process only, no children),
@@ -49,11 +52,13 @@ def log(message: str) -> None:
 # -- building a studio of N characters ----------------------------------------
 
 
-def copy_agent(workspace, source_id: str, copy_id: str, number: int) -> None:
+def copy_agent(workspace, source_id: str, copy_id: str, number: int, team: str | None = None) -> None:
     """``state/agents/<copy_id>.json`` and its memory stream, from ``source_id``'s, ids rewritten."""
     agent = json.loads(workspace.agent_path(source_id).read_text(encoding="utf-8"))
     first, _, rest = agent["name"].partition(" ")
     agent["id"] = copy_id
+    if team:
+        agent["team"] = team
     # A nickname in quotes is what colleagues call someone (lang.short_name), so
     # copies stay distinguishable in prompts and notices: Vera „Vera 2“ Kowalski.
     agent["name"] = f"{first} „{first} {number}“ {rest}".strip()
@@ -64,7 +69,7 @@ def copy_agent(workspace, source_id: str, copy_id: str, number: int) -> None:
     (workspace.memories_dir / f"{copy_id}.jsonl").write_text(rewritten, encoding="utf-8")
 
 
-def build_studio(root: Path, size: int):
+def build_studio(root: Path, size: int, teams: bool = False):
     from gamemaster.create import init_workspace
     from gamemaster.validate import validate_workspace
 
@@ -78,9 +83,14 @@ def build_studio(root: Path, size: int):
         for source_id in bundled:
             if len(bundled) + copies >= size:
                 break
-            copy_agent(workspace, source_id, f"{source_id}_{number}", number)
+            copy_agent(workspace, source_id, f"{source_id}_{number}", number, f"studio-{number}" if teams else None)
             copies += 1
         number += 1
+    if teams:
+        for agent_id in bundled:
+            path = workspace.agent_path(agent_id)
+            agent = json.loads(path.read_text(encoding="utf-8"))
+            path.write_text(json.dumps({**agent, "team": "studio-1"}, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     errors = [p for p in validate_workspace(workspace) if not p.warning]
     if errors:
         raise SystemExit(f"studio of {size}: validate found {len(errors)} problem(s), first: {errors[0]}")
@@ -211,6 +221,8 @@ def all_hands_brief(snapshot: Path, scenes_before: int) -> BriefStats:
 @dataclass
 class SizeRun:
     size: int
+    #: "100" or "100 in teams of 7".
+    label: str
     days: list[DayStats]
     #: "between days": the brief right after day 1; "mid-day": after day 2's first scene.
     briefs: dict[str, BriefStats]
@@ -218,18 +230,19 @@ class SizeRun:
     play_seconds: float
 
 
-def run_size(size: int, days: int, tmp: Path) -> SizeRun:
+def run_size(size: int, days: int, tmp: Path, teams: bool = False) -> SizeRun:
     from gamemaster.backends.offline import OfflineBackend
     from gamemaster.gm import GameMaster
     from gamemaster.loop import advance_days
 
+    label = f"{size} in teams of 7" if teams else str(size)
     start = time.perf_counter()
-    workspace = build_studio(tmp / f"studio-{size}", size)
+    workspace = build_studio(tmp / f"studio-{label}", size, teams)
     build_seconds = time.perf_counter() - start
-    log(f"{size} characters: studio built and validated in {build_seconds:.1f} s")
+    log(f"{label} characters: studio built and validated in {build_seconds:.1f} s")
     gm = GameMaster(workspace)
     backend = OfflineBackend()
-    snapshot = tmp / f"brief-{size}"
+    snapshot = tmp / f"brief-{label}"
     stats: list[DayStats] = []
     play_start = time.perf_counter()
     for _ in range(days):
@@ -243,12 +256,12 @@ def run_size(size: int, days: int, tmp: Path) -> SizeRun:
             shutil.copytree(workspace.root, snapshot, symlinks=True)
     play_seconds = time.perf_counter() - play_start
     briefs = {}
-    for label, scenes_before in BRIEF_MOMENTS.items():
-        copy = shutil.copytree(snapshot, tmp / f"brief-{size}-{scenes_before}", symlinks=True)
-        brief = briefs[label] = all_hands_brief(copy, scenes_before)
-        log(f"  all-hands brief {label}: seen in {brief.reached}; {brief.kind} with {brief.participants} participants, {brief.turns} turns, "
+    for moment, scenes_before in BRIEF_MOMENTS.items():
+        copy = shutil.copytree(snapshot, tmp / f"brief-{label}-{scenes_before}", symlinks=True)
+        brief = briefs[moment] = all_hands_brief(copy, scenes_before)
+        log(f"  all-hands brief {moment}: seen in {brief.reached}; {brief.kind} with {brief.participants} participants, {brief.turns} turns, "
             f"largest prompt {brief.largest_prompt} chars, {brief.wall:.1f} s")
-    return SizeRun(size, stats, briefs, build_seconds, play_seconds)
+    return SizeRun(size, label, stats, briefs, build_seconds, play_seconds)
 
 
 # -- tables -------------------------------------------------------------------
@@ -264,7 +277,7 @@ def scene_counts(counter: Counter) -> str:
 
 
 def print_size_table(run: SizeRun) -> None:
-    print(f"### {run.size} characters")
+    print(f"### {run.label} characters")
     print()
     print("| day | scenes | idle | wall s | CPU s | CPU ms / character | fsyncs | memories | notice share |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -309,7 +322,7 @@ def print_summary(runs: list[SizeRun], days: int) -> None:
         cpu = statistics.fmean(d.cpu_per_character for d in run.days)
         fsyncs = statistics.fmean(d.fsyncs for d in run.days)
         briefs = "".join(f" {brief_cells(run.briefs[m])} |" for m in moments)
-        print(f"| {run.size} | {percent(idle)} | {never} ({percent(never / run.size)}) | {1000 * cpu:.1f} "
+        print(f"| {run.label} | {percent(idle)} | {never} ({percent(never / run.size)}) | {1000 * cpu:.1f} "
               f"| {fsyncs:.0f} | {percent(pooled_notice_share(run.days))} |{briefs}")
     print()
     brief_heads = "".join(f" brief {m}: s (scenes played) |" for m in moments)
@@ -317,13 +330,15 @@ def print_summary(runs: list[SizeRun], days: int) -> None:
     print("|---|---|---|" + "---|" * len(moments))
     for run in runs:
         briefs = "".join(f" {run.briefs[m].wall:.1f} ({run.briefs[m].scenes_played}) |" for m in moments)
-        print(f"| {run.size} | {run.build_seconds:.1f} | {run.play_seconds:.1f} |{briefs}")
+        print(f"| {run.label} | {run.build_seconds:.1f} | {run.play_seconds:.1f} |{briefs}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="7,25,100", help="comma-separated studio sizes (at least 7 each)")
     parser.add_argument("--days", type=int, default=5, help="offline days played per size")
+    parser.add_argument("--no-teams", action="store_true",
+                        help="skip the second run of each size above 7 in which every copy of the bundled seven is a team")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     if args.days < 1 or not sizes:
@@ -333,6 +348,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
             runs.append(run_size(size, args.days, Path(tmp)))
+            if size > 7 and not args.no_teams:
+                runs.append(run_size(size, args.days, Path(tmp), teams=True))
     print(f"## Studio size, {args.days} offline day(s) each")
     print()
     for run in runs:
