@@ -84,7 +84,7 @@ def accumulator_svg(points: list[AccumulatorPoint], threshold: int, label_thresh
     )
 
 
-def scenes_per_day_svg(counts: dict[int, dict[str, int]], label_day: str, width: int = 760, height: int = 200) -> str:
+def scenes_per_day_svg(counts: dict[int, dict[str, int]], label_day: str, width: int = 760, height: int = 150) -> str:
     """Stacked bars: one bar per day, one colour per scene type."""
     if not counts:
         return ""

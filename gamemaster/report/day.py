@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..lang import join_names, phrase, short_name
 from ..records import DaySummary, SceneRecord, WrittenMemory
 from .html import badge, character_file, esc, gallery_file, labels, link, paragraphs
 from .studio import Studio, Turn
@@ -11,20 +12,24 @@ def render_day(studio: Studio, day: int, turns: dict[str, list[Turn]], summary: 
     words = labels(studio.language)
     records = studio.records.get(day, [])
     toc = "".join(
-        f'<li><a href="#scene-{r.scene:02d}">{badge(r.type, "t-" + r.type.lower())} '
-        f'{esc(r.topic or ", ".join(studio.name(p).split()[0] for p in r.participants))}</a></li>'
+        f'<li><a href="#scene-{r.scene:02d}">{badge(r.type, "t-" + r.type.lower())} {esc(r.topic or scene_people(studio, r))}</a></li>'
         for r in records
     )
     earlier = [d for d in studio.days if d < day]
     back = f'<p class="pager">{link(f"day-{earlier[-1]:03d}.html", "← " + words["previous_day"])}</p>' if earlier else ""
     cards = "".join(_scene_card(studio, record, turns.get(record.ref, []), words) for record in records)
-    weekday = studio.world.weekday(day)
+    weekday = phrase(studio.language, "weekday_" + studio.world.weekday(day))
     return (
         f'<h1>{esc(words["day"])} {day} <small>{esc(weekday)}</small></h1>{back}'
         f'<nav class="toc"><ol>{toc}</ol></nav>'
         f'<ol class="timeline">{cards}</ol>'
         + _summary(studio, summary, words)
     )
+
+
+def scene_people(studio: Studio, record: SceneRecord) -> str:
+    """A scene without a topic is named after who was in it (first names, as the studio speaks)."""
+    return join_names(studio.language, [short_name(studio.name(p)) for p in record.participants])
 
 
 def _who(studio: Studio, agent_id: str) -> str:
@@ -48,7 +53,7 @@ def _memory_line(studio: Studio, written: WrittenMemory) -> str:
 def _scene_card(studio: Studio, record: SceneRecord, turns: list[Turn], words: dict[str, str]) -> str:
     people = ", ".join(_who(studio, p) for p in record.participants)
     head = (f'<header><span class="num">{record.scene:02d}</span> {badge(record.type, "t-" + record.type.lower())}'
-            f'<h2>{esc(record.topic or record.type)}</h2></header>')
+            f'<h2>{esc(record.topic or scene_people(studio, record))}</h2></header>')
     facts = (f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(record.reason)}</dd>'
              f'<dt>{esc(words["who"])}</dt><dd>{people}</dd></dl>')
     parts = [head, facts]
