@@ -24,7 +24,7 @@ def test_mcp_tools_run_a_scene_end_to_end(workspace):
     async def play():
         async with Client(build_server(workspace)) as client:
             names = sorted(t.name for t in (await client.list_tools()).tools)
-            assert names == ["apply", "ask", "next_scene", "prompt", "recall", "status", "submit_reply"]
+            assert names == ["apply", "ask", "next_scene", "prompt", "recall", "report", "status", "submit_reply"]
             opened = payload(await client.call_tool("next_scene", {}))
             assert (opened["type"], opened["opened"]) == ("ARRIVAL", True)
             for turn, agent in enumerate(opened["turns"]):
