@@ -22,24 +22,29 @@ class AccumulatorPoint:
 def accumulator_points(studio, agent_id: str) -> list[AccumulatorPoint]:
     """The accumulator replayed from the memory stream, read after each scene the character was in.
 
-    Every memory adds its importance in the scene it was created in (as the write-back does),
-    and a REFLECTION the character took part in sets it to 0. Seed memories count from the start.
+    The stream is in the order things happened (a scene's memories are appended together, a
+    brief's when it is given), so each memory adds its importance in that order, as the
+    write-back does, and the end of a REFLECTION the character took part in sets it to 0.
     """
-    gained: dict[tuple[int, int], int] = {}
+    present = [r for day in studio.days for r in studio.records[day] if agent_id in r.participants]
+    reflected = {r.ref for r in present if r.type == "REFLECTION"}
+    value, previous, after = 0, None, []  # after: (scene, the count after that scene's last memory so far)
     for memory in studio.memories.get(agent_id, []):
-        key = memory.scene_key or (0, 0)
-        gained[key] = gained.get(key, 0) + memory.importance
-    present = {(r.day, r.scene): r for day in studio.days for r in studio.records[day] if agent_id in r.participants}
-    value, points = 0, []
-    for key in sorted(set(gained) | set(present)):
-        value += gained.get(key, 0)
-        record = present.get(key)
-        if record is None:
-            continue
-        reflected = record.type == "REFLECTION"
-        points.append(AccumulatorPoint(record.ref, record.type, value, reflected))
-        if reflected:
+        ref = memory.created or "day-000/scene-00"
+        if previous is not None and ref != previous and previous in reflected:
             value = 0
+        value += memory.importance
+        after.append((ref, value))
+        previous = ref
+    reached = dict(after)
+    points = []
+    for record in present:
+        if record.ref in reached:
+            count = reached[record.ref]
+        else:  # nothing written for the character in this scene: the count as it stood before
+            key = (record.day, record.scene)
+            count = next((v for ref, v in reversed(after) if parse_scene_ref(ref) <= key), 0)
+        points.append(AccumulatorPoint(record.ref, record.type, count, record.ref in reflected))
     return points
 
 
