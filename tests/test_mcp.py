@@ -109,3 +109,16 @@ def test_recall_and_an_interview_through_mcp(workspace):
     anyio.run(play)
     last = json.loads((workspace.memories_dir / "vera.jsonl").read_text(encoding="utf-8").splitlines()[-1])
     assert last["id"] == "vera-009" and last["metadata"]["answer"] == "Sie wachsen wie Knochen."
+
+
+def test_the_report_tool_builds_the_site_and_returns_its_path(workspace, cli):
+    assert cli("day", "advance").exit_code == 0
+
+    async def build():
+        async with Client(build_server(workspace)) as client:
+            return payload(await client.call_tool("report", {}))
+
+    built = anyio.run(build)
+    assert built["path"] == str(workspace.root / "report" / "index.html") and built["written"] > 10
+    assert "days/day-001.html" in (workspace.root / "report/manifest.json").read_text(encoding="utf-8")
+    assert anyio.run(build)["written"] == 0

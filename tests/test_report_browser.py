@@ -7,6 +7,7 @@ Screenshots of the overview, a day and a character at 1280 and 390 px go to test
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -19,9 +20,7 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 
 
 def _browser_path() -> str:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("playwright") is None:
         pytest.skip("playwright is not installed (pip install -e \".[test]\")")
     found = shutil.which("chromium") or shutil.which("chromium-headless-shell")
     if not found:

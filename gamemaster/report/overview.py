@@ -50,7 +50,9 @@ def render_overview(studio: Studio, costs: dict | None) -> str:
         rows = [[esc(day), str(row["calls"]), f'{row["usd"]:.4f}'] for day, row in sorted(costs["days"].items())]
         rows.append([f'<strong>{esc(words["total"])}</strong>', str(costs["total"]["calls"]), f'<strong>{costs["total"]["usd"]:.4f}</strong>'])
         parts.append(f'<section id="cost"><h2>{esc(words["cost"])}</h2>{table([words["day"], words["calls"], "USD"], rows, "numbers")}</section>')
-    parts.append(f'<section id="links"><h2>{esc(words["characters"])}</h2>{_character_cards(studio, "")}</section>')
+    parts.append(f'<section id="links"><h2>{esc(words["characters"])}</h2>{_character_cards(studio, "")}'
+                 f'<p>{link("days/index.html", words["days"])} ({len(studio.days)}) · '
+                 f'{link("gallery/index.html", words["gallery"])} ({len(studio.artifacts)})</p></section>')
     return "".join(parts)
 
 
