@@ -223,3 +223,15 @@ def test_other_commands_do_not_import_the_report():
     code = "import sys, gamemaster.cli; print('gamemaster.report' in sys.modules, 'markdown_it' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_the_accumulator_is_over_the_threshold_where_a_reflection_was_triggered(studio):
+    from gamemaster.report.charts import accumulator_points
+    from gamemaster.report.studio import load_studio
+
+    root, _, _ = studio
+    loaded = load_studio(Workspace(root))
+    threshold = loaded.world.reflection_threshold
+    triggers = [p for agent in loaded.agents for p in accumulator_points(loaded, agent) if p.reflected]
+    assert len(triggers) >= 5
+    assert all(p.value > threshold for p in triggers), [(p.ref, p.value) for p in triggers]
