@@ -235,3 +235,14 @@ def test_the_accumulator_is_over_the_threshold_where_a_reflection_was_triggered(
     triggers = [p for agent in loaded.agents for p in accumulator_points(loaded, agent) if p.reflected]
     assert len(triggers) >= 5
     assert all(p.value > threshold for p in triggers), [(p.ref, p.value) for p in triggers]
+
+
+def test_a_studio_before_its_first_day_has_an_overview_and_no_day_pages(tmp_path):
+    root = tmp_path / "studio"
+    from gamemaster.create import init_workspace
+
+    init_workspace(root)
+    result = build_report(Workspace(root))
+    text = result.index.read_text(encoding="utf-8")
+    assert "Noch kein Tag gespielt." in text and not list((result.out / "days").glob("day-*.html"))
+    assert len(list((result.out / "characters").glob("*.html"))) == 8  # seven characters and the index

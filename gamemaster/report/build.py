@@ -18,7 +18,7 @@ from ..fsio import atomic_write_bytes, atomic_write_text
 from ..problems import StateError
 from ..workspace import Workspace
 from . import character, day as day_page, gallery, overview
-from .html import character_file, day_file, gallery_file, page
+from .html import character_file, day_file, gallery_file, labels, page
 from .studio import Studio, day_input_files, day_summary, load_studio, scene_turns
 
 MANIFEST = "manifest.json"
@@ -91,6 +91,7 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
     writer = _Writer(out, _read_manifest(out), result)
     code = _code_fingerprint()
     language, title = studio.language, studio.world.studio
+    words = labels(language)
     names = {a.id: [a.name, a.role, a.team] for a in studio.agents.values()}
 
     def frame(page_title: str, body: str, prefix: str, current: str, script: bool = False) -> str:
@@ -106,24 +107,23 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
     costs = cost_report(workspace)
     writer.page("index.html", _fingerprint(everything, costs),
                 lambda: frame(title, overview.render_overview(studio, costs), "", "overview"))
-    writer.page("days/index.html", everything, lambda: frame("Tage" if language == "de" else "Days",
-                                                             overview.render_days_index(studio), "../", "days"))
+    writer.page("days/index.html", everything, lambda: frame(words["days"], overview.render_days_index(studio), "../", "days"))
     writer.page("characters/index.html", everything,
-                lambda: frame("Figuren" if language == "de" else "Characters", overview.render_characters_index(studio), "../", "characters"))
+                lambda: frame(words["characters"], overview.render_characters_index(studio), "../", "characters"))
     for day in studio.days:
         records = studio.records[day]
         day_inputs = _fingerprint(code, title, names, day, studio.world.first_weekday, [d for d in studio.days if d < day][-1:],
                                   _file_bytes(day_input_files(workspace, records, day)),
                                   _day_context(studio, day))
         writer.page(day_file(day), day_inputs, lambda day=day, records=records: frame(
-            f"Tag {day}" if language == "de" else f"Day {day}",
+            f'{words["day"]} {day}',
             day_page.render_day(studio, day, {r.ref: scene_turns(workspace, r) for r in records}, day_summary(workspace, day)),
             "../", "days"))
     for agent_id in studio.agents:
         writer.page(character_file(agent_id), everything, lambda agent_id=agent_id: frame(
             studio.name(agent_id), character.render_character(studio, agent_id), "../", "characters", script=True))
     writer.page("gallery/index.html", everything, lambda: frame(
-        "Galerie" if language == "de" else "Gallery", gallery.render_gallery_index(studio), "../", "gallery"))
+        words["gallery"], gallery.render_gallery_index(studio), "../", "gallery"))
     for path, artifact in studio.artifacts.items():
         inputs = _fingerprint(code, title, names, artifact.__dict__, _file_bytes([workspace.root / path]),
                               [(a, m.id, m.description, m.importance) for a, m in studio.mentions(artifact)], sorted(studio.records))

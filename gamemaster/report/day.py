@@ -101,8 +101,10 @@ def _scene_card(studio: Studio, record: SceneRecord, turns: list[Turn], words: d
 
 def _artifact_link(studio: Studio, path: str) -> str:
     artifact = studio.artifacts.get(path)
-    title = artifact.title if artifact else path
-    author = f' <span class="muted">· {esc(studio.name(artifact.author))}</span>' if artifact and artifact.author else ""
+    if artifact is None:  # neither its memory nor its file is left: there is no page to link to
+        return f"<code>{esc(path)}</code>"
+    title = artifact.title
+    author = f' <span class="muted">· {esc(studio.name(artifact.author))}</span>' if artifact.author else ""
     return link(f"../{gallery_file(path)}", title) + author
 
 
