@@ -25,15 +25,13 @@ def gamemaster(root: Path, *args: str, input: str | None = None):
 
 
 def played_studio(root: Path) -> Path:
-    """Three offline days; before the third a brief carrying the payload, afterwards the payload
-    in a reply's action and at the end of an artifact."""
+    """Three offline days; after the third day's ARRIVAL a brief carrying the payload (a scene
+    about it follows), afterwards the payload in a reply's action and at the end of an artifact."""
     init_workspace(root)
     gamemaster(root, "day", "advance", "--days", "2")
+    gamemaster(root, "scene", "run")
     gamemaster(root, "brief", f"Bitte prüft die Türme: {PAYLOAD}")
-    for _ in range(3):  # the brief may bring a reflection that reopens day 2 first
-        if (root / "scenes/day-003/summary.json").exists():
-            break
-        gamemaster(root, "day", "advance")
+    gamemaster(root, "day", "advance")
     reply_path = sorted((root / "scenes/day-003").glob("scene-*/replies/*.json"))[0]
     reply = json.loads(reply_path.read_text(encoding="utf-8"))
     reply["action"] += f" Er tippt: {PAYLOAD}"

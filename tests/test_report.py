@@ -99,7 +99,11 @@ def test_html_in_a_reply_an_artifact_and_a_memory_is_shown_as_text(studio):
         text = path.read_text(encoding="utf-8")
         assert "<script>window.__pwned" not in text and "<img src=x" not in text, path
     day = (out / "days/day-003.html").read_text(encoding="utf-8")
-    assert day.count(ESCAPED) >= 2  # the brief on its scene's card and the reply's action
+    brief_scene = [r for r in scene_records(root)[3] if r["brief_ids"]]
+    assert len(brief_scene) == 1 and PAYLOAD in brief_scene[0]["topic"]
+    card = day.split(f'id="scene-{brief_scene[0]["scene"]:02d}"')[1].split('<li class="card"')[0]
+    assert ESCAPED in card.split('class="note brief"')[1].split("</p>")[0]  # the brief's text on its card
+    assert day.count(ESCAPED) >= 3  # also in the card's title, its table of contents entry and the reply
     artifact = sorted((root / "gallery").rglob("*.md"))[0].relative_to(root).as_posix()
     gallery = (out / ("gallery/" + "__".join(artifact.split("/")[1:])[:-3] + ".html")).read_text(encoding="utf-8")
     assert gallery.count(ESCAPED) == 2
