@@ -21,7 +21,7 @@ from . import __version__
 from .workspace import bundled_dir
 
 NAME = "gamemaster"
-SKILLS = ("scene", "day", "brief", "status", "ask")
+SKILLS = ("scene", "day", "brief", "status", "ask", "report")
 HOOK_COMMAND = "gamemaster hook subagent-stop"
 MARKETPLACE = "gamemaster"
 

@@ -28,7 +28,8 @@ INSTRUCTIONS = """Game Master tools for a gamemaster studio. One scene: next_sce
 turn prompt(agent) -> let that character answer -> submit_reply(agent, reply); when nothing is
 waiting, apply. Never invent a character's reply. recall(agent, query) shows what a character
 remembers about something; ask(agent, question) gives the interview prompt for that character,
-ask(agent, question, answer) takes the character's answer."""
+ask(agent, question, answer) takes the character's answer. report builds the studio's logbook
+as a static site and returns the path of its overview page."""
 
 
 def build_server(workspace: Workspace) -> MCPServer:
@@ -115,5 +116,16 @@ def build_server(workspace: Workspace) -> MCPServer:
             return {**result.to_json(), "remembered": stored}
 
         return guarded(run)
+
+    @server.tool(description="Build the studio's report (a static site: overview, days, characters, gallery) "
+                 "in report/ of the workspace and return the path of its overview page.")
+    def report() -> dict:
+        def build():
+            from .report import build_report
+
+            result = build_report(workspace)
+            return {"path": str(result.index), "written": len(result.written), "unchanged": len(result.unchanged)}
+
+        return guarded(build)
 
     return server

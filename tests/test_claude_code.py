@@ -230,7 +230,7 @@ def test_sync_follows_a_persona_change_and_removes_stale_files(workspace, cli):
 def test_every_command_pre_approves_only_gamemaster_commands_that_exist():
     runner = CliRunner()
     commands = sorted((REPO / ".claude/commands").glob("*.md"))
-    assert [c.stem for c in commands] == ["ask", "brief", "day", "scene", "status"]
+    assert [c.stem for c in commands] == ["ask", "brief", "day", "report", "scene", "status"]
     for path in commands:
         fields = front_matter(path)
         assert fields["description"]

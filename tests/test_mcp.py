@@ -24,7 +24,7 @@ def test_mcp_tools_run_a_scene_end_to_end(workspace):
     async def play():
         async with Client(build_server(workspace)) as client:
             names = sorted(t.name for t in (await client.list_tools()).tools)
-            assert names == ["apply", "ask", "next_scene", "prompt", "recall", "status", "submit_reply"]
+            assert names == ["apply", "ask", "next_scene", "prompt", "recall", "report", "status", "submit_reply"]
             opened = payload(await client.call_tool("next_scene", {}))
             assert (opened["type"], opened["opened"]) == ("ARRIVAL", True)
             for turn, agent in enumerate(opened["turns"]):
@@ -109,3 +109,16 @@ def test_recall_and_an_interview_through_mcp(workspace):
     anyio.run(play)
     last = json.loads((workspace.memories_dir / "vera.jsonl").read_text(encoding="utf-8").splitlines()[-1])
     assert last["id"] == "vera-009" and last["metadata"]["answer"] == "Sie wachsen wie Knochen."
+
+
+def test_the_report_tool_builds_the_site_and_returns_its_path(workspace, cli):
+    assert cli("day", "advance").exit_code == 0
+
+    async def build():
+        async with Client(build_server(workspace)) as client:
+            return payload(await client.call_tool("report", {}))
+
+    built = anyio.run(build)
+    assert built["path"] == str(workspace.root / "report" / "index.html") and built["written"] > 10
+    assert "days/day-001.html" in (workspace.root / "report/manifest.json").read_text(encoding="utf-8")
+    assert anyio.run(build)["written"] == 0

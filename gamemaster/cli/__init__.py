@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import agents, config, cost, day, hook, mcp, memory, plugin, scene, studio, workspace
+from . import agents, config, cost, day, hook, mcp, memory, plugin, report, scene, studio, workspace
 from .common import Context
 
 app = typer.Typer(
@@ -54,6 +54,7 @@ app.command("ask")(memory.ask)
 app.command("event")(studio.event)
 app.command("library")(studio.library)
 app.command("config")(config.config)
+app.command("report")(report.report)
 
 app.add_typer(scene.scene_app, name="scene")
 app.add_typer(day.day_app, name="day")

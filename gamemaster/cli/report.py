@@ -1,0 +1,32 @@
+"""``report``: the studio as a static site to open in a browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .common import Context, run
+
+
+def report(
+    ctx: typer.Context,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Folder to write the site to (default: report/ in the workspace).")] = None,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the overview in the web browser.")] = False,
+) -> None:
+    """Write the logbook as a static site: overview, days, characters, gallery. Only changed pages are rendered."""
+
+    def action(obj: Context):
+        # Imported here: the report's modules cost nothing to the other commands.
+        from ..report import build_report
+
+        result = build_report(obj.workspace, out.expanduser() if out else None)
+        print(f"{len(result.written)} page(s) written, {len(result.unchanged)} unchanged")
+        print(result.index)
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(result.index.as_uri())
+
+    run(ctx, action)

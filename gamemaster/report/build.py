@@ -1,0 +1,172 @@
+"""Build the report: every page whose inputs changed since the last build, and the assets.
+
+``manifest.json`` in the output folder keeps a fingerprint of each page's inputs (the files
+it is made from, the names it shows, the report's own code). A page whose fingerprint is
+unchanged and whose file is still there is left alone, so a rebuild after one more day
+renders that day, the overview and the pages that show every day, not the whole logbook.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+
+from ..fsio import atomic_write_bytes, atomic_write_text
+from ..problems import StateError
+from ..workspace import Workspace
+from . import character, day as day_page, gallery, overview
+from .html import character_file, day_file, gallery_file, labels, page
+from .studio import Studio, day_input_files, day_summary, load_studio, scene_turns
+
+MANIFEST = "manifest.json"
+MANIFEST_VERSION = 1
+ASSETS = ("style.css", "app.js")
+DEFAULT_FOLDER = "report"
+
+
+@dataclass
+class BuildResult:
+    out: Path
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+    @property
+    def index(self) -> Path:
+        return self.out / "index.html"
+
+
+def _code_fingerprint() -> str:
+    """The report's own modules and assets: a new version of them renders every page again."""
+    digest = hashlib.sha256()
+    package = files("gamemaster.report")
+    for name in sorted(p.name for p in package.iterdir() if p.name.endswith(".py")):
+        digest.update((package / name).read_bytes())
+    for name in ASSETS:
+        digest.update((package / "assets" / name).read_bytes())
+    return digest.hexdigest()
+
+
+def _fingerprint(*parts: object) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else json.dumps(part, ensure_ascii=False, sort_keys=True, default=str).encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _file_bytes(paths: list[Path]) -> list[bytes]:
+    return [path.read_bytes() if path.is_file() else b"<missing>" for path in paths]
+
+
+class _Writer:
+    def __init__(self, out: Path, old: dict[str, str], result: BuildResult):
+        self.out, self.old, self.result = out, old, result
+        self.pages: dict[str, str] = {}
+
+    def page(self, relative: str, fingerprint: str, render) -> None:
+        """Write ``relative`` unless its fingerprint matches the last build and the file is there."""
+        self.pages[relative] = fingerprint
+        target = self.out / relative
+        if self.old.get(relative) == fingerprint and target.is_file():
+            self.result.unchanged.append(relative)
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(target, render(), durable=False)
+        self.result.written.append(relative)
+
+
+def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
+    """Build into ``out`` (default: ``report/`` in the workspace); returns what was written."""
+    workspace.require()
+    out = (out or workspace.root / DEFAULT_FOLDER).resolve()
+    if out.exists() and not out.is_dir():
+        raise StateError(f"{out}: not a folder")
+    if out == workspace.root.resolve() or out in (workspace.state.resolve(), workspace.scenes.resolve(), workspace.gallery.resolve()):
+        raise StateError(f"{out}: the report needs a folder of its own, not one of the workspace's")
+    studio = load_studio(workspace)
+    result = BuildResult(out)
+    writer = _Writer(out, _read_manifest(out), result)
+    code = _code_fingerprint()
+    language, title = studio.language, studio.world.studio
+    words = labels(language)
+    names = {a.id: [a.name, a.role, a.team] for a in studio.agents.values()}
+
+    def frame(page_title: str, body: str, prefix: str, current: str, script: bool = False) -> str:
+        return page(title=page_title, studio=title, language=language, body=body, prefix=prefix, current=current, script=script)
+
+    for name in ASSETS:
+        data = (files("gamemaster.report") / "assets" / name).read_bytes()
+        writer.page(f"assets/{name}", _fingerprint(data), lambda data=data: data.decode("utf-8"))
+
+    everything = _fingerprint(code, _studio_state(studio))
+    from ..costs import cost_report
+
+    costs = cost_report(workspace)
+    writer.page("index.html", _fingerprint(everything, costs),
+                lambda: frame(title, overview.render_overview(studio, costs), "", "overview"))
+    writer.page("days/index.html", everything, lambda: frame(words["days"], overview.render_days_index(studio), "../", "days"))
+    writer.page("characters/index.html", everything,
+                lambda: frame(words["characters"], overview.render_characters_index(studio), "../", "characters"))
+    for day in studio.days:
+        records = studio.records[day]
+        day_inputs = _fingerprint(code, title, names, day, studio.world.first_weekday, [d for d in studio.days if d < day][-1:],
+                                  _file_bytes(day_input_files(workspace, records, day)),
+                                  _day_context(studio, day))
+        writer.page(day_file(day), day_inputs, lambda day=day, records=records: frame(
+            f'{words["day"]} {day}',
+            day_page.render_day(studio, day, {r.ref: scene_turns(workspace, r) for r in records}, day_summary(workspace, day)),
+            "../", "days"))
+    for agent_id in studio.agents:
+        writer.page(character_file(agent_id), everything, lambda agent_id=agent_id: frame(
+            studio.name(agent_id), character.render_character(studio, agent_id), "../", "characters", script=True))
+    writer.page("gallery/index.html", everything, lambda: frame(
+        words["gallery"], gallery.render_gallery_index(studio), "../", "gallery"))
+    for path, artifact in studio.artifacts.items():
+        inputs = _fingerprint(code, title, names, artifact.__dict__, _file_bytes([workspace.root / path]),
+                              [(a, m.id, m.description, m.importance) for a, m in studio.mentions(artifact)], sorted(studio.records))
+        writer.page(gallery_file(path), inputs, lambda artifact=artifact: frame(
+            artifact.title, gallery.render_artifact(studio, artifact), "../", "gallery"))
+    _write_manifest(out, writer.pages)
+    return result
+
+
+def _studio_state(studio: Studio) -> list:
+    """What the overview, indexes and character pages show: world, agents, memories, records."""
+    return [
+        studio.world.dump(),
+        {a.id: a.dump() for a in studio.agents.values()},
+        {a: [m.model_dump(mode="json") for m in stream] for a, stream in studio.memories.items()},
+        {d: [r.dump() for r in records] for d, records in studio.records.items()},
+        {p: a.__dict__ for p, a in studio.artifacts.items()},
+    ]
+
+
+def _day_context(studio: Studio, day: int) -> list:
+    """What a day page shows from outside its own folder: brief and event texts, artifact titles, linkable memory ids."""
+    records = studio.records[day]
+    briefs = {b: studio.brief_texts.get(b) for r in records for b in r.brief_ids}
+    events = {r.event_id: studio.event_texts.get(r.event_id) for r in records if r.event_id}
+    summary = day_summary(studio.workspace, day)
+    paths = {p for r in records for p in r.artifacts or []} | set(summary.artifacts if summary else [])
+    titles = {p: [studio.artifacts[p].title, studio.artifacts[p].author] if p in studio.artifacts else None for p in sorted(paths)}
+    ids = sorted({w.id for r in records for w in r.written or []} & studio.known_ids)
+    return [briefs, events, titles, ids]
+
+
+def _read_manifest(out: Path) -> dict[str, str]:
+    try:
+        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # no manifest (or a damaged one): every page is rendered again
+    if not isinstance(data, dict) or data.get("version") != MANIFEST_VERSION or not isinstance(data.get("pages"), dict):
+        return {}
+    return {k: v for k, v in data["pages"].items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _write_manifest(out: Path, pages: dict[str, str]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({"version": MANIFEST_VERSION, "pages": pages}, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    atomic_write_bytes(out / MANIFEST, text.encode("utf-8"), durable=False)

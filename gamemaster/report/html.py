@@ -1,0 +1,125 @@
+"""The pieces every page is made of: escaping, the page frame, labels in the studio's language.
+
+Everything that comes from a file or a model goes through ``esc`` (text and attributes)
+or ``script_json`` (data for the page's JavaScript), so a reply or an artifact that
+contains HTML is shown as text and never runs.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+LABELS: dict[str, dict[str, str]] = {
+    "de": {
+        "overview": "Übersicht", "days": "Tage", "day": "Tag", "characters": "Figuren", "gallery": "Galerie",
+        "days_played": "Gespielte Tage", "scenes": "Szenen", "memories": "Erinnerungen", "artifacts": "Artefakte",
+        "reflections": "Reflexionen", "scenes_per_type": "Szenen pro Typ und Tag", "activity": "Wer war wo dabei",
+        "activity_hint": "Zahl der Szenen pro Figur und Tag", "cost": "Kosten pro Tag (API)",
+        "calls": "Aufrufe", "total": "Summe", "why": "Warum", "who": "Wer", "topic": "Thema",
+        "dialogue": "Gespräch", "actions": "Was sie taten", "says": "sagt", "wrote": "Was sie sich merkten",
+        "others_got": "Was andere mitbekamen", "brief": "Vorgabe des Creative Director", "event": "Ereignis",
+        "summary": "Zusammenfassung des Tages", "highlights": "Höhepunkte", "open_threads": "Offene Fäden",
+        "none": "keine", "persona": "Persona", "role": "Rolle", "team": "Team", "plans": "Pläne pro Tag",
+        "stream": "Erinnerungsstrom", "filter_type": "Typ", "filter_tag": "Schlagwort", "filter_day": "Tag",
+        "filter_importance": "Wichtigkeit ab", "search": "Volltextsuche", "all": "alle", "shown": "angezeigt",
+        "reset": "Filter zurücksetzen", "evidence": "Belege", "depth": "Tiefe", "accumulator": "Wichtigkeits-Akkumulator",
+        "accumulator_hint": "Ein Punkt pro Szene mit dieser Figur; rote Punkte lösten eine Reflexion aus, die den Zähler auf 0 setzt.",
+        "threshold": "Schwelle", "library": "Gelesen in der Bibliothek", "author": "Von", "mentioned_by": "Erwähnt in Erinnerungen",
+        "pending": "offen", "importance": "Wichtigkeit", "no_reply": "keine Antwort gespeichert",
+        "studio_report": "Logbuch", "scene": "Szene", "previous_day": "Vorheriger Tag", "no_days": "Noch kein Tag gespielt.",
+        "no_artifacts": "Noch keine Artefakte.", "file_missing": "Datei fehlt", "plan": "Plan",
+    },
+    "en": {
+        "overview": "Overview", "days": "Days", "day": "Day", "characters": "Characters", "gallery": "Gallery",
+        "days_played": "Days played", "scenes": "Scenes", "memories": "Memories", "artifacts": "Artifacts",
+        "reflections": "Reflections", "scenes_per_type": "Scenes per type and day", "activity": "Who was where",
+        "activity_hint": "Scenes per character and day", "cost": "Cost per day (API)",
+        "calls": "Calls", "total": "Total", "why": "Why", "who": "Who", "topic": "Topic",
+        "dialogue": "Dialogue", "actions": "What they did", "says": "says", "wrote": "What they remembered",
+        "others_got": "What others noticed", "brief": "Creative Director brief", "event": "Event",
+        "summary": "Day summary", "highlights": "Highlights", "open_threads": "Open threads",
+        "none": "none", "persona": "Persona", "role": "Role", "team": "Team", "plans": "Plans per day",
+        "stream": "Memory stream", "filter_type": "Type", "filter_tag": "Tag", "filter_day": "Day",
+        "filter_importance": "Importance from", "search": "Full-text search", "all": "all", "shown": "shown",
+        "reset": "Reset filters", "evidence": "Evidence", "depth": "Depth", "accumulator": "Importance accumulator",
+        "accumulator_hint": "One point per scene with this character; red points triggered a reflection, which resets the count to 0.",
+        "threshold": "Threshold", "library": "Read in the library", "author": "By", "mentioned_by": "Mentioned in memories",
+        "pending": "pending", "importance": "Importance", "no_reply": "no reply stored",
+        "studio_report": "Logbook", "scene": "Scene", "previous_day": "Previous day", "no_days": "No day played yet.",
+        "no_artifacts": "No artifacts yet.", "file_missing": "file missing", "plan": "Plan",
+    },
+}
+
+
+def labels(language: str) -> dict[str, str]:
+    return LABELS.get(language, LABELS["en"])
+
+
+def esc(value: object) -> str:
+    """Text for an element or a quoted attribute."""
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def script_json(data: object) -> str:
+    """JSON inside ``<script type="application/json">``: no ``</script>`` or comment can close it early."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def day_file(day: int) -> str:
+    return f"days/day-{day:03d}.html"
+
+
+def character_file(agent_id: str) -> str:
+    return f"characters/{agent_id}.html"
+
+
+def gallery_file(artifact_path: str) -> str:
+    """``gallery/lore/day-001_x_v1.md`` → ``gallery/lore__day-001_x_v1.html`` (one folder level for every page)."""
+    parts = artifact_path.split("/")
+    stem = parts[-1][:-3] if parts[-1].endswith(".md") else parts[-1]
+    return "gallery/" + "__".join([*parts[1:-1], stem]) + ".html"
+
+
+def link(href: str, text: str, css: str = "") -> str:
+    cls = f' class="{esc(css)}"' if css else ""
+    return f'<a href="{esc(href)}"{cls}>{esc(text)}</a>'
+
+
+def badge(text: object, css: str) -> str:
+    return f'<span class="badge {esc(css)}">{esc(text)}</span>'
+
+
+def page(*, title: str, studio: str, language: str, body: str, prefix: str, current: str, script: bool = False) -> str:
+    """A whole HTML document; ``prefix`` leads from the page's folder back to the report's root."""
+    words = labels(language)
+    nav = [("index.html", words["overview"], "overview"), ("days/index.html", words["days"], "days"),
+           ("characters/index.html", words["characters"], "characters"), ("gallery/index.html", words["gallery"], "gallery")]
+    here = ' aria-current="page"'
+    items = "".join(
+        f'<a href="{esc(prefix + href)}"{here if key == current else ""}>{esc(text)}</a>' for href, text, key in nav
+    )
+    js = f'<script src="{esc(prefix)}assets/app.js"></script>' if script else ""
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{esc(language)}">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{esc(title)} · {esc(studio)}</title>\n"
+        f'<link rel="stylesheet" href="{esc(prefix)}assets/style.css">\n</head>\n<body>\n'
+        f'<header class="top"><a class="brand" href="{esc(prefix)}index.html">{esc(studio)} · {esc(words["studio_report"])}</a>'
+        f'<nav>{items}</nav></header>\n<main>\n{body}\n</main>\n{js}\n</body>\n</html>\n'
+    )
+
+
+def table(headers: list[str], rows: list[list[str]], css: str = "") -> str:
+    """A table; ``headers`` are plain text, the cells already HTML."""
+    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    cls = f' class="{esc(css)}"' if css else ""
+    return f'<div class="scroll"><table{cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def paragraphs(text: str) -> str:
+    """Plain text with its line breaks kept, escaped."""
+    return "".join(f"<p>{esc(part)}</p>" for part in text.split("\n\n") if part.strip()).replace("\n", "<br>")

@@ -1,0 +1,252 @@
+"""`gamemaster report`: the static site checked as files (links, cards, escaping, rebuilds)."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from report_studio import ESCAPED, NETWORK, PAYLOAD, gamemaster, pages, played_studio, scene_records
+
+from gamemaster.problems import StateError
+from gamemaster.report import build_report
+from gamemaster.workspace import Workspace
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    root = played_studio(tmp_path_factory.mktemp("report") / "studio")
+    result = gamemaster(root, "report")
+    return root, root / "report", result.output
+
+
+def test_the_command_prints_the_overview_path_and_writes_into_the_workspace(studio):
+    root, out, output = studio
+    assert output.strip().splitlines()[-1] == str(out / "index.html")
+    assert (out / "index.html").is_file() and (out / "manifest.json").is_file()
+    assert {p.name for p in (out / "assets").iterdir()} == {"style.css", "app.js"}
+
+
+def test_every_scene_of_every_day_has_its_card_with_reason_and_people(studio):
+    root, out, _ = studio
+    records = scene_records(root)
+    assert sorted(records) == [1, 2, 3]
+    agents = {p.stem: json.loads(p.read_text(encoding="utf-8"))["name"] for p in (root / "state/agents").glob("*.json")}
+    for day, day_records in records.items():
+        page = pages(out)[f"days/day-{day:03d}.html"]
+        text = (out / f"days/day-{day:03d}.html").read_text(encoding="utf-8")
+        cards = [element_id for tag, css, element_id in page.classes if css == "card"]
+        assert cards == [f"scene-{r['scene']:02d}" for r in day_records]
+        for record in day_records:
+            card = text.split(f'id="scene-{record["scene"]:02d}"')[1].split('<li class="card"')[0]
+            assert record["type"] in card
+            assert escape(record["reason"]) in card
+            for agent in record["participants"]:
+                assert escape(agents[agent]) in card, (record["ref"], agent)
+            said = [escape(line["says"]) for line in record.get("transcript") or []]
+            assert said == [q.split("</q>")[0] for q in card.split("<q>")[1:]][:len(said)]
+
+
+def test_the_day_page_shows_the_memories_artifacts_and_summary_of_the_day(studio):
+    root, out, _ = studio
+    text = (out / "days/day-002.html").read_text(encoding="utf-8")
+    summary = json.loads((root / "scenes/day-002/summary.json").read_text(encoding="utf-8"))
+    for record in scene_records(root)[2]:
+        for written in record.get("written") or []:
+            assert f'characters/{written["agent"]}.html#{written["id"]}' in text
+        for path in record.get("artifacts") or []:
+            assert "../gallery/" + "__".join(path.split("/")[1:])[:-3] + ".html" in text
+    assert 'id="summary"' in text and f'{summary["memories_written"]} Erinnerungen' in text
+
+
+def test_every_internal_link_and_fragment_resolves(studio):
+    _, out, _ = studio
+    parsed = pages(out)
+    checked = 0
+    for name, page in parsed.items():
+        for href in page.links:
+            if href.startswith(("http:", "https:", "mailto:")):
+                continue
+            target, _, fragment = href.partition("#")
+            target_name = name if not target else (Path(name).parent / target).as_posix()
+            resolved = (out / target_name).resolve()
+            assert resolved.is_file() and resolved.is_relative_to(out.resolve()), f"{name}: {href}"
+            if fragment:
+                key = resolved.relative_to(out.resolve()).as_posix()
+                assert fragment in parsed[key].ids, f"{name}: {href} (no element with that id)"
+            checked += 1
+    assert checked > 500
+
+
+def test_nothing_is_fetched_from_the_network(studio):
+    _, out, _ = studio
+    for path in out.rglob("*"):
+        if path.suffix in (".html", ".css", ".js"):
+            text = path.read_text(encoding="utf-8")
+            assert not NETWORK.search(text), f"{path}: {NETWORK.search(text).group(0)}"
+    for name, page in pages(out).items():
+        assert all(not s.startswith(("http", "//")) for s in page.sources), name
+        assert page.sources, name  # at least the style sheet, from beside the page
+
+
+def test_html_in_a_reply_an_artifact_and_a_memory_is_shown_as_text(studio):
+    root, out, _ = studio
+    for path in out.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        assert "<script>window.__pwned" not in text and "<img src=x" not in text, path
+    day = (out / "days/day-003.html").read_text(encoding="utf-8")
+    brief_scene = [r for r in scene_records(root)[3] if r["brief_ids"]]
+    assert len(brief_scene) == 1 and PAYLOAD in brief_scene[0]["topic"]
+    card = day.split(f'id="scene-{brief_scene[0]["scene"]:02d}"')[1].split('<li class="card"')[0]
+    assert ESCAPED in card.split('class="note brief"')[1].split("</p>")[0]  # the brief's text on its card
+    assert day.count(ESCAPED) >= 3  # also in the card's title, its table of contents entry and the reply
+    artifact = sorted((root / "gallery").rglob("*.md"))[0].relative_to(root).as_posix()
+    gallery = (out / ("gallery/" + "__".join(artifact.split("/")[1:])[:-3] + ".html")).read_text(encoding="utf-8")
+    assert gallery.count(ESCAPED) == 2
+    character = (out / "characters/vera.html").read_text(encoding="utf-8")
+    assert ESCAPED in character
+    data = character.split('<script type="application/json" id="memory-data">')[1].split("</script>")[0]
+    assert "<" not in data and ">" not in data and "\\u003cscript\\u003ewindow.__pwned=1" in data
+    assert PAYLOAD in [m["text"] for m in json.loads(data) if PAYLOAD in m["text"]][0]
+
+
+def test_pages_are_utf8_with_real_umlauts(studio):
+    root, out, _ = studio
+    for path in out.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        assert '<meta charset="utf-8">' in text and '<html lang="de">' in text, path
+    assert "Übersicht" in (out / "index.html").read_text(encoding="utf-8")
+    persona = json.loads((root / "state/agents/vera.json").read_text(encoding="utf-8"))["persona"]
+    page = (out / "characters/vera.html").read_text(encoding="utf-8")
+    first = persona.split("\n\n")[0].split("„")[0]
+    assert any(ch in first for ch in "äöüß") and first in page
+
+
+def test_the_accumulator_has_one_point_per_scene_the_character_was_in(studio):
+    root, out, _ = studio
+    records = [r for day in scene_records(root).values() for r in day]
+    for agent in ("vera", "emre", "darius"):
+        page = (out / f"characters/{agent}.html").read_text(encoding="utf-8")
+        chart = page.split('<section id="accumulator">')[1].split("</section>")[0]
+        present = [r for r in records if agent in r["participants"]]
+        assert chart.count("<circle") == len(present)
+        assert chart.count('class="point trigger"') == sum(r["type"] == "REFLECTION" for r in present) > 0
+
+
+def test_reflections_link_to_their_evidence(studio):
+    root, out, _ = studio
+    stream = [json.loads(line) for line in (root / "state/memories/vera.jsonl").read_text(encoding="utf-8").splitlines()]
+    page = (out / "characters/vera.html").read_text(encoding="utf-8")
+    trees = page.split('<section id="reflections">')[1].split("</section>")[0]
+    for memory in stream:
+        if memory["type"] == "reflection":
+            assert f'href="#{memory["id"]}"' in trees
+            for evidence in memory["evidence"]:
+                assert f'href="#{evidence}"' in trees
+
+
+def test_the_library_reads_are_listed(studio):
+    root, out, _ = studio
+    reads = {}
+    for path in (root / "state/memories").glob("*.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            memory = json.loads(line)
+            if str(memory["metadata"].get("source", "")).startswith("library/"):
+                reads.setdefault(path.stem, []).append(memory)
+    assert reads
+    for agent, memories in reads.items():
+        section = (out / f"characters/{agent}.html").read_text(encoding="utf-8").split('<section id="library">')[1].split("</section>")[0]
+        assert section.count('class="ref"') == len(memories)
+
+
+def test_a_rebuild_after_one_more_day_renders_only_what_changed(tmp_path):
+    root = played_studio(tmp_path / "studio")
+    workspace = Workspace(root)
+    first = build_report(workspace)
+    assert "days/day-001.html" in first.written and not first.unchanged
+    before = {p: (first.out / p).stat().st_mtime_ns for p in ("days/day-001.html", "days/day-002.html", "days/day-003.html")}
+    again = build_report(Workspace(root))
+    assert again.written == [] and len(again.unchanged) == len(first.written)
+
+    gamemaster(root, "day", "advance")
+    after = build_report(Workspace(root))
+    assert "days/day-004.html" in after.written and "index.html" in after.written
+    assert not [p for p in after.written if p.startswith("days/day-") and p != "days/day-004.html"]
+    assert {p: (after.out / p).stat().st_mtime_ns for p in before} == before
+    manifest = json.loads((after.out / "manifest.json").read_text(encoding="utf-8"))
+    assert "days/day-004.html" in manifest["pages"]
+
+    reply = sorted((root / "scenes/day-002").glob("scene-*/replies/*.json"))[0]
+    data = json.loads(reply.read_text(encoding="utf-8"))
+    data["action"] = "Nachträglich geändert: Vera zeichnet weiter."
+    reply.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    edited = build_report(Workspace(root))
+    assert [p for p in edited.written if p.startswith("days/day-")] == ["days/day-002.html"]
+    assert "Nachträglich geändert" in (edited.out / "days/day-002.html").read_text(encoding="utf-8")
+
+
+def test_a_removed_page_is_written_again(tmp_path):
+    root = played_studio(tmp_path / "studio")
+    out = tmp_path / "site"
+    build_report(Workspace(root), out)
+    (out / "days/day-002.html").unlink()
+    assert build_report(Workspace(root), out).written == ["days/day-002.html"]
+
+
+def test_out_and_open(tmp_path, monkeypatch):
+    root = played_studio(tmp_path / "studio")
+    opened = []
+    import webbrowser
+
+    monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: opened.append(url) or True)
+    result = gamemaster(root, "report", "--out", str(tmp_path / "site"), "--open")
+    assert result.output.strip().splitlines()[-1] == str(tmp_path / "site" / "index.html")
+    assert opened == [(tmp_path / "site" / "index.html").as_uri()]
+    assert not (root / "report").exists()
+
+
+def test_a_broken_reply_file_is_named(tmp_path):
+    root = played_studio(tmp_path / "studio")
+    reply = sorted((root / "scenes/day-001").glob("scene-*/replies/*.json"))[0]
+    reply.write_text('{"agent": "vera"', encoding="utf-8")
+    with pytest.raises(StateError, match=reply.relative_to(root).as_posix()):
+        build_report(Workspace(root))
+
+
+def test_the_report_refuses_to_write_into_the_state(tmp_path):
+    root = played_studio(tmp_path / "studio")
+    with pytest.raises(StateError, match="folder of its own"):
+        build_report(Workspace(root), root / "state")
+
+
+def test_other_commands_do_not_import_the_report():
+    code = "import sys, gamemaster.cli; print('gamemaster.report' in sys.modules, 'markdown_it' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False"]
+
+
+def test_the_accumulator_is_over_the_threshold_where_a_reflection_was_triggered(studio):
+    from gamemaster.report.charts import accumulator_points
+    from gamemaster.report.studio import load_studio
+
+    root, _, _ = studio
+    loaded = load_studio(Workspace(root))
+    threshold = loaded.world.reflection_threshold
+    triggers = [p for agent in loaded.agents for p in accumulator_points(loaded, agent) if p.reflected]
+    assert len(triggers) >= 5
+    assert all(p.value > threshold for p in triggers), [(p.ref, p.value) for p in triggers]
+
+
+def test_a_studio_before_its_first_day_has_an_overview_and_no_day_pages(tmp_path):
+    root = tmp_path / "studio"
+    from gamemaster.create import init_workspace
+
+    init_workspace(root)
+    result = build_report(Workspace(root))
+    text = result.index.read_text(encoding="utf-8")
+    assert "Noch kein Tag gespielt." in text and not list((result.out / "days").glob("day-*.html"))
+    assert len(list((result.out / "characters").glob("*.html"))) == 8  # seven characters and the index
