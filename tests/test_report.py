@@ -12,6 +12,7 @@ import pytest
 
 from report_studio import ESCAPED, NETWORK, PAYLOAD, gamemaster, pages, played_studio, scene_records
 
+from gamemaster.create import init_workspace
 from gamemaster.problems import StateError
 from gamemaster.report import build_report
 from gamemaster.workspace import Workspace
@@ -250,3 +251,27 @@ def test_a_studio_before_its_first_day_has_an_overview_and_no_day_pages(tmp_path
     text = result.index.read_text(encoding="utf-8")
     assert "Noch kein Tag gespielt." in text and not list((result.out / "days").glob("day-*.html"))
     assert len(list((result.out / "characters").glob("*.html"))) == 8  # seven characters and the index
+
+
+def test_paths_in_records_and_memories_never_read_a_file_outside_the_workspace(tmp_path):
+    root = tmp_path / "studio"
+    init_workspace(root)
+    gamemaster(root, "day", "advance")
+    secret = tmp_path / "secret.md"
+    secret.write_text("GEHEIMNIS außerhalb des Arbeitsbereichs", encoding="utf-8")
+    record_path = sorted((root / "scenes/day-001").glob("scene-*/scene.json"))[1]
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    label = next(iter(record["replies"]))
+    (tmp_path / "reply.json").write_text(json.dumps({"action": "GEHEIMNIS aus einer fremden Datei"}), encoding="utf-8")
+    record["replies"][label] = "../reply.json"
+    record_path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    stream = root / "state/memories/vera.jsonl"
+    first = json.loads(stream.read_text(encoding="utf-8").splitlines()[0])
+    forged = {**first, "id": "vera-999", "type": "artifact", "created": "day-001/scene-02",
+              "metadata": {"artifact_path": "../secret.md", "title": "Geheim"}}
+    with stream.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(forged, ensure_ascii=False) + "\n")
+    gamemaster(root, "report")
+    site = "".join(p.read_text(encoding="utf-8") for p in (root / "report").rglob("*.html"))
+    assert "GEHEIMNIS" not in site
+    assert "vera-999" in site  # the memory itself is shown, only the file it names is not read

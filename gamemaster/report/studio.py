@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..library import FOLDER as LIBRARY_FOLDER
 from ..models import Agent, Memory, World, parse_scene_ref
+from ..problems import StateError
 from ..records import DaySummary, SceneRecord, read_record
 from ..replies import Reply
 from ..workspace import Workspace
@@ -94,6 +95,15 @@ class Studio:
         return found
 
 
+def workspace_file(workspace: Workspace, relative: str) -> Path | None:
+    """The file a record or memory names, if it lies in the workspace (a hand-edited
+    ``../`` path is never read into the report)."""
+    try:
+        return workspace.inside(workspace.root / relative)
+    except StateError:
+        return None
+
+
 def load_studio(workspace: Workspace) -> Studio:
     world = workspace.load_world()
     agents = workspace.load_agents()
@@ -122,14 +132,14 @@ def _artifacts(workspace: Workspace, memories: dict[str, list[Memory]]) -> dict[
     for agent_id, stream in memories.items():
         for memory in stream:
             path = memory.metadata.get("artifact_path")
-            if memory.type == "artifact" and isinstance(path, str):
+            if memory.type == "artifact" and isinstance(path, str) and workspace_file(workspace, path):
                 found[path] = Artifact(path, str(memory.metadata.get("title") or Path(path).stem),
                                        str(memory.metadata.get("kind") or Path(path).parent.name),
                                        agent_id, memory.created, memory.id)
     if workspace.gallery.is_dir():
         for file in sorted(workspace.gallery.rglob("*.md")):
             relative = workspace.rel(file)
-            if relative not in found:
+            if relative not in found and workspace_file(workspace, relative):
                 found[relative] = Artifact(relative, file.stem, file.parent.name, None, None, None)
     return dict(sorted(found.items()))
 
@@ -144,8 +154,8 @@ def scene_turns(workspace: Workspace, record: SceneRecord) -> list[Turn]:
     turns = []
     for label, relative in sorted((record.replies or {}).items()):
         agent = label.split("-", 1)[1] if "-" in label else label
-        path = workspace.root / relative
-        turns.append(Turn(label, agent, read_record(workspace, path, Reply) if path.is_file() else None))
+        path = workspace_file(workspace, relative)
+        turns.append(Turn(label, agent, read_record(workspace, path, Reply) if path and path.is_file() else None))
     return turns
 
 
@@ -154,14 +164,16 @@ def day_input_files(workspace: Workspace, records: list[SceneRecord], day: int) 
     files = []
     for record in records:
         files.append(workspace.scene_dir(record.ref) / "scene.json")
-        files.extend(workspace.root / r for r in (record.replies or {}).values())
+        files.extend(p for p in (workspace_file(workspace, r) for r in (record.replies or {}).values()) if p)
     files.append(workspace.day_dir(day) / "summary.json")
     return files
 
 
 def artifact_body(workspace: Workspace, artifact: Artifact) -> str | None:
     """The artifact's Markdown without the front matter the toolkit writes above it."""
-    path = workspace.root / artifact.path
+    path = workspace_file(workspace, artifact.path)
+    if path is None:
+        return None
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
