@@ -8,7 +8,7 @@ copy of the memory stream, ids rewritten) and checked with ``validate``. Each si
 above 7 is played twice: without teams (what copying agent files gives: one studio
 in which everyone hears of every meeting) and in teams of 7 (the bundled seven are
 ``studio-1``, the copies numbered n are ``studio-n``). Then
-``--days`` offline days, one ``advance_days`` call per day. Per day: scenes by
+``--days`` offline days, one ``advance_days`` call per day, and ``validate`` again. Per day: scenes by
 kind, the share of characters idle that day (in no WORK, MEETING or ENCOUNTER),
 wall and CPU seconds (``time.process_time``: this process only, no children),
 CPU per character, ``os.fsync`` calls, memories written and the notice share
@@ -255,6 +255,12 @@ def run_size(size: int, days: int, tmp: Path, teams: bool = False) -> SizeRun:
         if len(stats) == 1:
             shutil.copytree(workspace.root, snapshot, symlinks=True)
     play_seconds = time.perf_counter() - play_start
+    from gamemaster.validate import validate_workspace
+
+    errors = [p for p in validate_workspace(workspace) if not p.warning]
+    if errors:
+        raise SystemExit(f"{label} characters after {days} days: validate found {len(errors)} problem(s), first: {errors[0]}")
+    log(f"  validate after {days} days: no errors")
     briefs = {}
     for moment, scenes_before in BRIEF_MOMENTS.items():
         copy = shutil.copytree(snapshot, tmp / f"brief-{label}-{scenes_before}", symlinks=True)
