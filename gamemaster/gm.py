@@ -12,7 +12,7 @@ from pathlib import Path
 from .backends.base import ReplyRequest
 from .briefs import BRIEF_IMPORTANCE, give_brief, received_ref
 from .fsio import atomic_write_json
-from .models import Agent, Brief, Memory, World, scene_ref
+from .models import Agent, Brief, Memory, World, memory_author, scene_ref
 from .pending import (
     ApplyOutcome,
     Pending,
@@ -202,8 +202,7 @@ class GameMaster:
         """A checked reply; the evidence memories it cites are put in ``cited`` (id → memory)."""
         agent_id = pending.turns[turn]
         reply = parse_reply(raw, agent_id)
-        # One pass over the stream for every id the reply cites.
-        found = self.workspace.stream(agent_id).find(e for insight in reply.insights for e in insight.evidence)
+        found = self.find_memories((e for insight in reply.insights for e in insight.evidence), agents)
         check_reply(
             reply,
             agent=agent_id,
@@ -215,6 +214,19 @@ class GameMaster:
         if cited is not None:
             cited.update(found)
         return reply
+
+    def find_memories(self, ids, agents: dict[str, Agent]) -> dict[str, Memory]:
+        """The memories with these ids, each looked up in its author's stream (one pass per stream):
+        evidence may cite what another character remembers."""
+        by_author: dict[str, list[str]] = {}
+        for memory_id in ids:
+            author = memory_author(memory_id)
+            if author in agents:
+                by_author.setdefault(author, []).append(memory_id)
+        found: dict[str, Memory] = {}
+        for author, wanted in by_author.items():
+            found.update(self.workspace.stream(author).find(wanted))
+        return found
 
     def store_reply(self, pending: Pending, turn: int, raw: str | dict) -> Reply:
         """Validate one reply and keep it with the pending scene (not yet in state)."""

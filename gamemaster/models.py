@@ -40,6 +40,15 @@ def memory_id(agent: str, number: int) -> str:
     return f"{agent}-{number:03d}"
 
 
+def memory_author(memory_id: str) -> str | None:
+    """Whose stream a memory id belongs to (``tobi-012`` → ``tobi``); None for no memory id.
+
+    Evidence may cite another character's memory (ideas spread by observation), so an id
+    alone says which stream to look in."""
+    match = MEMORY_ID_RE.match(memory_id)
+    return match.group(1) if match else None
+
+
 class Memory(BaseModel):
     """One line of ``state/memories/{agent}.jsonl`` (seed 001's node schema)."""
 

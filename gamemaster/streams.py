@@ -19,7 +19,7 @@ from typing import Iterable
 from pydantic import ValidationError
 
 from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, read_tail_lines
-from .models import Memory
+from .models import Memory, memory_author
 from .problems import GamemasterError, Problem
 
 INDEX_VERSION = 2
@@ -279,7 +279,7 @@ class MemoryStream:
                 found.append(Located(parsed, number, offset))
             offset += len(raw) + 1
         reader.close()
-        return found, problems + stream_consistency(self.display, found)
+        return found, problems + stream_consistency(self.display, found, self.agent)
 
     def matching(
         self, tag: str | None = None, text: str | None = None, kind: str | None = None, last: int | None = None
@@ -368,8 +368,10 @@ def _jsonlines_reason(exc) -> str:
     return re.sub(r"\s*\(line \d+\)$", "", message)
 
 
-def stream_consistency(display: str, found: list[Located]) -> list[Problem]:
-    """Rules across lines: unique ids and evidence that exists in the same stream."""
+def stream_consistency(display: str, found: list[Located], agent: str | None = None) -> list[Problem]:
+    """Rules across lines: unique ids, and evidence from this stream that exists in it.
+
+    Evidence from another character's stream is checked by ``validate``, which reads them all."""
     problems: list[Problem] = []
     first_seen: dict[str, int] = {}
     for item in found:
@@ -380,7 +382,8 @@ def stream_consistency(display: str, found: list[Located]) -> list[Problem]:
         else:
             first_seen[item.memory.id] = item.line
     for item in found:
-        missing = [e for e in item.memory.evidence if e not in first_seen]
+        missing = [e for e in item.memory.evidence
+                   if e not in first_seen and (memory_author(e) is None or memory_author(e) == agent)]
         if missing:
             problems.append(
                 Problem(display, item.line, f"evidence: {', '.join(missing)} not in this stream")

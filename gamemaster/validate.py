@@ -2,8 +2,23 @@
 
 from __future__ import annotations
 
+from .models import memory_author
 from .problems import Problem, StateError
 from .workspace import Workspace
+
+
+def _evidence_across_streams(scanned: dict) -> list[Problem]:
+    """Evidence that cites another character's memory: it must exist in that character's stream."""
+    ids = {stem: {item.memory.id for item in found} for stem, (_, found) in scanned.items()}
+    problems = []
+    for stem, (stream, found) in scanned.items():
+        for item in found:
+            missing = [e for e in item.memory.evidence
+                       if (author := memory_author(e)) not in (None, stem) and e not in ids.get(author, ())]
+            if missing:
+                where = ", ".join(f"{e} not in state/memories/{memory_author(e)}.jsonl" for e in missing)
+                problems.append(Problem(stream.display, item.line, f"evidence: {where}"))
+    return problems
 
 
 def validate_workspace(workspace: Workspace) -> list[Problem]:
@@ -28,16 +43,19 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
                 problems.append(Problem(path, None, f"talk_wishes.{index}.with: unknown agent(s) {', '.join(unknown)}", warning=True))
 
     streams = sorted(p.stem for p in workspace.memories_dir.glob("*.jsonl"))
+    scanned = {}
     for stem in streams:
         stream = workspace.stream(stem)
         if stem not in agent_ids:
             problems.append(Problem(stream.display, None, f"no agent file state/agents/{stem}.json for this stream"))
         found, stream_problems = stream.scan()
+        scanned[stem] = (stream, found)
         problems += stream_problems
         for item in found:
             path = item.memory.metadata.get("artifact_path")
             if isinstance(path, str) and not (workspace.root / path).exists():
                 problems.append(Problem(stream.display, item.line, f"artifact_path {path} does not exist", warning=True))
+    problems += _evidence_across_streams(scanned)
 
     if world is not None:
         for brief in world.briefs:

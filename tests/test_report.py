@@ -275,3 +275,20 @@ def test_paths_in_records_and_memories_never_read_a_file_outside_the_workspace(t
     site = "".join(p.read_text(encoding="utf-8") for p in (root / "report").rglob("*.html"))
     assert "GEHEIMNIS" not in site
     assert "vera-999" in site  # the memory itself is shown, only the file it names is not read
+
+
+def test_a_reflection_citing_a_colleagues_memory_links_to_it_on_their_page(tmp_path):
+    root = tmp_path / "studio"
+    init_workspace(root)
+    tobi = [json.loads(line) for line in (root / "state/memories/tobi.jsonl").read_text(encoding="utf-8").splitlines()]
+    vera_stream = root / "state/memories/vera.jsonl"
+    number = len(vera_stream.read_text(encoding="utf-8").splitlines()) + 1
+    reflection = {"id": f"vera-{number:03d}", "created": "day-001/scene-01", "type": "reflection", "depth": 1,
+                  "description": "Tobis Shader zeigen, wie die Türme atmen könnten.", "importance": 7,
+                  "tags": [], "evidence": [tobi[0]["id"]], "metadata": {}}
+    with vera_stream.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(reflection, ensure_ascii=False) + "\n")
+    gamemaster(root, "report")
+    vera_page = (root / "report/characters/vera.html").read_text(encoding="utf-8")
+    assert f'href="tobi.html#{tobi[0]["id"]}"' in vera_page
+    assert f'id="{tobi[0]["id"]}"' in (root / "report/characters/tobi.html").read_text(encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..models import memory_author
 from .base import ReplyCheck, SceneKind
 
 
@@ -21,8 +22,9 @@ class Reflection(SceneKind):
             problems.append(f"insights: a REFLECTION needs {fewest} to {most} insights, got {len(reply.insights)}")
         for index, insight in enumerate(reply.insights):
             missing = ctx.evidence_exists(insight.evidence)
-            if missing:
-                problems.append(f"insights.{index}.evidence: {', '.join(missing)} not in {ctx.agent}'s memory stream")
+            for author in dict.fromkeys(memory_author(m) or ctx.agent for m in missing):
+                ids = [m for m in missing if (memory_author(m) or ctx.agent) == author]
+                problems.append(f"insights.{index}.evidence: {', '.join(ids)} not in {author}'s memory stream")
         return problems
 
     def settle_accumulators(self, updated, spec) -> None:

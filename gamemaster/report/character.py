@@ -3,7 +3,7 @@ what they read, and the whole memory stream with filters and search."""
 
 from __future__ import annotations
 
-from ..models import Memory
+from ..models import Memory, memory_author
 from .charts import accumulator_points, accumulator_svg
 from .html import badge, day_file, esc, gallery_file, labels, link, paragraphs, script_json
 from .studio import Studio
@@ -61,6 +61,13 @@ def _anchor(memory: Memory) -> str:
     return f'<a class="ref" href="#{esc(memory.id)}">{esc(memory.id)}</a>'
 
 
+def _foreign(studio: Studio, evidence_id: str) -> str:
+    """Evidence from another character's stream: a link to it on their page, with their name."""
+    author = memory_author(evidence_id) or ""
+    return (f'<a class="ref" href="{esc(author)}.html#{esc(evidence_id)}">{esc(evidence_id)}</a> '
+            f'<span class="muted">({esc(studio.name(author))})</span>')
+
+
 def _reflections(studio: Studio, stream: list[Memory], words: dict[str, str]) -> str:
     by_id = {m.id: m for m in stream}
     reflections = [m for m in stream if m.type == "reflection"]
@@ -73,7 +80,9 @@ def _reflections(studio: Studio, stream: list[Memory], words: dict[str, str]) ->
         items = []
         for evidence_id in memory.evidence:
             evidence = by_id.get(evidence_id)
-            if evidence is None:
+            if evidence is None and evidence_id in studio.known_ids:
+                items.append(f'<li>{_foreign(studio, evidence_id)}</li>')
+            elif evidence is None:
                 items.append(f'<li class="missing">{esc(evidence_id)}</li>')
             elif evidence.type == "reflection" and evidence.id not in seen:
                 items.append(f'<li>{tree(evidence, seen | {evidence.id})}</li>')
@@ -135,7 +144,9 @@ def _row(studio: Studio, memory: Memory, words: dict[str, str], own: set[str]) -
     extra = []
     if memory.evidence:
         extra.append(f'{esc(words["evidence"])}: ' + " ".join(
-            f'<a class="ref" href="#{esc(e)}">{esc(e)}</a>' if e in own else f'<span class="ref">{esc(e)}</span>' for e in memory.evidence))
+            f'<a class="ref" href="#{esc(e)}">{esc(e)}</a>' if e in own
+            else _foreign(studio, e) if e in studio.known_ids
+            else f'<span class="ref">{esc(e)}</span>' for e in memory.evidence))
     path = memory.metadata.get("artifact_path")
     if isinstance(path, str) and path in studio.artifacts:
         extra.append(link(f"../{gallery_file(path)}", studio.artifacts[path].title))

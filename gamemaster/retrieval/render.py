@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 from ..lang import phrase
-from ..models import Memory
+from ..models import Memory, memory_author
 
 
 def memory_line(memory: Memory, language: str) -> str:
     tags = f" #{' #'.join(memory.tags)}" if memory.tags else ""
-    evidence = f" ← {', '.join(memory.evidence)}" if memory.evidence else ""
+    evidence = f" ← {', '.join(_evidence(memory, e, language) for e in memory.evidence)}" if memory.evidence else ""
     depth = f" · {phrase(language, 'depth')} {memory.depth}" if memory.depth else ""
     return (
         f"- [{memory.id} · {memory.created or '?'} · {memory.type} · "
         f"{phrase(language, 'importance')} {memory.importance}{depth}] "
         f"{memory.description}{tags}{evidence}"
     )
+
+
+def _evidence(memory: Memory, cited: str, language: str) -> str:
+    """An id of the memory's own stream as it is; another character's with its author."""
+    author = memory_author(cited)
+    if author is None or author == memory_author(memory.id):
+        return cited
+    return f"{cited} ({phrase(language, 'evidence_of', author=author)})"
