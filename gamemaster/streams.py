@@ -46,9 +46,10 @@ class StreamIndex:
     reflections: list[list[int]] = field(default_factory=list)  # [offset, length]
 
 
-def describe_validation_error(exc: ValidationError) -> str:
+def describe_validation_error(exc: ValidationError, only: dict | None = None) -> str:
+    """Every error as ``field: message``, joined; ``only`` one of ``exc.errors()``."""
     parts = []
-    for error in exc.errors():
+    for error in [only] if only is not None else exc.errors():
         loc = ".".join(str(p) for p in error["loc"])
         parts.append(f"{loc}: {error['msg']}" if loc else error["msg"])
     return "; ".join(parts)

@@ -21,6 +21,22 @@ def _evidence_across_streams(scanned: dict) -> list[Problem]:
     return problems
 
 
+def blocking_problems(workspace: Workspace) -> list[Problem]:
+    """What keeps the studio from playing at all, in one list: world.json and agent files that
+    do not load. (A bad memory line does not block: prompts leave it out with a warning.)"""
+    problems: list[Problem] = []
+    try:
+        workspace.load_world()
+    except StateError as exc:
+        problems += exc.problems or [Problem(workspace.rel(workspace.world_path), None, str(exc))]
+    for agent_id in workspace.agent_ids():
+        try:
+            workspace.load_agent(agent_id)
+        except StateError as exc:
+            problems += exc.problems or [Problem(workspace.rel(workspace.agent_path(agent_id)), None, str(exc))]
+    return problems
+
+
 def validate_workspace(workspace: Workspace) -> list[Problem]:
     problems: list[Problem] = []
     world = None

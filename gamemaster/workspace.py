@@ -109,7 +109,8 @@ class Workspace:
             parsed = model.model_validate(self.read_json(path))
         except ValidationError as exc:
             reason = describe_validation_error(exc)
-            raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)]) from None
+            problems = [Problem(self.rel(path), None, describe_validation_error(exc, only=error)) for error in exc.errors()]
+            raise StateError(f"{self.rel(path)}: {reason}", problems) from None
         if raw is not None:
             self._parsed[path] = (raw, parsed.model_copy(deep=True))
         return parsed

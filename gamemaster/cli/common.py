@@ -16,7 +16,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..printable import printable
-from ..problems import GamemasterError
+from ..problems import GamemasterError, StateError
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for programs.")]
 
@@ -56,6 +56,24 @@ def fail(message: str) -> None:
     raise typer.Exit(1)
 
 
+#: Where a studio that does not load is pointed to.
+DOCTOR_HINT = "`gamemaster doctor` lists every drift from the format and what fixing it does; `gamemaster doctor --fix` fixes them (after a backup)"
+
+
+def fail_blocked(workspace, exc: StateError) -> None:
+    """A state file that does not load: every file and field that blocks, not just the first."""
+    from ..validate import blocking_problems
+
+    blocking = blocking_problems(workspace) if workspace.state.is_dir() else []
+    if not blocking:
+        fail(str(exc))
+    lines = [f"the studio cannot be played until {'this is' if len(blocking) == 1 else 'these are'} fixed:"]
+    lines += [f"  {p}" for p in blocking]
+    lines.append(DOCTOR_HINT)
+    print("error: " + "\n".join(printable(line) for line in lines), file=sys.stderr)
+    raise typer.Exit(1)
+
+
 def run(ctx: typer.Context, action):
     """Call ``action(Context)`` and turn reported problems into exit code 1."""
     from ..fsio import LockBusy
@@ -63,6 +81,8 @@ def run(ctx: typer.Context, action):
 
     try:
         return action(ctx.obj)
+    except StateError as exc:
+        fail_blocked(ctx.obj.workspace, exc)
     except (GamemasterError, ReplyError, LockBusy) as exc:
         fail(str(exc))
     except OSError as exc:
