@@ -292,3 +292,21 @@ def test_a_reflection_citing_a_colleagues_memory_links_to_it_on_their_page(tmp_p
     vera_page = (root / "report/characters/vera.html").read_text(encoding="utf-8")
     assert f'href="tobi.html#{tobi[0]["id"]}"' in vera_page
     assert f'id="{tobi[0]["id"]}"' in (root / "report/characters/tobi.html").read_text(encoding="utf-8")
+
+
+def test_a_work_scene_in_rooms_shows_who_sat_in_which_room(tmp_path):
+    from studios import grow
+
+    root = tmp_path / "studio"
+    workspace = init_workspace(root)
+    grow(workspace, 25)
+    gamemaster(root, "scene", "run")
+    gamemaster(root, "scene", "run")
+    record = json.loads((root / "scenes/day-001/scene-02/scene.json").read_text(encoding="utf-8"))
+    assert record["type"] == "WORK" and len(record["rooms"]) == 3
+    gamemaster(root, "report")
+    card = (root / "report/days/day-001.html").read_text(encoding="utf-8").split('id="scene-02"')[1].split('<li class="card"')[0]
+    for number, room in enumerate(record["rooms"], 1):
+        assert f"Raum {number}: " in card
+        row = card.split(f"Raum {number}: ")[1].split("<br>")[0]
+        assert [f"{agent}.html" in row for agent in room] == [True] * len(room)

@@ -52,6 +52,9 @@ def _memory_line(studio: Studio, written: WrittenMemory) -> str:
 
 def _scene_card(studio: Studio, record: SceneRecord, turns: list[Turn], words: dict[str, str]) -> str:
     people = ", ".join(_who(studio, p) for p in record.participants)
+    if record.rooms:  # a large studio's WORK: who sat with whom
+        people = "<br>".join(f'{esc(words["room"])} {n}: ' + ", ".join(_who(studio, p) for p in room)
+                             for n, room in enumerate(record.rooms, 1))
     head = (f'<header><span class="num">{record.scene:02d}</span> {badge(record.type, "t-" + record.type.lower())}'
             f'<h2>{esc(record.topic or scene_people(studio, record))}</h2></header>')
     facts = (f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(record.reason)}</dd>'

@@ -28,7 +28,7 @@ LABELS: dict[str, dict[str, str]] = {
         "threshold": "Schwelle", "library": "Gelesen in der Bibliothek", "author": "Von", "mentioned_by": "Erwähnt in Erinnerungen",
         "pending": "offen", "importance": "Wichtigkeit", "no_reply": "keine Antwort gespeichert",
         "studio_report": "Logbuch", "scene": "Szene", "previous_day": "Vorheriger Tag", "no_days": "Noch kein Tag gespielt.",
-        "no_artifacts": "Noch keine Artefakte.", "file_missing": "Datei fehlt", "plan": "Plan",
+        "no_artifacts": "Noch keine Artefakte.", "file_missing": "Datei fehlt", "plan": "Plan", "room": "Raum",
     },
     "en": {
         "overview": "Overview", "days": "Days", "day": "Day", "characters": "Characters", "gallery": "Gallery",
@@ -47,7 +47,7 @@ LABELS: dict[str, dict[str, str]] = {
         "threshold": "Threshold", "library": "Read in the library", "author": "By", "mentioned_by": "Mentioned in memories",
         "pending": "pending", "importance": "Importance", "no_reply": "no reply stored",
         "studio_report": "Logbook", "scene": "Scene", "previous_day": "Previous day", "no_days": "No day played yet.",
-        "no_artifacts": "No artifacts yet.", "file_missing": "file missing", "plan": "Plan",
+        "no_artifacts": "No artifacts yet.", "file_missing": "file missing", "plan": "Plan", "room": "Room",
     },
 }
 
