@@ -208,6 +208,10 @@ def test_out_and_open(tmp_path, monkeypatch):
     assert result.output.strip().splitlines()[-1] == str(tmp_path / "site" / "index.html")
     assert opened == [(tmp_path / "site" / "index.html").as_uri()]
     assert not (root / "report").exists()
+    monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: False)
+    result = gamemaster(root, "report", "--open")
+    assert "no web browser could be started here" in result.output
+    assert (root / "report" / "index.html").is_file()
 
 
 def test_a_broken_reply_file_is_named(tmp_path):

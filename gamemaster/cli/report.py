@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -27,6 +28,7 @@ def report(
         if open_browser:
             import webbrowser
 
-            webbrowser.open(result.index.as_uri())
+            if not webbrowser.open(result.index.as_uri()):
+                print("no web browser could be started here: open the path above in one", file=sys.stderr)
 
     run(ctx, action)
