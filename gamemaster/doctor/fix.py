@@ -64,10 +64,12 @@ class DoctorResult:
 def run_doctor(workspace: Workspace, fix: bool = False, studio_name: str | None = None) -> DoctorResult:
     """What drifted, and with ``fix`` the repair. ``studio_name``: for a world without one."""
     workspace.require()
+    if not fix:
+        return DoctorResult(diagnose(workspace, studio_name))
     with workspace.lock:
         diagnosis = diagnose(workspace, studio_name)
         result = DoctorResult(diagnosis)
-        if not fix or not diagnosis.writes:
+        if not diagnosis.writes:
             return result
         if workspace.journal_path.exists():
             raise GamemasterError(f"{workspace.rel(workspace.journal_path)}: an interrupted scene is waiting; "

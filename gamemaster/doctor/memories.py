@@ -93,7 +93,7 @@ def _repair_line(raw: bytes, agent: str, previous_created: str | None, finding: 
     _created(data, previous_created, finding)
     _extras_into_metadata(data, finding)
     _shapes(data, finding)
-    absent = [name for name in absent if name not in data or name == "metadata" and not data["metadata"]]
+    absent = [name for name in absent if not (name == "created" and data.get("created"))]  # reported above
     if finding.changes and absent:
         finding.drift(f"no {', '.join(absent)}", "written out with the line's other repairs (empty, or as derived above)")
     try:
