@@ -192,3 +192,12 @@ def test_a_studio_in_the_canonical_format_has_no_drift(workspace):
     assert result.exit_code == 0, result.output
     assert "0 drift(s), 0 error(s), 0 warning(s)" in result.output
     assert not (workspace.state / ".backup").exists()
+
+
+def test_next_prompt_and_apply_do_not_load_the_doctor(workspace):
+    from test_cli import imported_by
+
+    root = ["--root", str(workspace.root)]
+    loaded = imported_by([*root, "next"], [*root, "prompt", "vera"], packages=("gamemaster",))
+    assert "gamemaster.cli.doctor" in loaded
+    assert [m for m in loaded if m.startswith("gamemaster.doctor")] == []

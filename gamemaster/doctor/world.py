@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from ..ids import is_agent_id
-from ..models import Brief, Event, Memory, World, scene_ref
+from ..models import Brief, Memory, World, scene_ref
 from ..streams import describe_validation_error
 from .drift import Drift, Finding, day_number, first_weekday, keep_under, shorten, weekday_of
 
