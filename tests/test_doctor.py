@@ -201,3 +201,31 @@ def test_next_prompt_and_apply_do_not_load_the_doctor(workspace):
     loaded = imported_by([*root, "next"], [*root, "prompt", "vera"], packages=("gamemaster",))
     assert "gamemaster.cli.doctor" in loaded
     assert [m for m in loaded if m.startswith("gamemaster.doctor")] == []
+
+
+def test_a_world_without_day_takes_the_last_day_of_the_memories(studio):
+    world_path = studio / "state/world.json"
+    world = json.loads(world_path.read_text(encoding="utf-8"))
+    del world["day"]
+    world_path.write_text(json.dumps(world, ensure_ascii=False), encoding="utf-8")
+    bulletin = studio / "state/bulletin.json"
+    bulletin.write_text(json.dumps({"posts": json.loads(bulletin.read_text(encoding="utf-8"))}, ensure_ascii=False),
+                        encoding="utf-8")
+    result = doctor(studio, "--fix")
+    assert result.exit_code == 0, result.output
+    assert "state/world.json: no day as a number — day 5 (the last day the memories were written on)" in result.output
+    assert "state/bulletin.json: [0] brief from Creative Director" in result.output
+    fixed = json.loads(world_path.read_text(encoding="utf-8"))
+    assert (fixed["day"], fixed["first_weekday"], len(fixed["past_briefs"])) == (5, "mon", 3)
+
+
+def test_an_agent_file_whose_id_is_not_its_name_is_an_error_and_kept(studio):
+    path = studio / "state/agents/lea.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["id"] = "lena"
+    text = json.dumps(data, ensure_ascii=False)
+    path.write_text(text, encoding="utf-8")
+    result = doctor(studio, "--fix")
+    assert result.exit_code == 1
+    assert "state/agents/lea.json: error: id 'lena' does not match the file name 'lea'" in result.output
+    assert path.read_text(encoding="utf-8") == text

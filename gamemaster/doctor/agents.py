@@ -56,6 +56,10 @@ def repair_agent(data: dict, stem: str, memories: list[Memory], language: str, f
             return None
         data["id"] = stem
         finding.drift("no id", f"id {stem!r} from the file name")
+    elif data["id"] != stem:
+        finding.error(f"id {data['id']!r} does not match the file name {stem!r}",
+                      "left as it is (memory ids and evidence name the character); rename the file or the id by hand")
+        return None
     drafted = list(data.get("drafted") or [])
     if not isinstance(data.get("name"), str) or not data["name"].strip():
         _keep_original(data, "name")

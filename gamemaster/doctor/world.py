@@ -11,6 +11,7 @@ Fields without a place (``time_of_day``, ``studio_status``…) stay where they a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -229,6 +230,9 @@ def _brief_posts(posts: list) -> list[dict]:
 
 
 def _post_ref(post: dict) -> str:
+    """The scene a post was made in; ``"scene": "03b"`` counts as scene 3."""
     scene = post.get("scene")
-    scene = day_number(scene if not isinstance(scene, str) else scene.lower().removeprefix("scene").strip("-_ ").rstrip("abcdefghijklmnopqrstuvwxyz"))
-    return scene_ref(day_number(post.get("day")) or 0, scene or 0)
+    if isinstance(scene, str):
+        digits = re.search(r"\d+", scene)
+        scene = int(digits.group()) if digits else None
+    return scene_ref(day_number(post.get("day")) or 0, day_number(scene) or 0)
