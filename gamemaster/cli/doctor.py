@@ -59,7 +59,8 @@ def import_studio(
             if result.day_summary:
                 print(printable(f"the studio's last day is over: {result.day_summary}"))
             if result.incomplete:
-                print(printable(f"error: the workspace is not complete: {result.incomplete}"))
+                print(printable(f"error: the workspace is not complete: {result.incomplete}; correct it by hand, "
+                                f"then run `gamemaster --root {result.workspace.root} doctor --fix` and `agents sync`"))
             else:
                 print(printable(f"next: gamemaster --root {result.workspace.root} day advance"))
         if result.doctor.diagnosis.error_count or result.incomplete:

@@ -163,8 +163,8 @@ def _bulletin(workspace: Workspace, diagnosis: Diagnosis) -> list:
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        line = getattr(exc, "lineno", None)
-        diagnosis.drifts.append(Drift(BULLETIN, line, f"not readable as JSON: {exc}", "its briefs are not carried; "
+        line, reason = (exc.lineno, exc.msg) if isinstance(exc, json.JSONDecodeError) else (None, f"not UTF-8 (byte {exc.start})")
+        diagnosis.drifts.append(Drift(BULLETIN, line, f"not readable as JSON: {reason}", "its briefs are not carried; "
                                       "the file stays as it is", ERROR))
         return []
     if isinstance(data, dict):

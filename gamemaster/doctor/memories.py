@@ -176,7 +176,7 @@ def _shapes(data: dict, finding: Finding) -> None:
         data["type"] = "observation"
         finding.drift(f"type {kind!r} is not one of {', '.join(MEMORY_TYPES)}", f"type observation; the original kept as metadata.{key}")
     importance = data.get("importance")
-    if isinstance(importance, str) and importance.strip().isdigit() or isinstance(importance, float) and importance.is_integer():
+    if (isinstance(importance, str) and importance.strip().isdigit()) or (isinstance(importance, float) and importance.is_integer()):
         data["importance"] = int(importance if isinstance(importance, float) else importance.strip())
         finding.drift(f"importance {importance!r} is not a whole number", f"importance {data['importance']}")
     if isinstance(data.get("importance"), int) and not isinstance(data["importance"], bool) and not 1 <= data["importance"] <= 10:
