@@ -229,3 +229,14 @@ def test_an_agent_file_whose_id_is_not_its_name_is_an_error_and_kept(studio):
     assert result.exit_code == 1
     assert "state/agents/lea.json: error: id 'lena' does not match the file name 'lea'" in result.output
     assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_stream_without_a_final_line_end_gets_one(workspace):
+    stream = workspace.memories_dir / "vera.jsonl"
+    text = stream.read_text(encoding="utf-8").rstrip("\n")
+    stream.write_text(text, encoding="utf-8")
+    result = doctor(workspace.root, "--fix")
+    lines = text.count("\n") + 1
+    assert f"state/memories/vera.jsonl:{lines}: the last line has no line end — one is added" in result.output
+    assert stream.read_text(encoding="utf-8") == text + "\n"
+    assert "0 drift(s)" in doctor(workspace.root).output

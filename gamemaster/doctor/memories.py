@@ -42,8 +42,10 @@ def repair_stream(path: Path, agent: str, display: str) -> RepairedStream:
     raw_lines = path.read_bytes().split(b"\n")
     if raw_lines and raw_lines[-1] == b"":
         raw_lines.pop()
-    elif raw_lines:
-        result.changed = True  # a last line without its newline gets one
+    elif raw_lines and raw_lines[-1].strip():
+        # An append would have to add the line end first; the rewrite adds it once.
+        result.changed = True
+        result.drifts.append(Drift(display, len(raw_lines), "the last line has no line end", "one is added"))
     previous_created: str | None = None
     for number, raw in enumerate(raw_lines, start=1):
         line = raw[:-1] if raw.endswith(b"\r") else raw
