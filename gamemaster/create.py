@@ -38,14 +38,21 @@ def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studi
             for name in ("agents", "memories"):
                 shutil.copytree(source / name, workspace.state / name, dirs_exist_ok=True)
             shutil.copy2(source / "world.json", workspace.world_path)
-        if not (target / "prompts").exists():
-            shutil.copytree(bundled_dir("prompts"), target / "prompts")
         if not empty and not (target / "library").exists():
             shutil.copytree(bundled_dir("library"), target / "library")
-        # Claude Code files the folder already has (a checkout, a user's own) are left as they are.
-        mode = PLUGIN if plugin else COMMANDS
-        install(workspace, {p for p in shipped(mode) if not (target / p).exists()}, mode=mode)
-        for folder in (workspace.gallery, workspace.scenes):
-            folder.mkdir(exist_ok=True)
-        sync_subagents(workspace)
+        add_workspace_files(workspace, plugin=plugin)
     return workspace
+
+
+def add_workspace_files(workspace: Workspace, plugin: bool = False) -> None:
+    """What makes a folder with ``state/`` a workspace: prompt templates, ``gallery/`` and
+    ``scenes/``, the Claude Code files and a subagent per character. The caller holds the lock."""
+    target = workspace.root
+    if not (target / "prompts").exists():
+        shutil.copytree(bundled_dir("prompts"), target / "prompts")
+    # Claude Code files the folder already has (a checkout, a user's own) are left as they are.
+    mode = PLUGIN if plugin else COMMANDS
+    install(workspace, {p for p in shipped(mode) if not (target / p).exists()}, mode=mode)
+    for folder in (workspace.gallery, workspace.scenes):
+        folder.mkdir(exist_ok=True)
+    sync_subagents(workspace)

@@ -304,6 +304,9 @@ class World(BaseModel):
     today: list[SceneEntry] = Field(default_factory=list)
     briefs: list[Brief] = Field(default_factory=list)
     briefs_issued: Annotated[int, Field(ge=0)] = 0
+    #: Briefs every addressee has already seen, kept for the record (an imported studio's briefs):
+    #: no scene answers them again.
+    past_briefs: list[Brief] = Field(default_factory=list)
     pending: str | None = None
 
     @field_validator("pending")

@@ -21,7 +21,7 @@ from .transaction import recover
 from .workspace import Workspace
 
 #: Fields of World the Game Master keeps itself: setting them by hand would break a day under way.
-RUNNING_STATE = ("day", "scene", "today", "briefs", "briefs_issued", "events", "events_issued", "pending")
+RUNNING_STATE = ("day", "scene", "today", "briefs", "briefs_issued", "past_briefs", "events", "events_issued", "pending")
 
 
 def setting_names() -> list[str]:

@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import agents, config, cost, day, hook, mcp, memory, plugin, report, scene, studio, workspace
+from . import agents, config, cost, day, doctor, hook, mcp, memory, plugin, report, scene, studio, workspace
 from .common import Context
 
 app = typer.Typer(
@@ -48,6 +48,8 @@ app.command("cost")(cost.cost)
 app.command("memories")(memory.memories)
 app.command("brief")(memory.brief)
 app.command("validate")(workspace.validate)
+app.command("doctor")(doctor.doctor)
+app.command("import")(doctor.import_studio)
 app.command("schema")(scene.schema)
 app.command("recall")(memory.recall)
 app.command("ask")(memory.ask)
