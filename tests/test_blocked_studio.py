@@ -57,3 +57,18 @@ def test_an_error_that_is_not_about_the_state_files_stays_as_it_was(workspace, c
     result = cli("prompt", "vera")
     assert result.exit_code == 1
     assert "cannot be played" not in result.output and "doctor" not in result.output
+
+
+def test_the_drifted_fixture_studio_lists_every_agent_and_the_world_before_any_fix(tmp_path, cli):
+    import shutil
+    from pathlib import Path
+
+    root = shutil.copytree(Path(__file__).parent / "fixtures" / "drifted_studio", tmp_path / "theirs")
+    result = cli("status", root=root)
+    assert result.exit_code == 1
+    listed = [line.strip() for line in result.output.splitlines()[1:-1]]
+    files = {line.split(":")[0] for line in listed}
+    assert files == {"state/world.json", *(f"state/agents/{p.name}" for p in (root / "state/agents").glob("*.json"))}
+    assert "gamemaster doctor --fix" in result.output.splitlines()[-1]
+    assert cli("doctor", "--fix", root=root).exit_code == 0
+    assert cli("status", root=root).exit_code == 0
