@@ -98,3 +98,18 @@ def test_the_event_command_schedules_and_the_day_plays_it(workspace, cli):
     assert (meeting["type"], meeting["participants"]) == ("MEETING", ["vera", "emre"])
     world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
     assert next(e for e in world["events"] if e["id"] == scheduled["id"])["held"] == [1]
+
+
+def test_an_event_meeting_still_comes_when_a_reflection_falls_due_right_after_the_event():
+    # The event's own importance-7 observation often tips someone over the threshold, so a
+    # REFLECTION is chosen first; the meeting the event called is owed all the same.
+    w = world(today=MORNING, events=[{**PLAYTEST, "held": [1]}])
+    w.today.append(w.today[0].model_validate({"scene": 2, "type": "EVENT", "participants": ["bob", "dia"], "event": "event-003"}))
+    w.today.append(w.today[0].model_validate({"scene": 3, "type": "REFLECTION", "participants": ["bob"]}))
+    w.scene = 3
+    spec = decide_next(w, agents())
+    assert (spec.type, spec.participants, spec.event_id) == ("MEETING", ["bob", "dia"], "event-003")
+    # Once held, the meeting is not called again.
+    w.today.append(w.today[0].model_validate({"scene": 4, "type": "MEETING", "participants": ["bob", "dia"], "event": "event-003"}))
+    w.scene = 4
+    assert decide_next(w, agents()).event_id != "event-003"

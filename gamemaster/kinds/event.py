@@ -48,14 +48,16 @@ class EventKind(SceneKind):
         return [a for a in (event.to or roster) if a in roster] or list(roster)
 
     def _meeting_after(self, world, agents, roster):
-        """The MEETING an event marked ``meeting`` opens, right after it."""
+        """The MEETING an event marked ``meeting`` opens, as soon as nothing comes first.
+
+        Not only right after the EVENT: the event's own observation often tips someone
+        over the reflection threshold, and the REFLECTION that is asked first must not
+        swallow the meeting the event called."""
         from ..scenes import SceneSpec
         from . import meeting
 
-        last = world.today[-1]
-        event_id = (last.model_extra or {}).get("event") if last.type == self.name else None
-        event = next((e for e in world.events if e.id == event_id), None)
-        if event is None or not event.meeting:
+        event = self._meeting_owed(world)
+        if event is None:
             return None
         from .crowd import most_concerned
 
@@ -66,6 +68,23 @@ class EventKind(SceneKind):
         return SceneSpec(type=meeting.KIND.name, day=world.day, scene=world.scene + 1, participants=people,
                          topic=event.text, rounds=meeting.KIND.rounds(world), event_id=event.id,
                          reason=f"event {event.id} calls a meeting: {event.text}")
+
+    def _meeting_owed(self, world):
+        """The last event held today that calls a meeting which has not taken place yet."""
+        held = {}
+        for entry in world.today:
+            event_id = (entry.model_extra or {}).get("event")
+            if event_id is None:
+                continue
+            if entry.type == self.name:
+                held[event_id] = True
+            elif entry.type == "MEETING":
+                held.pop(event_id, None)
+        for event_id in reversed(list(held)):
+            event = next((e for e in world.events if e.id == event_id), None)
+            if event is not None and event.meeting:
+                return event
+        return None
 
     def forced(self, world, agents, participants):
         event = self.due(world)
