@@ -1,9 +1,11 @@
-"""The one rule for every id that becomes part of a path, and the check that writes stay inside.
+"""The one rule for every id that becomes part of a path, and the checks that reads and writes stay inside.
 
 Agent ids (also participants, MEETING turns, brief addressees, talk-wish
 partners), artifact kinds and scene refs come from hand-editable files. Each is
 checked here before any path is built from it, and every file the tool writes
-must lie inside the workspace.
+must lie inside the workspace. A file the tool reads because a state file names
+it or a folder walk found it is read only if it really is inside: a symbolic link
+that leads out of the workspace is not followed (``reads_inside``).
 """
 
 from __future__ import annotations
@@ -49,3 +51,15 @@ def inside(root: Path, path: Path) -> Path:
     if target != base and not target.startswith(base + os.sep):
         raise OutsideWorkspace(f"{path} is outside the workspace {root}")
     return path
+
+
+def reads_inside(root: Path, path: Path) -> bool:
+    """Whether reading ``path`` reads a file inside ``root``, every symbolic link followed.
+
+    A studio folder from elsewhere (a zip, a git repository) can hold links to any
+    file on the machine; a link that stays inside is followed like any path, one that
+    leads out is not read, copied or published.
+    """
+    base = os.path.realpath(root)
+    target = os.path.realpath(path)
+    return target == base or target.startswith(base.rstrip(os.sep) + os.sep)

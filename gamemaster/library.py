@@ -16,7 +16,11 @@ import re
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Callable
 
+from .ids import reads_inside
+from .printable import printable
+from .problems import Problem
 from .retrieval.text import analyzer
 
 FOLDER = "library"
@@ -46,19 +50,66 @@ class Excerpt:
         return asdict(self)
 
 
-def documents(root: Path) -> list[Path]:
-    """The library's Markdown files, in name order; nothing outside the workspace."""
+Warn = Callable[[Problem], None]
+
+
+def shelf(root: Path, warn: Warn | None = None) -> list[tuple[Path, str]]:
+    """Each readable document with its text, in name order.
+
+    ``library/`` may be a symbolic link the user made to shared lore: it is the one link
+    the tool follows out of the workspace, and only to read excerpts into prompts. Inside
+    it, a link that leads out of both the workspace and the linked folder is not read.
+    A document that is not text (NUL bytes, not UTF-8) is skipped with a warning; the text
+    of the others has its control characters shown as escapes (``printable``), so an
+    escape sequence in a heading reaches no prompt, memory or terminal as such.
+    """
     folder = root / FOLDER
     if not folder.is_dir():
         return []
-    inside = root.resolve()
-    return [p for p in sorted(folder.rglob("*.md")) if p.is_file() and p.resolve().is_relative_to(inside)]
+    found = []
+    for path in sorted(folder.rglob("*.md")):
+        relative = path.relative_to(root).as_posix()
+        if not (reads_inside(root, path) or reads_inside(folder, path)):
+            _warn(warn, relative, "not read: it leads outside the workspace and library/")
+        elif path.is_file():
+            text, why = _text(path)
+            if text is None:
+                _warn(warn, relative, f"skipped: {why}")
+            else:
+                found.append((path, text))
+    return found
 
 
-def sections(root: Path, path: Path) -> list[Section]:
+def _text(path: Path) -> tuple[str | None, str]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, f"not readable: {exc.strerror or exc}"
+    if b"\0" in data:
+        return None, "not text (it contains NUL bytes)"
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return None, f"not text (not UTF-8 at byte {exc.start})"
+    return printable(text.replace("\r\n", "\n").replace("\r", "\n")), ""
+
+
+def _warn(warn: Warn | None, relative: str, reason: str) -> None:
+    if warn is not None:
+        warn(Problem(relative, None, reason, warning=True))
+
+
+def documents(root: Path, warn: Warn | None = None) -> list[Path]:
+    """The library's readable Markdown files, in name order (see ``shelf``)."""
+    return [path for path, _ in shelf(root, warn)]
+
+
+def sections(root: Path, path: Path, text: str | None = None) -> list[Section]:
+    """The document's sections; ``text``: as ``shelf`` read it (else read here the same way)."""
     relative = path.relative_to(root).as_posix()
-    text = path.read_text(encoding="utf-8", errors="replace")
-    title, heading, lines, found = path.stem, "", [], []
+    if text is None:
+        text = _text(path)[0] or ""
+    title, heading, lines, found = printable(path.stem), "", [], []
 
     def flush():
         body = "\n".join(lines).strip()
@@ -82,7 +133,7 @@ def wants_library(plan_text: str | None) -> bool:
     return bool(plan_text and WANTS_LIBRARY.search(plan_text))
 
 
-def consult(root: Path, query: str, language: str, budget: int, asked: bool) -> list[Excerpt]:
+def consult(root: Path, query: str, language: str, budget: int, asked: bool, warn: Warn | None = None) -> list[Excerpt]:
     """The sections that best match ``query``, as many as fit in ``budget`` characters.
 
     ``asked``: the character wants the library, so the best sections come even when they
@@ -90,7 +141,7 @@ def consult(root: Path, query: str, language: str, budget: int, asked: bool) -> 
     """
     if budget <= 0 or not query.strip():
         return []
-    every = [s for path in documents(root) for s in sections(root, path)]
+    every = [s for path, text in shelf(root, warn) for s in sections(root, path, text)]
     if not every:
         return []
     words = analyzer(language)
@@ -165,8 +216,8 @@ def report(workspace) -> list[dict]:
                 readers.setdefault(source, {}).setdefault(agent_id, set()).update(
                     s for s in sections_read if isinstance(s, str))
     found = []
-    for path in documents(root):
-        parts = sections(root, path)
+    for path, text in shelf(root, workspace.warn):
+        parts = sections(root, path, text)
         relative = path.relative_to(root).as_posix()
         found.append({
             "path": relative,

@@ -32,7 +32,7 @@ def library_for(workspace: Workspace, world: World, agent: Agent, spec: SceneSpe
     plan = agent.today_plan
     query = spec.topic or " ".join([plan.text, *plan.tags] if plan else [])
     return consult(workspace.root, query, world.language, world.library_budget,
-                   asked=wants_library(plan.text if plan else None))
+                   asked=wants_library(plan.text if plan else None), warn=workspace.warn)
 
 
 def build_request(

@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .fsio import WorkspaceLock, atomic_write_json
-from .ids import SCENE_REF_RE, OutsideWorkspace, inside, is_agent_id
+from .ids import SCENE_REF_RE, OutsideWorkspace, inside, is_agent_id, reads_inside
 from .models import Agent, World
 from .problems import Problem, StateError
 from .streams import MemoryStream, describe_validation_error
@@ -114,6 +114,17 @@ class Workspace:
         if raw is not None:
             self._parsed[path] = (raw, parsed.model_copy(deep=True))
         return parsed
+
+    def readable(self, path: Path) -> Path | None:
+        """``path`` if reading it reads a file in the workspace; else None and a warning naming it.
+
+        For every file read because a state file names it or a folder walk found it
+        (artifacts, stored replies, scene records): a symbolic link out of the workspace
+        is never followed to read, copy or publish a file (``ids.reads_inside``)."""
+        if reads_inside(self.root, path):
+            return path
+        self.warn(Problem(self.rel(path), None, "not read: it leads outside the workspace (a symbolic link or ../)", warning=True))
+        return None
 
     def load_world(self) -> World:
         self.require()

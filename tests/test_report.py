@@ -13,7 +13,7 @@ import pytest
 from report_studio import ESCAPED, NETWORK, PAYLOAD, gamemaster, pages, played_studio, scene_records
 
 from gamemaster.create import init_workspace
-from gamemaster.problems import StateError
+from gamemaster.problems import GamemasterError, StateError
 from gamemaster.report import build_report
 from gamemaster.workspace import Workspace
 
@@ -224,7 +224,7 @@ def test_a_broken_reply_file_is_named(tmp_path):
 
 def test_the_report_refuses_to_write_into_the_state(tmp_path):
     root = played_studio(tmp_path / "studio")
-    with pytest.raises(StateError, match="folder of its own"):
+    with pytest.raises(GamemasterError, match="folder of its own"):
         build_report(Workspace(root), root / "state")
 
 

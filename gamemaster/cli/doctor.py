@@ -52,9 +52,11 @@ def import_studio(
         if as_json:
             print_json({**doctor_json(result.doctor), "workspace": str(result.workspace.root),
                         "gallery_copied": result.gallery_copied, "day_summary": result.day_summary,
-                        "incomplete": result.incomplete})
+                        "incomplete": result.incomplete, "skipped": result.skipped})
         else:
             print(printable(f"imported {result.source_state} into {result.workspace.root}"))
+            for line in result.skipped:
+                print(printable(line))
             print_doctor(result.doctor)
             if result.day_summary:
                 print(printable(f"the studio's last day is over: {result.day_summary}"))
@@ -76,6 +78,7 @@ def doctor_json(result) -> dict:
         "counts": {"drift": diagnosis.drift_count, "error": diagnosis.error_count, "warning": diagnosis.warning_count},
         "fixed": result.fixed,
         "backup": result.backup,
+        "backup_skipped": result.backup_skipped,
         "written": result.written,
     }
 
@@ -89,6 +92,8 @@ def print_doctor(result) -> None:
     if result.fixed:
         print(printable(f"fixed: {counts}; rewrote {len(result.written)} file(s): {', '.join(result.written)}"))
         print(printable(f"backup of state/ before the fix: {result.backup}"))
+        for line in result.backup_skipped:
+            print(printable(f"  not in the backup: {line}"))
     else:
         print(counts)
         if diagnosis.drift_count:

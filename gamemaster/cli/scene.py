@@ -59,7 +59,8 @@ def prompt(ctx: typer.Context, agent: Annotated[str, typer.Argument(help="Agent 
     """Print AGENT's prompt for the pending scene (in a MEETING: for the current turn)."""
 
     def action(obj: Context):
-        sys.stdout.write(obj.gm().prompt_text(agent))
+        # The prompt holds text from files (memories, library excerpts): controls as escapes.
+        sys.stdout.write(printable(obj.gm().prompt_text(agent)))
 
     run(ctx, action)
 

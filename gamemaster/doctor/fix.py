@@ -10,7 +10,6 @@ no command reads it as state.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -21,6 +20,7 @@ from ..ids import is_agent_id
 from ..problems import GamemasterError
 from ..workspace import Workspace
 from .agents import agent_file, repair_agent
+from .copying import TreeCopy
 from .drift import DRIFT, ERROR, WARNING, Drift, Finding, read_json_object
 from .memories import RepairedStream, cross_checks, repair_stream
 from .world import BULLETIN, StudioFacts, repair_world
@@ -59,6 +59,8 @@ class DoctorResult:
     fixed: bool = False
     backup: str | None = None
     written: list[str] = field(default_factory=list)
+    #: What the backup left out (a symbolic link out of the workspace), one line each.
+    backup_skipped: list[str] = field(default_factory=list)
 
 
 def run_doctor(workspace: Workspace, fix: bool = False, studio_name: str | None = None) -> DoctorResult:
@@ -74,7 +76,7 @@ def run_doctor(workspace: Workspace, fix: bool = False, studio_name: str | None 
         if workspace.journal_path.exists():
             raise GamemasterError(f"{workspace.rel(workspace.journal_path)}: an interrupted scene is waiting; "
                                   "run `gamemaster validate` and let a command finish it before the doctor rewrites state")
-        backup = make_backup(workspace)
+        backup, result.backup_skipped = make_backup(workspace)
         dirs: set[Path] = set()
         for path, content in sorted(diagnosis.writes.items()):
             atomic_write_bytes(workspace.inside(path), content, dirs)
@@ -172,8 +174,12 @@ def _bulletin(workspace: Workspace, diagnosis: Diagnosis) -> list:
     return data if isinstance(data, list) else []
 
 
-def make_backup(workspace: Workspace) -> Path:
-    """A full copy of ``state/`` (but earlier backups and derived files), checked file by file."""
+def make_backup(workspace: Workspace) -> tuple[Path, list[str]]:
+    """A full copy of ``state/`` (but earlier backups and derived files), checked file by file.
+
+    A symbolic link that stays in the workspace is copied as what it points to (the backup
+    holds the bytes a fix replaces); one that leads out of the workspace is not followed
+    and is returned in the lines naming what was left out."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     base = workspace.state / BACKUP_DIR
     target, number = base / stamp, 1
@@ -181,18 +187,14 @@ def make_backup(workspace: Workspace) -> Path:
         number += 1
         target = base / f"{stamp}-{number}"
     workspace.inside(target)
-    shutil.copytree(workspace.state, target, ignore=_NOT_STATE)
-    for source in _state_files(workspace.state):
-        copy = target / source.relative_to(workspace.state)
-        if not copy.is_file() or copy.read_bytes() != source.read_bytes():
-            raise GamemasterError(f"{workspace.rel(copy)}: the backup copy differs from the original; nothing was changed")
-    return target
-
-
-def _state_files(state: Path) -> list[Path]:
-    files = []
-    for folder, names, filenames in os.walk(state):
-        ignored = _NOT_STATE(folder, [*names, *filenames])
-        names[:] = [n for n in names if n not in ignored]
-        files += [Path(folder) / n for n in filenames if n not in ignored]
-    return files
+    base.mkdir(exist_ok=True)
+    copier = TreeCopy(workspace.root, "the workspace", workspace.root, ignore=_NOT_STATE)
+    try:
+        copier.copy(workspace.state, target)
+        for source, copy in copier.files:
+            if copy.read_bytes() != source.read_bytes():
+                raise GamemasterError(f"{workspace.rel(copy)}: the backup copy differs from the original")
+    except GamemasterError as exc:
+        shutil.rmtree(target, ignore_errors=True)
+        raise GamemasterError(f"{exc}; the backup failed, nothing was changed") from None
+    return target, copier.skipped

@@ -15,7 +15,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from ..fsio import atomic_write_bytes, atomic_write_text
-from ..problems import StateError
+from ..problems import GamemasterError, StateError
 from ..workspace import Workspace
 from . import character, day as day_page, gallery, overview
 from .html import character_file, day_file, gallery_file, labels, page
@@ -84,8 +84,7 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
     out = (out or workspace.root / DEFAULT_FOLDER).resolve()
     if out.exists() and not out.is_dir():
         raise StateError(f"{out}: not a folder")
-    if out == workspace.root.resolve() or out in (workspace.state.resolve(), workspace.scenes.resolve(), workspace.gallery.resolve()):
-        raise StateError(f"{out}: the report needs a folder of its own, not one of the workspace's")
+    _check_out(workspace, out)
     studio = load_studio(workspace)
     result = BuildResult(out)
     writer = _Writer(out, _read_manifest(out), result)
@@ -131,6 +130,21 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
             artifact.title, gallery.render_artifact(studio, artifact), "../", "gallery"))
     _write_manifest(out, writer.pages)
     return result
+
+
+#: The workspace's own folders: a report written into one (its manifest, its pages) would
+#: be read as state, scenes, artifacts, lore or templates, or stop every command.
+WORKSPACE_FOLDERS = ("state", "scenes", "gallery", "library", "prompts")
+
+
+def _check_out(workspace: Workspace, out: Path) -> None:
+    shown = workspace.rel(out) if out.is_relative_to(workspace.root) else str(out)
+    if out == workspace.root.resolve():
+        raise GamemasterError(f"--out {shown}: the workspace itself; the report needs a folder of its own (default: report/)")
+    for name in WORKSPACE_FOLDERS:
+        if out.is_relative_to((workspace.root / name).resolve()):
+            raise GamemasterError(f"--out {shown}: inside the workspace's {name}/; "
+                                  "the report needs a folder of its own (default: report/)")
 
 
 def _studio_state(studio: Studio) -> list:

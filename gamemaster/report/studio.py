@@ -9,7 +9,6 @@ from pathlib import Path
 
 from ..library import FOLDER as LIBRARY_FOLDER
 from ..models import Agent, Memory, World, parse_scene_ref
-from ..problems import StateError
 from ..records import DaySummary, SceneRecord, read_record
 from ..replies import Reply
 from ..workspace import Workspace
@@ -96,12 +95,10 @@ class Studio:
 
 
 def workspace_file(workspace: Workspace, relative: str) -> Path | None:
-    """The file a record or memory names, if it lies in the workspace (a hand-edited
-    ``../`` path is never read into the report)."""
-    try:
-        return workspace.inside(workspace.root / relative)
-    except StateError:
-        return None
+    """The file a record or memory names (or a walk found), if reading it reads a file in
+    the workspace: a hand-edited ``../`` path or a symbolic link that leads out is never
+    read into the report; it is named in a warning."""
+    return workspace.readable(workspace.root / relative)
 
 
 def load_studio(workspace: Workspace) -> Studio:
@@ -115,6 +112,8 @@ def load_studio(workspace: Workspace) -> Studio:
         memories[agent_id] = [item.memory for item in located]
     records: dict[int, list[SceneRecord]] = {}
     for path in sorted(workspace.scenes.glob("day-*/scene-*/scene.json")):
+        if not workspace.readable(path):
+            continue
         record = read_record(workspace, path, SceneRecord)
         if record.applied:
             records.setdefault(record.day, []).append(record)
@@ -146,7 +145,7 @@ def _artifacts(workspace: Workspace, memories: dict[str, list[Memory]]) -> dict[
 
 def day_summary(workspace: Workspace, day: int) -> DaySummary | None:
     path = workspace.day_dir(day) / "summary.json"
-    return read_record(workspace, path, DaySummary) if path.exists() else None
+    return read_record(workspace, path, DaySummary) if path.exists() and workspace.readable(path) else None
 
 
 def scene_turns(workspace: Workspace, record: SceneRecord) -> list[Turn]:
