@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from .fsio import WorkspaceLock, atomic_write_json
 from .ids import SCENE_REF_RE, OutsideWorkspace, inside, is_agent_id
 from .models import Agent, World
-from .problems import Problem, StateError
+from .problems import GamemasterError, Problem, StateError
 from .streams import MemoryStream, describe_validation_error
 
 ROOT_ENV = "GAMEMASTER_ROOT"
@@ -36,9 +36,40 @@ def bundled_dir(name: str) -> Path:
 CLAUDE_CODE_FILES = ("CLAUDE.md", ".claude/commands", ".claude/settings.json", ".mcp.json")
 
 
-def resolve_root(root: str | Path | None) -> Path:
-    chosen = root or os.environ.get(ROOT_ENV) or os.getcwd()
-    return Path(chosen).expanduser().resolve()
+def resolve_root(root: str | Path | None, walk_up: bool = True) -> Path:
+    """``--root`` or ``GAMEMASTER_ROOT`` as given; else the workspace the current folder lies in,
+    found as git finds its repository (the current folder itself if it lies in none).
+
+    ``walk_up=False``: the current folder itself, for commands that create a workspace there.
+    """
+    chosen = root or os.environ.get(ROOT_ENV)
+    if chosen:
+        return Path(chosen).expanduser().resolve()
+    here = Path.cwd().resolve()
+    return (find_workspace(here) if walk_up else None) or here
+
+
+def is_workspace(folder: Path) -> bool:
+    return (folder / "state" / "world.json").is_file()
+
+
+def find_workspace(start: Path) -> Path | None:
+    """``start`` or the nearest of its parents, up to the filesystem root, that is a workspace."""
+    for folder in (start, *start.parents):
+        if is_workspace(folder):
+            return folder
+    return None
+
+
+def refuse_nested(target: Path) -> None:
+    """A new workspace goes into ``target`` (absolute): refused where there is one already,
+    in ``target`` or around it; a workspace inside another would hide it from every command below."""
+    found = find_workspace(target)
+    if found == target:
+        raise GamemasterError(f"{target} is a gamemaster workspace already (state/world.json)")
+    if found is not None:
+        raise GamemasterError(f"{target} lies inside the gamemaster workspace {found}; "
+                              "a workspace cannot hold another one: choose a folder outside it")
 
 
 class Workspace:

@@ -31,7 +31,8 @@ def main(
     ctx: typer.Context,
     root: Annotated[
         Optional[Path],
-        typer.Option("--root", envvar="GAMEMASTER_ROOT", help="Workspace folder (default: the current directory)."),
+        typer.Option("--root", envvar="GAMEMASTER_ROOT",
+                     help="Workspace folder (default: the workspace the current directory lies in)."),
     ] = None,
 ) -> None:
     ctx.obj = Context(root)

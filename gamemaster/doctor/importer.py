@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..problems import GamemasterError, StateError
-from ..workspace import Workspace
+from ..workspace import Workspace, refuse_nested
 from .fix import DoctorResult, run_doctor
 
 #: Not copied: derived files, the source's own backups, a writer's temp files, an unfinished
@@ -52,6 +52,7 @@ def import_studio(source: Path, target: Path, plugin: bool = False) -> ImportRes
     target = target.expanduser().resolve()
     if target == source or target.is_relative_to(source):
         raise GamemasterError(f"{target}: lies inside {source}; import never writes into the folder it imports")
+    refuse_nested(target)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise GamemasterError(f"{target}: exists and is not empty; choose a new folder with --into")
     target.mkdir(parents=True, exist_ok=True)
