@@ -11,7 +11,8 @@ import shutil
 from pathlib import Path
 
 from .claude_code import sync_subagents
-from .claude_files import COMMANDS, PLUGIN, install, shipped
+from .claude_files import COMMANDS, PLUGIN
+from .claude_merge import install_beside_own
 from .fsio import atomic_write_json
 from .models import World
 from .workspace import Workspace, bundled_dir, refuse_nested
@@ -48,9 +49,8 @@ def add_workspace_files(workspace: Workspace, plugin: bool = False) -> None:
     target = workspace.root
     if not (target / "prompts").exists():
         shutil.copytree(bundled_dir("prompts"), target / "prompts")
-    # Claude Code files the folder already has (a user's own) are left as they are.
-    mode = PLUGIN if plugin else COMMANDS
-    install(workspace, {p for p in shipped(mode) if not (target / p).exists()}, mode=mode)
+    # Claude Code files the folder already has (a user's own) are kept, with what the Game Master needs added.
+    install_beside_own(workspace, PLUGIN if plugin else COMMANDS)
     for folder in (workspace.gallery, workspace.scenes):
         folder.mkdir(exist_ok=True)
     sync_subagents(workspace)

@@ -23,6 +23,7 @@ def init(
 
     def action(obj: Context):
         workspace = init_workspace(obj.target(directory), empty=empty, plugin=plugin)
+        obj.workspace = workspace  # its warnings (Claude Code files of the folder's own) are printed at the end
         console = rich_console()
         console.print(f"workspace ready: {workspace.root}", markup=False)
         console.print("next: gamemaster day advance", markup=False)

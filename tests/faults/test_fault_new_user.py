@@ -1,4 +1,5 @@
-"""Issue 19, the smaller things a new user hit: a command run in a subfolder of the workspace.
+"""Issue 19, the smaller things a new user hit: a command run in a subfolder of the workspace,
+and ``init`` into a folder that has Claude Code files of its own.
 
 Commands run as a user runs them: in their own process, from a folder, without ``--root``
 unless the test is about it.
@@ -6,6 +7,7 @@ unless the test is about it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -13,6 +15,8 @@ from pathlib import Path
 
 import anyio
 import faultkit as fk
+
+from gamemaster.workspace import bundled_dir
 
 
 def run_in(cwd: Path, *args: str, env: dict | None = None, input: str | None = None) -> subprocess.CompletedProcess:
@@ -152,3 +156,110 @@ def test_the_hook_run_in_the_workspace_still_stores_the_reply(tmp_path):
     assert proc.returncode == 0 and proc.stdout == "", fk.show(proc)
     replies = sorted((workspace.scenes / pending.spec.ref / "replies").glob("*.json"))
     assert [fk.read_json(path)["agent"] for path in replies] == ["vera"]
+
+
+# -- init into a folder with Claude Code files of its own -------------------------------------
+
+
+def _own_files(folder: Path) -> dict[str, str]:
+    (folder / ".claude").mkdir(parents=True)
+    own = {
+        "CLAUDE.md": "# Mein Projekt\n\nImmer auf Deutsch antworten.\n",
+        ".claude/settings.json": json.dumps({
+            "model": "opus",
+            "env": {"MEIN_SCHALTER": "1"},
+            "permissions": {"allow": ["Bash(make:*)"], "defaultMode": "acceptEdits"},
+            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo pre"}]}]},
+        }, indent=2) + "\n",
+        ".mcp.json": json.dumps({"mcpServers": {"notizen": {"type": "stdio", "command": "notizen-server"}}}) + "\n",
+    }
+    for relative, text in own.items():
+        (folder / relative).write_text(text, encoding="utf-8")
+    return own
+
+
+def test_init_keeps_a_users_claude_files_merges_settings_and_mcp_and_says_so(tmp_path):
+    target = tmp_path / "projekt"
+    own = _own_files(target)
+
+    proc = fk.run(target, "init")
+
+    fk.assert_no_traceback(proc)
+    assert proc.returncode == 0, fk.show(proc)
+    assert (target / "CLAUDE.md").read_text(encoding="utf-8") == own["CLAUDE.md"]
+    side = target / ".claude" / "gamemaster-CLAUDE.md"
+    assert side.read_bytes() == bundled_dir("CLAUDE.md").read_bytes()
+    assert proc.stderr.splitlines() == [
+        "warning: CLAUDE.md: the folder has its own, kept as it is; the Game Master's instructions are in "
+        ".claude/gamemaster-CLAUDE.md: add the line `@.claude/gamemaster-CLAUDE.md` to CLAUDE.md, "
+        "or Claude Code does not know how to run the studio",
+        "warning: .claude/settings.json: the folder has its own; added what gamemaster needs "
+        "(env, permissions, hooks) and kept everything of yours",
+        "warning: .mcp.json: the folder has its own; added the gamemaster MCP server and kept yours",
+    ]
+
+    settings = fk.read_json(target / ".claude" / "settings.json")
+    ours = fk.read_json(bundled_dir(".claude/settings.json"))
+    assert settings["model"] == "opus" and settings["permissions"]["defaultMode"] == "acceptEdits"
+    assert settings["env"] == {"MEIN_SCHALTER": "1", **ours["env"]}
+    assert settings["permissions"]["allow"] == ["Bash(make:*)", *ours["permissions"]["allow"]]
+    assert settings["permissions"]["deny"] == ours["permissions"]["deny"]
+    assert settings["hooks"]["PreToolUse"] == [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo pre"}]}]
+    assert settings["hooks"]["SubagentStop"] == ours["hooks"]["SubagentStop"]
+
+    servers = fk.read_json(target / ".mcp.json")["mcpServers"]
+    assert servers == {"notizen": {"type": "stdio", "command": "notizen-server"},
+                       "gamemaster": fk.read_json(bundled_dir(".mcp.json"))["mcpServers"]["gamemaster"]}
+
+
+def test_agents_sync_after_a_merge_keeps_the_users_settings_and_the_side_file_current(tmp_path):
+    target = tmp_path / "projekt"
+    _own_files(target)
+    assert fk.run(target, "init").returncode == 0
+    merged = (target / ".claude" / "settings.json").read_bytes()
+    side = target / ".claude" / "gamemaster-CLAUDE.md"
+    side.write_text("veraltet\n", encoding="utf-8")
+    record = fk.read_json(target / ".claude" / "gamemaster-files.json")
+    record["files"][".claude/gamemaster-CLAUDE.md"] = hashlib.sha256(b"veraltet\n").hexdigest()
+    fk.write_json(target / ".claude" / "gamemaster-files.json", record)
+
+    proc = fk.run(target, "agents", "sync")
+
+    assert proc.returncode == 0, fk.show(proc)
+    assert (target / ".claude" / "settings.json").read_bytes() == merged
+    assert side.read_bytes() == bundled_dir("CLAUDE.md").read_bytes()
+    assert "updated: .claude/gamemaster-CLAUDE.md" in proc.stdout
+    assert "CLAUDE.md" not in proc.stdout.replace(".claude/gamemaster-CLAUDE.md", "")
+
+
+def test_init_leaves_an_unreadable_settings_file_alone_with_one_warning(tmp_path):
+    target = tmp_path / "projekt"
+    (target / ".claude").mkdir(parents=True)
+    broken = b'{"model": "opus",\n  "env": \n'
+    (target / ".claude" / "settings.json").write_bytes(broken)
+
+    proc = fk.run(target, "init")
+
+    assert proc.returncode == 0, fk.show(proc)
+    assert (target / ".claude" / "settings.json").read_bytes() == broken
+    assert proc.stderr.splitlines() == [
+        "warning: .claude/settings.json:3: not valid JSON: Expecting value; left as it is, so Claude Code gets "
+        "no reply hook and no permissions from gamemaster: fix it and add env, permissions and hooks as in "
+        f"{bundled_dir('.claude/settings.json')}",
+    ]
+    assert fk.read_json(target / ".mcp.json") == fk.read_json(bundled_dir(".mcp.json"))
+
+
+def test_init_with_the_plugin_merges_the_plugin_settings(tmp_path):
+    target = tmp_path / "projekt"
+    _own_files(target)
+
+    proc = fk.run(target, "init", "--plugin")
+
+    assert proc.returncode == 0, fk.show(proc)
+    settings = fk.read_json(target / ".claude" / "settings.json")
+    assert settings["model"] == "opus" and settings["enabledPlugins"] == {"gamemaster@gamemaster": True}
+    assert "Bash(make:*)" in settings["permissions"]["allow"]
+    assert "mcp__plugin_gamemaster_gamemaster" in settings["permissions"]["allow"]
+    assert "SubagentStop" not in settings["hooks"]
+    assert fk.read_json(target / ".mcp.json") == {"mcpServers": {"notizen": {"type": "stdio", "command": "notizen-server"}}}
