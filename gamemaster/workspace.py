@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .fsio import WorkspaceLock, atomic_write_json
-from .ids import SCENE_REF_RE, OutsideWorkspace, inside, is_agent_id
+from .ids import SCENE_REF_RE, OutsideWorkspace, inside, is_agent_id, no_agent
 from .models import Agent, World
 from .problems import GamemasterError, Problem, StateError
 from .streams import MemoryStream, describe_validation_error
@@ -167,7 +167,21 @@ class Workspace:
         if problem not in self.warnings:
             self.warnings.append(problem)
 
+    def check_agents(self, agent_ids: list[str], where: str = "") -> list[str]:
+        """``agent_ids`` if the studio has each of them; else the one message for ids it does not
+        have (``where``: the option they came from, e.g. ``--to: ``)."""
+        known = self.agent_ids()
+        unknown = [a for a in agent_ids if a not in known]
+        if unknown:
+            raise GamemasterError(where + no_agent(unknown, known))
+        return agent_ids
+
+    def check_agent(self, agent_id: str) -> str:
+        return self.check_agents([agent_id])[0]
+
     def load_agent(self, agent_id: str) -> Agent:
+        if not is_agent_id(agent_id) or not (self.agents_dir / f"{agent_id}.json").is_file():
+            self.check_agent(agent_id)  # an id typed by hand: say which agent was meant
         path = self.agent_path(agent_id)
         agent = self._parsed_model(path, Agent)
         if agent.id != agent_id:

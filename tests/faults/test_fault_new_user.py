@@ -1,5 +1,6 @@
 """Issue 19, the smaller things a new user hit: a command run in a subfolder of the workspace,
-and ``init`` into a folder that has Claude Code files of its own.
+``init`` into a folder that has Claude Code files of its own, and mistyped memory types and
+agent ids.
 
 Commands run as a user runs them: in their own process, from a folder, without ``--root``
 unless the test is about it.
@@ -17,6 +18,8 @@ import anyio
 import faultkit as fk
 
 from gamemaster.workspace import bundled_dir
+
+AGENTS = "darius, emre, finn, leo, nami, tobi, vera"
 
 
 def run_in(cwd: Path, *args: str, env: dict | None = None, input: str | None = None) -> subprocess.CompletedProcess:
@@ -263,3 +266,54 @@ def test_init_with_the_plugin_merges_the_plugin_settings(tmp_path):
     assert "mcp__plugin_gamemaster_gamemaster" in settings["permissions"]["allow"]
     assert "SubagentStop" not in settings["hooks"]
     assert fk.read_json(target / ".mcp.json") == {"mcpServers": {"notizen": {"type": "stdio", "command": "notizen-server"}}}
+
+
+# -- memory types, the version, agent ids -------------------------------------------------------
+
+
+def test_memories_refuses_an_unknown_type(tmp_path):
+    workspace = fk.studio(tmp_path)
+
+    proc = fk.run(workspace.root, "memories", "vera", "--type", "reflektion")
+
+    assert only_error(proc) == ("error: --type: no memory type 'reflektion'; the types are: "
+                                "observation, reflection, plan, artifact, conversation")
+    assert proc.stdout == ""
+
+
+def test_version_prints_the_installed_version_anywhere(tmp_path):
+    from importlib.metadata import version
+
+    broken = tmp_path / "kaputt"
+    (broken / "state").mkdir(parents=True)
+    (broken / "state" / "world.json").write_text("{", encoding="utf-8")
+
+    for proc in (run_in(tmp_path, "--version"), run_in(broken, "--version")):
+        fk.assert_no_traceback(proc)
+        assert proc.returncode == 0 and proc.stderr == "", fk.show(proc)
+        assert proc.stdout == f"gamemaster {version('gamemaster')}\n"
+
+
+def test_a_mistyped_agent_id_gets_the_close_one_everywhere(tmp_path):
+    workspace = fk.studio(tmp_path)
+    before = fk.tree_snapshot(workspace.state)
+    commands = [
+        ("memories", "verra"), ("recall", "verra", "Türme"), ("prompt", "verra"), ("ask", "verra", "Wie geht's?", "--prompt"),
+        ("reply", "verra", "-"), ("brief", "Mehr Licht.", "--to", "verra"), ("event", "Stromausfall", "--to", "verra"),
+        ("next", "--with", "verra,emre"),
+    ]
+
+    for args in commands:
+        where = {"--to": "--to: ", "--with": "--with: "}.get(args[-2], "")
+        expected = f"error: {where}no agent 'verra'; did you mean 'vera'?"
+        assert only_error(fk.run(workspace.root, *args, input="{}")) == expected, args
+    assert only_error(fk.run(workspace.root, "memories", "Vera")) == "error: no agent 'Vera'; did you mean 'vera'?"
+    assert fk.tree_snapshot(workspace.state) == before
+
+
+def test_an_agent_id_close_to_none_lists_the_agents(tmp_path):
+    workspace = fk.studio(tmp_path)
+
+    proc = fk.run(workspace.root, "memories", "zacharias")
+
+    assert only_error(proc) == f"error: no agent 'zacharias'; the agents are: {AGENTS}"
