@@ -24,9 +24,7 @@ def give_brief(workspace: Workspace, text: str, to: list[str] | None = None, imp
         agents = workspace.load_agents()
         if not agents:
             raise GamemasterError("brief: the studio has no agents")
-        unknown = [a for a in (to or []) if a not in agents]
-        if unknown:
-            raise GamemasterError(f"--to: unknown agent(s) {', '.join(unknown)}")
+        workspace.check_agents(to or [], "--to: ")
         received = received_ref(workspace, world)
         world.briefs_issued += 1
         brief = Brief(id=f"brief-{world.briefs_issued:03d}", text=text, to=to or None, created=received)

@@ -16,7 +16,7 @@ from pathlib import Path
 from .fsio import atomic_write_text
 from .models import Agent, World
 from .prompts import render_template
-from .workspace import Workspace
+from .workspace import Workspace, find_workspace
 
 SUBAGENT_PREFIX = "character-"
 #: A character reads its prompt and may look at artifacts; it never writes files.
@@ -141,10 +141,9 @@ def hook_workspace(root: Path, payload: dict) -> Workspace | None:
     for start in starts:
         if not isinstance(start, (str, Path)) or not str(start):
             continue
-        folder = Path(start).resolve()
-        for candidate in (folder, *folder.parents):
-            if (candidate / "state" / "world.json").is_file():
-                return Workspace(candidate)
+        found = find_workspace(Path(start).resolve())
+        if found is not None:
+            return Workspace(found)
     return None
 
 

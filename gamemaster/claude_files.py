@@ -5,7 +5,9 @@
 server to the plugin) and records what it wrote in
 ``.claude/gamemaster-files.json`` (the mode and a hash per file). Later, a file still as the toolkit wrote it but different from what the
 installed toolkit ships is out of date and ``agents sync`` replaces it; a file
-changed in the workspace is the user's and is only reported.
+changed in the workspace is the user's and is only reported. In a folder that had a CLAUDE.md
+of its own, the toolkit's goes to ``.claude/gamemaster-CLAUDE.md`` instead, and is kept current
+there (``claude_merge.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from .fsio import atomic_write_bytes, atomic_write_json
 from .workspace import CLAUDE_CODE_FILES, Workspace, bundled_dir
 
 RECORD = ".claude/gamemaster-files.json"
+#: Where the Game Master's CLAUDE.md goes in a folder with a CLAUDE.md of its own.
+CLAUDE_MD_ASIDE = ".claude/gamemaster-CLAUDE.md"
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,15 @@ def shipped(mode: str = COMMANDS) -> dict[str, bytes]:
     return files
 
 
+def placed(workspace: Workspace, mode: str | None = None, aside: bool | None = None) -> dict[str, bytes]:
+    """Path in this workspace → the bytes the installed toolkit ships for it: ``shipped``, with
+    CLAUDE.md at ``CLAUDE_MD_ASIDE`` where ``init`` put it there (``aside``; default: as recorded)."""
+    if aside is None:
+        aside = _record(workspace).get("claude_md") == CLAUDE_MD_ASIDE
+    files = shipped(mode or mode_of(workspace))
+    return {(CLAUDE_MD_ASIDE if aside and relative == "CLAUDE.md" else relative): data for relative, data in files.items()}
+
+
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -78,7 +91,7 @@ def mode_of(workspace: Workspace) -> str:
 def states(workspace: Workspace) -> list[FileState]:
     recorded = _recorded(workspace)
     found = []
-    for relative, data in shipped(mode_of(workspace)).items():
+    for relative, data in placed(workspace).items():
         path = workspace.root / relative
         if not path.is_file():
             found.append(FileState(relative, "missing"))
@@ -93,18 +106,22 @@ def states(workspace: Workspace) -> list[FileState]:
     return found
 
 
-def install(workspace: Workspace, only: set[str] | None = None, mode: str | None = None) -> list[str]:
-    """Write the shipped files (all of them, or ``only`` these) and record what was written."""
+def install(workspace: Workspace, only: set[str] | None = None, mode: str | None = None,
+            aside: bool | None = None) -> list[str]:
+    """Write the shipped files (all of them, or ``only`` these paths of ``placed``) and record what was written."""
     recorded = _recorded(workspace)
     mode = mode or mode_of(workspace)
+    if aside is None:
+        aside = _record(workspace).get("claude_md") == CLAUDE_MD_ASIDE
     written = []
-    for relative, data in shipped(mode).items():
+    for relative, data in placed(workspace, mode, aside).items():
         if only is not None and relative not in only:
             continue
         atomic_write_bytes(workspace.inside(workspace.root / relative), data)
         recorded[relative] = _digest(data)
         written.append(relative)
-    atomic_write_json(workspace.root / RECORD, {"mode": mode, "files": dict(sorted(recorded.items()))})
+    record = {"mode": mode, **({"claude_md": CLAUDE_MD_ASIDE} if aside else {}), "files": dict(sorted(recorded.items()))}
+    atomic_write_json(workspace.root / RECORD, record)
     return written
 
 

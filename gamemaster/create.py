@@ -11,11 +11,11 @@ import shutil
 from pathlib import Path
 
 from .claude_code import sync_subagents
-from .claude_files import COMMANDS, PLUGIN, install, shipped
+from .claude_files import COMMANDS, PLUGIN
+from .claude_merge import install_beside_own
 from .fsio import atomic_write_json
 from .models import World
-from .problems import StateError
-from .workspace import Workspace, bundled_dir
+from .workspace import Workspace, bundled_dir, refuse_nested
 
 
 def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studio", plugin: bool = False) -> Workspace:
@@ -24,9 +24,8 @@ def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studi
     ``plugin``: Claude Code gets the Game Master from the toolkit's plugin, not from
     commands, hook and MCP entry in the workspace.
     """
+    refuse_nested(target.resolve())
     workspace = Workspace(target)
-    if workspace.world_path.exists():
-        raise StateError(f"{workspace.rel(workspace.world_path)}: a workspace already exists here")
     target.mkdir(parents=True, exist_ok=True)
     with workspace.lock:
         if empty:
@@ -50,9 +49,8 @@ def add_workspace_files(workspace: Workspace, plugin: bool = False) -> None:
     target = workspace.root
     if not (target / "prompts").exists():
         shutil.copytree(bundled_dir("prompts"), target / "prompts")
-    # Claude Code files the folder already has (a checkout, a user's own) are left as they are.
-    mode = PLUGIN if plugin else COMMANDS
-    install(workspace, {p for p in shipped(mode) if not (target / p).exists()}, mode=mode)
+    # Claude Code files the folder already has (a user's own) are kept, with what the Game Master needs added.
+    install_beside_own(workspace, PLUGIN if plugin else COMMANDS)
     for folder in (workspace.gallery, workspace.scenes):
         folder.mkdir(exist_ok=True)
     sync_subagents(workspace)

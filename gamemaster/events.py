@@ -35,9 +35,7 @@ def schedule_event(
     with workspace.lock:
         recover(workspace)
         world = workspace.load_world()
-        unknown = [a for a in (to or []) if a not in workspace.agent_ids()]
-        if unknown:
-            raise GamemasterError(f"--to: unknown agent(s) {', '.join(unknown)}")
+        workspace.check_agents(to or [], "--to: ")
         if day is None and weekday is None:
             day = max(world.day, 1)
         if day is not None and day < world.day:

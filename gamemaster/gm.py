@@ -144,6 +144,7 @@ class GameMaster:
 
     def prompt_text(self, agent_id: str) -> str:
         """The prompt ``agent_id`` answers next in the pending scene."""
+        self.workspace.check_agent(agent_id)
         pending = self.require_pending()
         turn = pending.turn_of(agent_id)
         path = pending.prompt_path(turn)
@@ -245,6 +246,7 @@ class GameMaster:
 
     def submit_reply(self, agent_id: str, raw: str | dict) -> tuple[Pending, Reply]:
         """Store ``agent_id``'s reply for the turn it owes in the pending scene."""
+        self.workspace.check_agent(agent_id)
         with self.workspace.lock:
             pending = self.require_pending()
             reply = self.store_reply(pending, pending.turn_of(agent_id), raw)

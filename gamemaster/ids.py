@@ -30,6 +30,24 @@ def agent_id(value: str) -> str:
     return value
 
 
+def no_agent(unknown: list[str], known: list[str]) -> str:
+    """What every command says about agent ids the studio does not have: the close one, if there
+    is one (a typo), else the agents there are."""
+    from difflib import get_close_matches
+
+    parts, listed = [], False
+    for value in unknown:
+        close = get_close_matches(value, known, n=1) or get_close_matches(value.lower(), known, n=1)
+        if close:
+            parts.append(f"no agent {value!r}; did you mean {close[0]!r}?")
+        else:
+            parts.append(f"no agent {value!r}")
+            listed = True
+    if listed:
+        parts.append(f"the agents are: {', '.join(sorted(known))}" if known else "the studio has no agents")
+    return "; ".join(parts)
+
+
 def artifact_kind(value: str) -> str:
     if not isinstance(value, str) or not ARTIFACT_KIND_RE.match(value):
         raise ValueError(f"{value!r} is not an artifact kind (lower-case letters, digits and -, at most 40)")

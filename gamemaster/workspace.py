@@ -9,9 +9,9 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .fsio import WorkspaceLock, atomic_write_json
-from .ids import SCENE_REF_RE, OutsideWorkspace, inside, is_agent_id, reads_inside
+from .ids import SCENE_REF_RE, OutsideWorkspace, inside, is_agent_id, no_agent, reads_inside
 from .models import Agent, World
-from .problems import Problem, StateError
+from .problems import GamemasterError, Problem, StateError
 from .streams import MemoryStream, describe_validation_error
 
 ROOT_ENV = "GAMEMASTER_ROOT"
@@ -36,9 +36,40 @@ def bundled_dir(name: str) -> Path:
 CLAUDE_CODE_FILES = ("CLAUDE.md", ".claude/commands", ".claude/settings.json", ".mcp.json")
 
 
-def resolve_root(root: str | Path | None) -> Path:
-    chosen = root or os.environ.get(ROOT_ENV) or os.getcwd()
-    return Path(chosen).expanduser().resolve()
+def resolve_root(root: str | Path | None, walk_up: bool = True) -> Path:
+    """``--root`` or ``GAMEMASTER_ROOT`` as given; else the workspace the current folder lies in,
+    found as git finds its repository (the current folder itself if it lies in none).
+
+    ``walk_up=False``: the current folder itself, for commands that create a workspace there.
+    """
+    chosen = root or os.environ.get(ROOT_ENV)
+    if chosen:
+        return Path(chosen).expanduser().resolve()
+    here = Path.cwd().resolve()
+    return (find_workspace(here) if walk_up else None) or here
+
+
+def is_workspace(folder: Path) -> bool:
+    return (folder / "state" / "world.json").is_file()
+
+
+def find_workspace(start: Path) -> Path | None:
+    """``start`` or the nearest of its parents, up to the filesystem root, that is a workspace."""
+    for folder in (start, *start.parents):
+        if is_workspace(folder):
+            return folder
+    return None
+
+
+def refuse_nested(target: Path) -> None:
+    """A new workspace goes into ``target`` (absolute): refused where there is one already,
+    in ``target`` or around it; a workspace inside another would hide it from every command below."""
+    found = find_workspace(target)
+    if found == target:
+        raise GamemasterError(f"{target} is a gamemaster workspace already (state/world.json)")
+    if found is not None:
+        raise GamemasterError(f"{target} lies inside the gamemaster workspace {found}; "
+                              "a workspace cannot hold another one: choose a folder outside it")
 
 
 class Workspace:
@@ -147,7 +178,21 @@ class Workspace:
         if problem not in self.warnings:
             self.warnings.append(problem)
 
+    def check_agents(self, agent_ids: list[str], where: str = "") -> list[str]:
+        """``agent_ids`` if the studio has each of them; else the one message for ids it does not
+        have (``where``: the option they came from, e.g. ``--to: ``)."""
+        known = self.agent_ids()
+        unknown = [a for a in agent_ids if a not in known]
+        if unknown:
+            raise GamemasterError(where + no_agent(unknown, known))
+        return agent_ids
+
+    def check_agent(self, agent_id: str) -> str:
+        return self.check_agents([agent_id])[0]
+
     def load_agent(self, agent_id: str) -> Agent:
+        if not is_agent_id(agent_id) or not (self.agents_dir / f"{agent_id}.json").is_file():
+            self.check_agent(agent_id)  # an id typed by hand: say which agent was meant
         path = self.agent_path(agent_id)
         agent = self._parsed_model(path, Agent)
         if agent.id != agent_id:

@@ -80,7 +80,7 @@ def test_schedule_event_writes_world_json(workspace):
                               "to": ["vera", "emre"], "meeting": True, "held": []}
     assert stored[1]["day"] == 4 and stored[2]["day"] == 1
     for bad, message in ((dict(text=" "), "text is empty"), (dict(text="x", weekday="someday"), "--weekday"),
-                         (dict(text="x", to=["zoe"]), "unknown agent"), (dict(text="x", day=2, weekday="mon"), "not both")):
+                         (dict(text="x", to=["zoe"]), "--to: no agent 'zoe'"), (dict(text="x", day=2, weekday="mon"), "not both")):
         with pytest.raises(GamemasterError, match=message):
             schedule_event(workspace, **bad)
 

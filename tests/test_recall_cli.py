@@ -77,9 +77,9 @@ def test_recall_with_the_seed_strategy_and_a_bad_agent_id(tmp_path):
     assert json.loads(result.stdout)["strategy"] == "seed"
     result = run(workspace, "recall", "../caroline", "puppy")
     assert result.exit_code == 1
-    assert "'../caroline' is not an agent id" in result.output
+    assert "error: no agent '../caroline'; did you mean 'caroline'?" in result.output
     result = run(workspace, "recall", "nobody", "puppy")
-    assert result.exit_code == 1 and "state/agents/nobody.json: missing" in result.output
+    assert result.exit_code == 1 and "error: no agent 'nobody'; the agents are: " in result.output
 
 
 def test_ask_offline_answers_from_recalled_memories_and_writes_nothing(tmp_path):

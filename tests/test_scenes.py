@@ -113,7 +113,7 @@ def test_the_creative_director_can_force_type_participants_and_topic():
 @pytest.mark.parametrize("force,message", [
     (Force(type=SceneType.REFLECTION, participants=["ana", "bob"]), "exactly one participant"),
     (Force(type=SceneType.MEETING, participants=["ana"]), "at least two"),
-    (Force(participants=["zed"]), "unknown agent"),
+    (Force(participants=["zed"]), "participants: no agent 'zed'; the agents are: ana, bob"),
 ])
 def test_impossible_forces_are_refused(force, message):
     with pytest.raises(ValueError, match=message):

@@ -26,13 +26,31 @@ app = typer.Typer(
 )
 
 
+def print_version(value: bool) -> None:
+    """``--version``: the installed package's version, before any workspace is looked at."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version("gamemaster")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        from .. import __version__ as number
+    print(f"gamemaster {number}")
+    raise typer.Exit()
+
+
 @app.callback()
 def main(
     ctx: typer.Context,
     root: Annotated[
         Optional[Path],
-        typer.Option("--root", envvar="GAMEMASTER_ROOT", help="Workspace folder (default: the current directory)."),
+        typer.Option("--root", envvar="GAMEMASTER_ROOT",
+                     help="Workspace folder (default: the workspace the current directory lies in)."),
     ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
 ) -> None:
     ctx.obj = Context(root)
 

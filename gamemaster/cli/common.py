@@ -25,7 +25,15 @@ class Context:
     def __init__(self, root: Optional[Path]):
         from ..workspace import Workspace, resolve_root
 
+        self.root = root
         self.workspace = Workspace(resolve_root(root))
+
+    def target(self, directory: Optional[Path]) -> Path:
+        """Where a command that creates a workspace puts it: DIRECTORY, else ``--root``, else the
+        current folder; never a workspace found above it."""
+        from ..workspace import resolve_root
+
+        return directory.expanduser().resolve() if directory else resolve_root(self.root, walk_up=False)
 
     def gm(self):
         from ..gm import GameMaster

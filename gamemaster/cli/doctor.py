@@ -48,7 +48,7 @@ def import_studio(
     from ..doctor.importer import import_studio as import_folder
 
     def action(obj: Context):
-        result = import_folder(directory, into or obj.workspace.root)
+        result = import_folder(directory, obj.target(into))
         if as_json:
             print_json({**doctor_json(result.doctor), "workspace": str(result.workspace.root),
                         "gallery_copied": result.gallery_copied, "day_summary": result.day_summary,

@@ -34,7 +34,10 @@ def memories(
 
     def action(obj: Context):
         obj.workspace.require()
-        items, problems = obj.workspace.stream(agent).matching(tag=tag, text=grep, kind=kind, last=last)
+        if kind is not None:
+            _check_memory_type(kind)
+        stream = obj.workspace.stream(obj.workspace.check_agent(agent))
+        items, problems = stream.matching(tag=tag, text=grep, kind=kind, last=last)
         if as_json:
             return print_json(
                 {"memories": [i.memory.model_dump(mode="json") for i in items], "problems": [str(p) for p in problems]}
@@ -84,7 +87,7 @@ def recall(
 
     def action(obj: Context):
         obj.workspace.require()
-        selection = select(obj.workspace, _agent_id(agent), query, strategy=strategy, budget=budget)
+        selection = select(obj.workspace, agent, query, strategy=strategy, budget=budget)
         for problem in selection.problems:
             print(f"warning: {problem}", file=sys.stderr)
         if as_json:
@@ -112,8 +115,7 @@ def ask(
 
     def action(obj: Context):
         obj.workspace.require()
-        agent_id = _agent_id(agent)
-        built = interview.build(obj.workspace, agent_id, question)
+        built = interview.build(obj.workspace, agent, question)
         if show_prompt:
             sys.stdout.write(built.prompt)
             return
@@ -137,13 +139,14 @@ def ask(
     run(ctx, action)
 
 
-def _agent_id(value: str) -> str:
-    from ..ids import agent_id
+def _check_memory_type(kind: str) -> None:
+    """A type no memory can have would list nothing, as if there were none of it."""
+    from typing import get_args
 
-    try:
-        return agent_id(value)
-    except ValueError as exc:
-        raise GamemasterError(f"agent: {exc}") from None
+    from ..models import MemoryType
+
+    if kind not in get_args(MemoryType):
+        raise GamemasterError(f"--type: no memory type {kind!r}; the types are: {', '.join(get_args(MemoryType))}")
 
 
 def _print_selection(selection, title: str) -> None:

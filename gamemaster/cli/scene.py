@@ -40,6 +40,7 @@ def next_scene(
 
     def action(obj: Context):
         gm = obj.gm()
+        obj.workspace.check_agents(force.participants, "--with: ")
         pending, opened = gm.open_next(force)
         if as_json:
             return print_json({"opened": opened, **pending.describe()})
@@ -185,6 +186,7 @@ def scene_run(
     def steps(gm, chosen, listen):
         from ..loop import run_scene
 
+        gm.workspace.check_agents(force.participants, "--with: ")
         outcome = run_scene(gm, chosen, force, listen, batch=batch, poll_seconds=poll)
         if as_json:
             print_json(outcome_json(outcome))

@@ -22,8 +22,8 @@ def init(
     from ..create import init_workspace
 
     def action(obj: Context):
-        target = directory.resolve() if directory else obj.workspace.root
-        workspace = init_workspace(target, empty=empty, plugin=plugin)
+        workspace = init_workspace(obj.target(directory), empty=empty, plugin=plugin)
+        obj.workspace = workspace  # its warnings (Claude Code files of the folder's own) are printed at the end
         console = rich_console()
         console.print(f"workspace ready: {workspace.root}", markup=False)
         console.print("next: gamemaster day advance", markup=False)

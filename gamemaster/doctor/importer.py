@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..ids import reads_inside
 from ..problems import GamemasterError, StateError
-from ..workspace import Workspace
+from ..workspace import Workspace, refuse_nested
 from .copying import TreeCopy
 from .fix import DoctorResult, run_doctor
 
@@ -65,6 +65,7 @@ def import_studio(source: Path, target: Path, plugin: bool = False) -> ImportRes
     target = target.expanduser().resolve()
     if target == source or target.is_relative_to(source):
         raise GamemasterError(f"{target}: lies inside {source}; import never writes into the folder it imports")
+    refuse_nested(target)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise GamemasterError(f"{target}: exists and is not empty; choose a new folder with --into")
     made = next((p for p in reversed([target, *target.parents]) if not p.exists()), None)

@@ -86,7 +86,9 @@ def decide_next(world: "World", agents: dict[str, "Agent"], force: "Force | None
         raise ValueError("the studio has no agents")
     unknown = [a for a in force.participants if a not in agents]
     if unknown:
-        raise ValueError(f"unknown agent(s): {', '.join(unknown)}")
+        from ..ids import no_agent
+
+        raise ValueError(f"participants: {no_agent(unknown, roster)}")
     if force.type or force.participants:
         spec = _forced(world, agents, force)
     else:
