@@ -169,9 +169,8 @@ def test_front_matter_that_is_not_yaml_is_named_with_its_line_and_the_page_still
 
     fk.assert_no_traceback(proc)
     assert proc.returncode == 0, fk.show(proc)
-    assert [line for line in proc.stderr.splitlines() if "day-001_entwurf-turm_v1.md" in line] == [
-        "warning: gallery/concepts/day-001_entwurf-turm_v1.md:3: front matter is not YAML: "
-        "expected <block end>, but found '<scalar>'"
-    ], fk.show(proc)
+    [warning] = [line for line in proc.stderr.splitlines() if "day-001_entwurf-turm_v1.md" in line]
+    # The parser's own words follow (libyaml's or PyYAML's, whichever is installed).
+    assert warning.startswith("warning: gallery/concepts/day-001_entwurf-turm_v1.md:3: front matter is not YAML: "), warning
     page = (tmp_path / "site/gallery/concepts__day-001_entwurf-turm_v1.html").read_text(encoding="utf-8")
     assert "Mark." in page and "tags: [no, a]" not in page
