@@ -26,6 +26,7 @@ from .pending import (
     save_batch,
     scene_record,
     scenes_named,
+    shown_in_prompt,
     usage_of,
 )
 from .problems import GamemasterError, Problem, StateError
@@ -211,6 +212,7 @@ class GameMaster:
             roster=agents,
             evidence_exists=lambda ids: [i for i in ids if i not in found],
             final_turn=pending.is_final_turn(turn),
+            shown=shown_in_prompt(self.workspace, pending, turn),
         )
         if cited is not None:
             cited.update(found)

@@ -1,8 +1,9 @@
 """The scene that is open: its record, its turns, what has been stored for it so far.
 
 Everything a pending scene keeps on disk lives in its folder ``scenes/day-XXX/scene-YY/``:
-``scene.json``, ``prompts/``, ``replies/``, ``rejections.json``, ``usage/``, ``library/`` and
-``batch.json``. This module reads and writes those; it decides nothing about the studio.
+``scene.json``, ``prompts/``, ``shown/`` (the memory ids each prompt showed), ``replies/``,
+``rejections.json``, ``usage/``, ``library/`` and ``batch.json``. This module reads and writes
+those; it decides nothing about the studio.
 """
 
 from __future__ import annotations
@@ -186,13 +187,36 @@ def scene_record(workspace: Workspace, ref: str) -> SceneRecord | None:
 
 
 def record_prompt(workspace: Workspace, pending: Pending, turn: int, request: ReplyRequest) -> None:
-    """Keep the prompt a backend was actually sent with the scene, and what it showed from the library."""
+    """Keep the prompt a backend was actually sent with the scene, the memory ids it showed and
+    what it showed from the library.
+
+    The ids go first: once a prompt is on disk, what it showed is too, so its reply's evidence
+    is always checked against it (after a crash in between, the prompt is simply written again)."""
+    atomic_write_json(workspace.inside(_shown_path(pending, turn)), {"memories": request.shown})
     atomic_write_text(workspace.inside(pending.prompt_path(turn)), request.prompt)
     readings = pending.dir / "library" / f"{pending.label(turn)}.json"
     if request.library:
         atomic_write_json(workspace.inside(readings), {"excerpts": [e.as_dict() for e in request.library]})
     elif readings.exists():
         readings.unlink()
+
+
+def _shown_path(pending: Pending, turn: int) -> Path:
+    return pending.dir / "shown" / f"{pending.label(turn)}.json"
+
+
+def shown_in_prompt(workspace: Workspace, pending: Pending, turn: int) -> set[str] | None:
+    """The memory ids ``turn``'s prompt showed; None for a turn whose prompt was not recorded
+    with them (not written yet, or by a gamemaster before they were kept)."""
+    path = _shown_path(pending, turn)
+    if not path.exists():
+        return None
+    data = workspace.read_json(path)
+    ids = data.get("memories") if isinstance(data, dict) else None
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise StateError(f"{workspace.rel(path)}: memories: expected a list of memory ids; "
+                         "delete the file to check evidence only against the streams")
+    return set(ids)
 
 
 def readings_of(workspace: Workspace, pending: Pending) -> dict[str, list[dict]]:

@@ -3,14 +3,14 @@
 ``Reply`` is what ``gamemaster schema`` prints. ``parse_reply`` turns a
 character's text into a ``Reply``; ``check_reply`` applies the rules that need
 the scene (right agent, right scene, what the scene's kind requires and allows,
-evidence ids that exist). Every message names the agent and the field.
+evidence ids that exist and that the agent's prompt showed). Every message names the agent and the field.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Iterable
+from typing import Annotated, Collection, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -158,8 +158,10 @@ def check_reply(
     roster: Iterable[str],
     evidence_exists,
     final_turn: bool = True,
+    shown: Collection[str] | None = None,
 ) -> None:
-    """Scene rules a schema cannot express. ``evidence_exists(ids)`` returns the missing ids."""
+    """Scene rules a schema cannot express. ``evidence_exists(ids)`` returns the missing ids;
+    ``shown`` are the memory ids the agent's prompt showed, the only ones evidence may cite."""
     problems: list[str] = []
     if reply.agent != agent:
         problems.append(f"agent: expected {agent!r}, got {reply.agent!r}")
@@ -167,7 +169,7 @@ def check_reply(
         problems.append(f"scene: expected {spec.ref!r} (the pending scene), got {reply.scene!r}")
     from .kinds import ReplyCheck, check_kind
 
-    problems += check_kind(reply, ReplyCheck(agent, spec, roster, evidence_exists, final_turn))
+    problems += check_kind(reply, ReplyCheck(agent, spec, roster, evidence_exists, final_turn, shown))
     known = set(roster)
     for index, wish in enumerate(reply.talk_wishes):
         for partner in wish.with_:

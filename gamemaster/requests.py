@@ -14,6 +14,7 @@ from .pending import Pending, require_participants
 from .problems import Problem
 from .prompts import PromptContext, build_prompt
 from .retrieval import Selection, get_strategy, scene_query, settings_for
+from .retrieval.render import shown_ids
 from .scenes import SceneSpec
 from .workspace import Workspace
 from .writeback import brief_reaches
@@ -109,4 +110,5 @@ def build_request(
         replan=replan,
         previous_error=previous_error,
         library=[e for e in excerpts if e.text in prompt],
+        shown=shown_ids(selection.memories, prompt, world.language),
     )

@@ -11,29 +11,18 @@ Nothing is written here; ``transaction.commit`` does that.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 
 from .fsio import dump_json
+from .gallery import front_matter, slug
 from .kinds import SceneWrite
 from .lang import phrase
 from .models import Agent, Brief, Memory, Plan, SceneEntry, TalkWish, World, memory_id, parse_scene_ref
-from .printable import without_controls
 from .records import SceneRecord, WrittenMemory
 from .replies import Reply
 from .scenes import SceneSpec
 from .transaction import Transaction
 from .workspace import Workspace
-
-_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
-
-
-def slugify(text: str, limit: int = 48) -> str:
-    """An ASCII file-name slug; the file's content keeps its umlauts."""
-    folded = unicodedata.normalize("NFKD", text.translate(_UMLAUTS)).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
-    return (slug[:limit].rstrip("-") or "artifact")
-
 
 def observer_importance(artifact_importance: int) -> int:
     """Colleagues who watch an artifact being finished rate it a little lower than its author."""
@@ -62,9 +51,9 @@ class _Ids:
         return memory_id(agent, number)
 
 
-def _gallery_path(workspace: Workspace, kind: str, day: int, slug: str, taken: set[str]) -> str:
+def _gallery_path(workspace: Workspace, kind: str, day: int, name: str, taken: set[str]) -> str:
     folder = workspace.gallery / kind
-    stem = f"day-{day:03d}_{slug}_v"
+    stem = f"day-{day:03d}_{name}_v"
     versions = [int(m.group(1)) for p in folder.glob(f"{stem}*.md") if (m := re.search(r"_v(\d+)\.md$", p.name))]
     version = max(versions, default=0) + 1
     while True:
@@ -76,19 +65,6 @@ def _gallery_path(workspace: Workspace, kind: str, day: int, slug: str, taken: s
     if not resolved.is_relative_to(workspace.gallery.resolve()):
         raise ValueError(f"artifact path {relative} would leave gallery/")
     return relative
-
-
-def _front_matter(fields: dict[str, object]) -> str:
-    lines = ["---"]
-    for key, value in fields.items():
-        if isinstance(value, list):
-            value = "[" + ", ".join(str(v) for v in value) + "]"
-        text = without_controls(str(value).replace("\n", " "))
-        if any(ch in text for ch in ":#\"'") and not text.startswith("["):
-            text = '"' + text.replace('"', '\\"') + '"'
-        lines.append(f"{key}: {text}")
-    lines.append("---")
-    return "\n".join(lines)
 
 
 def plan_scene(
@@ -141,7 +117,7 @@ def plan_scene(
         wishes = [TalkWish.model_validate({**w.model_dump(by_alias=True), "created": created}) for w in reply.talk_wishes]
         agent.talk_wishes = kind.merge_talk_wishes(agent.talk_wishes, wishes)
         for draft in reply.artifacts:
-            path = _gallery_path(workspace, draft.kind, spec.day, slugify(draft.title), taken_paths)
+            path = _gallery_path(workspace, draft.kind, spec.day, slug(draft.title), taken_paths)
             taken_paths.add(path)
             artifact = remember(
                 agent_id,
@@ -151,7 +127,7 @@ def plan_scene(
                 tags=[*draft.tags, "own-work"] if "own-work" not in draft.tags else draft.tags,
                 metadata={"artifact_path": path, "kind": draft.kind, "title": draft.title},
             )
-            header = _front_matter(
+            header = front_matter(
                 {
                     "title": draft.title,
                     "kind": draft.kind,

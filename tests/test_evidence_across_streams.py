@@ -52,6 +52,10 @@ def test_a_reflection_may_cite_a_colleagues_memory_and_its_depth_counts_across_s
     run_scene(gm, ScriptedBackend([valid_reply] * 7))  # ARRIVAL
     tobi_reflection = next(m for m in lines(workspace, "tobi") if m["type"] == "reflection")
     vera_observation = lines(workspace, "vera")[0]["id"]
+    # Evidence must have been in the prompt: vera's own earlier reflection (added by hand) cites
+    # tobi's, so her prompt shows "← tobi-… (von tobi)".
+    number = len(lines(workspace, "vera")) + 1
+    append(workspace, "vera", reflection(f"vera-{number:03d}", [tobi_reflection["id"]], tobi_reflection["depth"] + 1))
 
     def reflect(request):
         data = valid_reply(request)

@@ -49,6 +49,8 @@ class ReplyRequest:
     default_model: str | None = None
     #: Excerpts from the reference library shown in ``prompt`` (``library.Excerpt``).
     library: list = field(default_factory=list)
+    #: The memory ids ``prompt`` shows: what evidence may cite (``retrieval.render.shown_ids``).
+    shown: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

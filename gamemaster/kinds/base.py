@@ -10,7 +10,7 @@ rest of the toolkit asks the kind and never branches on its name.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, ClassVar, Iterable
+from typing import TYPE_CHECKING, Callable, ClassVar, Collection, Iterable
 
 if TYPE_CHECKING:
     from ..models import Agent, Memory, TalkWish, World
@@ -31,6 +31,8 @@ class ReplyCheck:
     #: ids → the ones missing from the agent's memory stream
     evidence_exists: Callable[[list[str]], list[str]]
     final_turn: bool
+    #: The memory ids the agent's prompt for this turn showed; None where that was not recorded.
+    shown: "Collection[str] | None" = None
 
 
 @dataclass

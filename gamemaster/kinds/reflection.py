@@ -25,6 +25,12 @@ class Reflection(SceneKind):
             for author in dict.fromkeys(memory_author(m) or ctx.agent for m in missing):
                 ids = [m for m in missing if (memory_author(m) or ctx.agent) == author]
                 problems.append(f"insights.{index}.evidence: {', '.join(ids)} not in {author}'s memory stream")
+            # „nur IDs aus der Liste oben“: a memory that exists but was never in the prompt is
+            # one the character cannot know, whoever's stream it is in.
+            unseen = [e for e in insight.evidence if ctx.shown is not None and e not in ctx.shown and e not in missing]
+            if unseen:
+                were = "was" if len(unseen) == 1 else "were"
+                problems.append(f"insights.{index}.evidence: {', '.join(unseen)} {were} not in your prompt")
         return problems
 
     def settle_accumulators(self, updated, spec) -> None:

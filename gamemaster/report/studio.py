@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..library import FOLDER as LIBRARY_FOLDER
 from ..models import Agent, Memory, World, parse_scene_ref
+from ..problems import Problem
 from ..records import DaySummary, SceneRecord, read_record
 from ..replies import Reply
 from ..workspace import Workspace
@@ -139,8 +140,25 @@ def _artifacts(workspace: Workspace, memories: dict[str, list[Memory]]) -> dict[
         for file in sorted(workspace.gallery.rglob("*.md")):
             relative = workspace.rel(file)
             if relative not in found and workspace_file(workspace, relative):
-                found[relative] = Artifact(relative, file.stem, file.parent.name, None, None, None)
+                fields = _front_matter(workspace, relative)
+                title = fields.get("title")
+                found[relative] = Artifact(relative, str(title) if title not in (None, "") else file.stem,
+                                           file.parent.name, None, None, None)
     return dict(sorted(found.items()))
+
+
+def _front_matter(workspace: Workspace, relative: str) -> dict:
+    """A hand-added file's front matter (its title); a header that is not YAML is warned about by line."""
+    from ..gallery import read_front_matter
+
+    try:
+        text = (workspace.root / relative).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    parsed = read_front_matter(text)
+    if parsed.problem:
+        workspace.warn(Problem(relative, parsed.problem[0], parsed.problem[1], warning=True))
+    return parsed.fields or {}
 
 
 def day_summary(workspace: Workspace, day: int) -> DaySummary | None:
@@ -177,8 +195,6 @@ def artifact_body(workspace: Workspace, artifact: Artifact) -> str | None:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    if text.startswith("---\n"):
-        end = text.find("\n---\n", 4)
-        if end != -1:
-            text = text[end + 5:]
-    return text.strip() + "\n"
+    from ..gallery import read_front_matter
+
+    return read_front_matter(text).body.strip() + "\n"

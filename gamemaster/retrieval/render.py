@@ -23,3 +23,15 @@ def _evidence(memory: Memory, cited: str, language: str) -> str:
     if author is None or author == memory_author(memory.id):
         return cited
     return f"{cited} ({phrase(language, 'evidence_of', author=author)})"
+
+
+def shown_ids(memories, prompt: str, language: str) -> list[str]:
+    """The memory ids ``prompt`` shows a character: each memory whose line it contains, and the
+    evidence that line cites (``← tobi-012 (von tobi)``), which may be a colleague's memory.
+    These are the ids a reply may cite; a template that leaves a section out shows none of it."""
+    shown: dict[str, None] = {}
+    for memory in memories:
+        if memory_line(memory, language) in prompt:
+            shown[memory.id] = None
+            shown.update(dict.fromkeys(memory.evidence))
+    return list(shown)
