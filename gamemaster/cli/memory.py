@@ -158,7 +158,7 @@ def _print_selection(selection, title: str) -> None:
     for p in selection.in_prompt_order():
         matched = ", ".join(p.matched) or (f"next to {p.neighbour_of}" if p.neighbour_of else "")
         score = "" if p.score is None else f"{p.score:.2f}"
-        memory = f"{p.memory.created or '?'} · {p.memory.description}"
+        memory = "\n".join([f"{p.memory.created or '?'} · {p.memory.description}", *(h.strip() for h in p.heard)])
         cells = (p.section, p.memory.id, str(p.memory.importance), score, matched, memory)
         table.add_row(*(Text(printable(c)) for c in cells))  # Text, so nothing from a file is read as markup
     console = rich_console()
