@@ -130,3 +130,15 @@ def test_tables_at_arrival_follow_teams_and_stay_small():
     assert all(len({agents[a].team for a in t}) == 1 for t in seated)
     tomorrow = tables(spec.model_copy(update={"day": 4}), agents, world)
     assert tomorrow != seated  # the tables change from day to day
+
+
+def test_an_english_studio_hears_in_english(gm, workspace):
+    data = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    workspace.world_path.write_text(json.dumps({**data, "language": "en"}), encoding="utf-8")
+    outcome = arrive(gm, saying("The publisher sold the quince tree in the courtyard.", "vera"))
+    table = next(t for t in tables(outcome.spec, gm.agents(), gm.world()) if "vera" in t)
+    listener = next(a for a in table if a != "vera")
+    heard = next(m for m in lines(workspace, listener) if m["metadata"].get("source") == "heard")
+    assert heard["description"].startswith("Heard: ") and "Vera: “The publisher sold the quince tree" in heard["description"]
+    shown = [h for p in recall(workspace, listener, "quince tree courtyard").picked for h in p.heard]
+    assert shown == ["  Vera said: “The publisher sold the quince tree in the courtyard.”"]

@@ -70,7 +70,8 @@ def remember_heard(scene: SceneWrite) -> None:
             if not speakers:
                 continue
             described = [
-                f"{short_name(agents[a].name) if a in agents else a}: „{cut(said[a], DESCRIBED_CHARS)}“"
+                phrase(scene.language, "heard_said", name=short_name(agents[a].name) if a in agents else a,
+                       says=cut(said[a], DESCRIBED_CHARS))
                 for a in speakers[:DESCRIBED_SPEAKERS]
             ]
             if len(speakers) > DESCRIBED_SPEAKERS:
