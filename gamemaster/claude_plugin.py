@@ -1,8 +1,8 @@
 """The Game Master as a Claude Code plugin, built from the workspace commands.
 
 The plugin ships inside the package (``gamemaster/plugin/``): a manifest, one
-skill per command (scene, day, brief, status, ask), the SubagentStop hook and
-the MCP server. The skills are the commands' text with a ``name`` added, so
+skill per command (scene, day, brief, status, ask, report, who-knows), the
+SubagentStop hook and the MCP server. The skills are the commands' text with a ``name`` added, so
 the two forms never drift apart; ``tests/test_claude_plugin.py`` checks the
 committed files against :func:`rendered`, and :func:`write` renders them anew.
 
@@ -21,7 +21,7 @@ from . import __version__
 from .workspace import bundled_dir
 
 NAME = "gamemaster"
-SKILLS = ("scene", "day", "brief", "status", "ask", "report")
+SKILLS = ("scene", "day", "brief", "status", "ask", "report", "who-knows")
 HOOK_COMMAND = "gamemaster hook subagent-stop"
 MARKETPLACE = "gamemaster"
 

@@ -21,7 +21,7 @@ from .models import Agent, Memory, World
 from .problems import GamemasterError
 from .prompts import bullet_list, render_template
 from .retrieval import Selection, recall
-from .retrieval.render import memory_line
+from .retrieval.render import memory_text
 from .workspace import Workspace
 
 INTERVIEW_IMPORTANCE = 5
@@ -62,7 +62,7 @@ def build(workspace: Workspace, agent_id: str, question: str) -> Built:
 
     def section(name: str) -> str:
         picked = sorted(selection.section(name), key=lambda p: p.offset)
-        return bullet_list([memory_line(p.memory, world.language) for p in picked])
+        return bullet_list([memory_text(p.memory, world.language, p.heard) for p in picked])
 
     values = {
         "studio": world.studio,

@@ -93,6 +93,13 @@ def build_server(workspace: Workspace) -> MCPServer:
 
         return guarded(lambda: select(workspace, agent, query, budget=budget).to_json(agent, query))
 
+    @server.tool(description="For every character: would they recall the query, since which scene, and from whom "
+                 "they heard it (the speaker's id, or self).")
+    def who_knows(query: Annotated[str, Field(min_length=1)]) -> dict:
+        from .who_knows import who_knows as diffusion
+
+        return guarded(lambda: diffusion(workspace, query).as_json())
+
     @server.tool(
         description="Interview a character. Without `answer`: the prompt to give that character's subagent. "
         "With `answer` (the character's reply): the answer and the memory ids it rests on; remember=true keeps it."

@@ -20,7 +20,7 @@ from .models import Agent, Brief, Memory, World
 from .problems import StateError
 from .scenes import SceneSpec
 from .retrieval.base import Selection
-from .retrieval.render import memory_line
+from .retrieval.render import memory_line, memory_text
 
 EMPTY = "—"
 #: Lines in character.md that cut the prompt where API backends set cache breakpoints:
@@ -128,7 +128,8 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         return bullet_list([memory_line(m, language) for m in items])
 
     def section(name: str) -> str:
-        return memories(p.memory for p in sorted(ctx.selection.section(name), key=lambda p: p.offset))
+        picked = sorted(ctx.selection.section(name), key=lambda p: p.offset)
+        return bullet_list([memory_text(p.memory, language, p.heard) for p in picked])
 
     return {
         "studio": ctx.world.studio,

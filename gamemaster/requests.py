@@ -13,7 +13,7 @@ from .models import Agent, Brief, World, parse_scene_ref
 from .pending import Pending, require_participants
 from .problems import Problem
 from .prompts import PromptContext, build_prompt
-from .retrieval import Selection, get_strategy, scene_query, settings_for
+from .retrieval import Selection, get_strategy, scene_query, settings_for, speaker_names
 from .retrieval.render import shown_ids
 from .scenes import SceneSpec
 from .workspace import Workspace
@@ -22,7 +22,7 @@ from .writeback import brief_reaches
 
 def selection_for(workspace: Workspace, world: World, agent: Agent, spec: SceneSpec, briefs: list[Brief], names: dict[str, str]) -> Selection:
     query = scene_query(agent, spec, briefs, names)
-    settings = settings_for(world, now=(spec.day, spec.scene))
+    settings = settings_for(world, now=(spec.day, spec.scene), name_of=speaker_names(workspace, names))
     return get_strategy(world.selection).select(workspace.stream(agent.id), query, settings)
 
 

@@ -95,7 +95,7 @@ def test_apply_from_stdin_and_a_rejected_reply_writes_nothing(cli, workspace):
     assert not list((workspace.scenes / "day-001/scene-01").glob("replies/*"))
     accepted = cli("apply", "--replies", "-", "--json", input=json.dumps(replies))
     data = json.loads(accepted.output)
-    assert data["applied"] is True and len(data["written"]) == 14
+    assert data["applied"] is True and len(data["written"]) == 21
 
 
 def test_apply_without_replies_says_who_is_missing(cli):

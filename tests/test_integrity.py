@@ -178,7 +178,7 @@ def test_applying_the_same_replies_twice_writes_nothing_twice(workspace, cli, tm
         (folder / f"{agent}.json").write_text(json.dumps(valid_reply(gm.build_request(pending, turn)), ensure_ascii=False), encoding="utf-8")
     first = cli("apply", "--replies", str(folder))
     assert first.exit_code == 0, first.output
-    assert first.output.startswith("applied day-001/scene-01 ARRIVAL: 14 memories")
+    assert first.output.startswith("applied day-001/scene-01 ARRIVAL: 21 memories")
     after_first = state_files(workspace)
     second = cli("apply", "--replies", str(folder))
     assert second.exit_code == 0

@@ -24,7 +24,7 @@ def test_mcp_tools_run_a_scene_end_to_end(workspace):
     async def play():
         async with Client(build_server(workspace)) as client:
             names = sorted(t.name for t in (await client.list_tools()).tools)
-            assert names == ["apply", "ask", "next_scene", "prompt", "recall", "report", "status", "submit_reply"]
+            assert names == ["apply", "ask", "next_scene", "prompt", "recall", "report", "status", "submit_reply", "who_knows"]
             opened = payload(await client.call_tool("next_scene", {}))
             assert (opened["type"], opened["opened"]) == ("ARRIVAL", True)
             for turn, agent in enumerate(opened["turns"]):
@@ -36,7 +36,7 @@ def test_mcp_tools_run_a_scene_end_to_end(workspace):
             status = payload(await client.call_tool("status", {}))
             assert status["pending"]["waiting"] == []
             applied = payload(await client.call_tool("apply", {}))
-            assert applied["applied"] == "day-001/scene-01" and len(applied["written"]) == 14
+            assert applied["applied"] == "day-001/scene-01" and len(applied["written"]) == 21
             forced = payload(await client.call_tool(
                 "next_scene", {"type": "MEETING", "participants": ["vera", "emre"], "topic": "Türme"}))
             assert (forced["type"], forced["participants"], forced["topic"]) == ("MEETING", ["vera", "emre"], "Türme")

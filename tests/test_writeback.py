@@ -33,10 +33,12 @@ def test_arrival_writes_plans_with_ids_created_and_accumulators(gm, workspace):
     assert outcome.spec.type == SceneType.ARRIVAL
     for agent_id in before:
         new = lines(workspace, agent_id)[counts[agent_id]:]
-        assert [m["id"] for m in new] == [f"{agent_id}-{counts[agent_id] + 1:03d}", f"{agent_id}-{counts[agent_id] + 2:03d}"]
+        assert [m["id"] for m in new] == [f"{agent_id}-{counts[agent_id] + n:03d}" for n in (1, 2, 3)]
         assert {m["created"] for m in new} == {"day-001/scene-01"}
-        assert [m["type"] for m in new] == ["observation", "plan"]
-        assert accumulators(gm)[agent_id] == before[agent_id] + 5 + 4
+        # own note, own plan, and what the others at their table said (heard, importance 3)
+        assert [m["type"] for m in new] == ["observation", "plan", "observation"]
+        assert new[2]["metadata"]["source"] == "heard"
+        assert accumulators(gm)[agent_id] == before[agent_id] + 5 + 4 + 3
         agent = gm.agents()[agent_id]
         assert agent.today_plan.text == "Heute arbeite ich an den Knochentürmen."
         assert agent.last_scene == "day-001/scene-01"
@@ -44,7 +46,7 @@ def test_arrival_writes_plans_with_ids_created_and_accumulators(gm, workspace):
     assert (world.day, world.scene, world.pending) == (1, 1, None)
     record = json.loads((workspace.scenes / "day-001/scene-01/scene.json").read_text(encoding="utf-8"))
     assert record["status"] == "applied" and record["reason"].startswith("the studio opens")
-    assert len(record["written"]) == 14 and set(record["prompts"]) == {f"{i:02d}-{a}" for i, a in enumerate(sorted(before), 1)}
+    assert len(record["written"]) == 21 and set(record["prompts"]) == {f"{i:02d}-{a}" for i, a in enumerate(sorted(before), 1)}
 
 
 def test_work_artifact_lands_in_gallery_and_others_observe_it(gm, workspace):
@@ -63,8 +65,8 @@ def test_work_artifact_lands_in_gallery_and_others_observe_it(gm, workspace):
     assert len(observed) == 1
     assert observed[0]["tags"][0] == "vera" and observed[0]["importance"] == 5
     assert observed[0]["description"] == "Vera hat einen Entwurf fertiggestellt."
-    # emre: own note 5 + own artifact 7 + vera's artifact observed 5
-    assert accumulators(gm)["emre"] == before["emre"] + 17
+    # emre: own note 5 + own artifact 7 + vera's artifact observed 5 + what vera said, heard 3
+    assert accumulators(gm)["emre"] == before["emre"] + 20
     assert accumulators(gm)["darius"] == before["darius"]  # not in the room
 
 
@@ -173,7 +175,8 @@ def test_a_failed_scene_resumes_without_asking_again_for_stored_replies(gm, work
     outcome = run_scene(gm, resumed)
     assert outcome.spec.ref == "day-001/scene-02"
     assert [r.agent.id for r in resumed.requests] == ["vera"]
-    assert len([m for m in lines(workspace, "emre") if m["created"] == "day-001/scene-02"]) == 3
+    # note, artifact, vera's artifact observed, and what vera said (heard)
+    assert len([m for m in lines(workspace, "emre") if m["created"] == "day-001/scene-02"]) == 4
 
 
 def test_reflection_evidence_must_exist_in_the_agents_stream(gm, workspace):

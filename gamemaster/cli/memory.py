@@ -98,6 +98,40 @@ def recall(
     run(ctx, action)
 
 
+def who_knows(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help="A piece of news or any words.")],
+    as_json: JsonOption = False,
+) -> None:
+    """For every character: would they recall QUERY, since which scene, and from whom they heard it."""
+    from ..retrieval.heard import cut
+    from ..who_knows import who_knows as diffusion
+
+    def action(obj: Context):
+        obj.workspace.require()
+        result = diffusion(obj.workspace, query)
+        for problem in result.problems:
+            print(f"warning: {problem}", file=sys.stderr)
+        if as_json:
+            return print_json(result.as_json())
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table(title=Text(f"who knows: {query}"), title_justify="left")
+        for column in ("character", "knows", "since", "from", "memory"):
+            table.add_column(column, no_wrap=True)
+        table.add_column("what they recall", overflow="fold", ratio=1)
+        for row in result.rows:
+            cells = (row.agent, "yes" if row.knows else "no", row.since or "", row.source or "", row.memory or "",
+                     cut(row.text or "", 160))
+            table.add_row(*(Text(printable(c)) for c in cells))
+        console = rich_console()
+        console.print(table)
+        console.print(Text(f"{len(result.knowing)} of {len(result.rows)} characters know it"))
+
+    run(ctx, action)
+
+
 def ask(
     ctx: typer.Context,
     agent: Annotated[str, typer.Argument(help="Agent id.")],
@@ -161,7 +195,7 @@ def _print_selection(selection, title: str) -> None:
     for p in selection.in_prompt_order():
         matched = ", ".join(p.matched) or (f"next to {p.neighbour_of}" if p.neighbour_of else "")
         score = "" if p.score is None else f"{p.score:.2f}"
-        memory = f"{p.memory.created or '?'} · {p.memory.description}"
+        memory = "\n".join([f"{p.memory.created or '?'} · {p.memory.description}", *(h.strip() for h in p.heard)])
         cells = (p.section, p.memory.id, str(p.memory.importance), score, matched, memory)
         table.add_row(*(Text(printable(c)) for c in cells))  # Text, so nothing from a file is read as markup
     console = rich_console()

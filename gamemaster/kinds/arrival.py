@@ -33,6 +33,11 @@ class Arrival(SceneKind):
     def forced(self, world, agents, participants):
         return sorted(agents)
 
+    def write_back(self, scene) -> None:
+        from .heard import remember_heard
+
+        remember_heard(scene)
+
     def play_offline(self, player) -> dict:
         from ..backends.offline import arrival
 

@@ -114,6 +114,11 @@ class EventKind(SceneKind):
                 metadata={"source": "event", "event": event.id},
             )
 
+    def write_back(self, scene: SceneWrite) -> None:
+        from .heard import remember_heard
+
+        remember_heard(scene)
+
     def play_offline(self, player) -> dict:
         from ..backends.offline import event
 

@@ -6,6 +6,19 @@ from ..models import memory_author
 from .base import ReplyCheck, SceneKind
 
 
+def trigger_reason(agent_id: str, value: int, threshold: int) -> str:
+    """The reason a REFLECTION was chosen; ``triggered_value`` reads the count back."""
+    return f"{agent_id}: accumulator {value} > {threshold}"
+
+
+def triggered_value(reason: str, agent_id: str) -> int | None:
+    """The accumulator that triggered a REFLECTION, from its reason (None: forced, or another form)."""
+    import re
+
+    match = re.match(re.escape(agent_id) + r": accumulator (\d+) > \d+$", reason or "")
+    return int(match.group(1)) if match else None
+
+
 class Reflection(SceneKind):
     name = "REFLECTION"
     counts_toward_day = False  # reflections come on top of the day's scenes
@@ -45,7 +58,7 @@ class Reflection(SceneKind):
             return None
         agent = due[0]
         return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1, participants=[agent.id],
-                         reason=f"{agent.id}: accumulator {agent.importance_accumulator} > {world.reflection_threshold}")
+                         reason=trigger_reason(agent.id, agent.importance_accumulator, world.reflection_threshold))
 
     def forced(self, world, agents, participants):
         from ..scenes import due_for_reflection

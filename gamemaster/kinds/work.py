@@ -73,8 +73,10 @@ class Work(SceneKind):
 
     def write_back(self, scene) -> None:
         from ..library import remember_readings
+        from .heard import remember_heard
 
         remember_readings(scene)
+        remember_heard(scene)
 
     def play_offline(self, player) -> dict:
         from ..backends.offline import work

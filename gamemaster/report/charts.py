@@ -29,13 +29,18 @@ def accumulator_points(studio, agent_id: str) -> list[AccumulatorPoint]:
     present = [r for day in studio.days for r in studio.records[day] if agent_id in r.participants]
     reflected = {r.ref for r in present if r.type == "REFLECTION"}
     value, previous, after = 0, None, []  # after: (scene, the count after that scene's last memory so far)
+    first_reset = None  # how many entries of ``after`` come before the first reflection's reset
     for memory in studio.memories.get(agent_id, []):
         ref = memory.created or "day-000/scene-00"
         if previous is not None and ref != previous and previous in reflected:
             value = 0
+            first_reset = len(after) if first_reset is None else first_reset
         value += memory.importance
         after.append((ref, value))
         previous = ref
+    start = _starting_count(studio, agent_id, present, after)
+    until = len(after) if first_reset is None else first_reset
+    after = [(ref, v + start) for ref, v in after[:until]] + after[until:]
     reached = dict(after)
     points = []
     for record in present:
@@ -46,6 +51,23 @@ def accumulator_points(studio, agent_id: str) -> list[AccumulatorPoint]:
             count = next((v for ref, v in reversed(after) if parse_scene_ref(ref) <= key), 0)
         points.append(AccumulatorPoint(record.ref, record.type, count, record.ref in reflected))
     return points
+
+
+def _starting_count(studio, agent_id: str, present, after: list[tuple[str, int]]) -> int:
+    """What the count held before the stream's first memory: a studio's characters may start
+    with a history that is not all in their streams (the bundled ones do). Read from the value
+    that triggered the first REFLECTION, or without one from the agent file's count now."""
+    from ..kinds.reflection import triggered_value
+
+    first = next((r for r in present if r.type == "REFLECTION"), None)
+    if first is None:
+        agent = studio.agents.get(agent_id)
+        return agent.importance_accumulator - after[-1][1] if agent is not None and after else 0
+    triggered = triggered_value(first.reason, agent_id)
+    if triggered is None:
+        return 0
+    key = (first.day, first.scene)
+    return triggered - next((v for ref, v in reversed(after) if parse_scene_ref(ref) < key), 0)
 
 
 def accumulator_svg(points: list[AccumulatorPoint], threshold: int, label_threshold: str, width: int = 760, height: int = 220) -> str:

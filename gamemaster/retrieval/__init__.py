@@ -10,9 +10,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
-from ..problems import StateError
+from ..problems import GamemasterError, StateError
 from .base import SECTIONS, Picked, Query, Selection, Settings, Strategy
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..workspace import Workspace
 
 __all__ = ["SECTIONS", "Picked", "Query", "Selection", "Settings", "Strategy", "available", "get_strategy", "settings_for",
-           "scene_query", "recall"]
+           "scene_query", "recall", "speaker_names"]
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -38,7 +38,9 @@ def get_strategy(name: str) -> Strategy:
     return importlib.import_module(f"{__name__}.strategies.{name}").STRATEGY
 
 
-def settings_for(world: "World", budget: int | None = None, now: tuple[int, int] | None = None) -> Settings:
+def settings_for(
+    world: "World", budget: int | None = None, now: tuple[int, int] | None = None, name_of: "Callable[[str], str] | None" = None
+) -> Settings:
     return Settings(
         language=world.language,
         budget=world.memory_budget if budget is None else budget,
@@ -47,7 +49,30 @@ def settings_for(world: "World", budget: int | None = None, now: tuple[int, int]
         weights=world.retrieval_weights.model_dump(),
         recency_half_life=world.recency_half_life,
         now=now,
+        name_of=name_of,
     )
+
+
+def speaker_names(workspace: "Workspace", known: "dict[str, str] | None" = None) -> "Callable[[str], str]":
+    """An agent id → how colleagues call them (``lang.short_name``), read only when asked:
+    a selection names just the few speakers whose lines it shows. An agent that is gone or
+    does not load is shown by its id."""
+    from ..lang import short_name
+
+    cache: dict[str, str] = {}
+
+    def name_of(agent_id: str) -> str:
+        if agent_id not in cache:
+            display = (known or {}).get(agent_id)
+            if display is None:
+                try:
+                    display = workspace.load_agent(agent_id).name
+                except GamemasterError:  # gone or broken (other commands report it): shown by id
+                    display = ""
+            cache[agent_id] = short_name(display) or agent_id
+        return cache[agent_id]
+
+    return name_of
 
 
 def scene_query(agent: "Agent", spec: "SceneSpec", briefs: "list[Brief]", names: dict[str, str]) -> Query:
@@ -92,4 +117,5 @@ def recall(
     if isinstance(query, str):
         query = Query(text=query, names=(agent.id, agent.name))
     now = (world.day, world.scene + 1) if world.day else None
-    return get_strategy(strategy or world.selection).select(workspace.stream(agent_id), query, settings_for(world, budget, now))
+    settings = settings_for(world, budget, now, speaker_names(workspace))
+    return get_strategy(strategy or world.selection).select(workspace.stream(agent_id), query, settings)

@@ -14,6 +14,7 @@ import sys
 
 from ..ids import SCENE_REF_RE
 from ..streams import without_bom
+from .heard import heard_lines
 from .text import analyzer, tag_key
 
 #: Below this many bytes a second process costs more than it saves.
@@ -133,9 +134,11 @@ def _parse(raw: bytes) -> tuple[dict, list[str]] | None:
 
 
 def _body(memory: dict, tags: list[str]) -> str:
-    """What a memory says: description, an artifact's title and summary, and its tags' words."""
+    """What a memory says: description, an artifact's title and summary, its tags' words, and
+    what others said that the character heard (``heard.py``)."""
     parts = [memory["description"], *tags]
     metadata = memory.get("metadata")
     if type(metadata) is dict:
         parts += [metadata[k] for k in ("title", "summary") if type(metadata.get(k)) is str]
+        parts += [says for _, says in heard_lines(metadata, memory["id"])]
     return "\n".join(parts)

@@ -14,12 +14,12 @@ memories keep stream order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Callable, Protocol
 
 from ..models import Memory
 from ..problems import Problem
 from ..streams import MemoryStream
-from .render import memory_line
+from .render import memory_text
 
 SECTIONS = ("reflections", "relevant", "recent")
 
@@ -49,6 +49,11 @@ class Settings:
     recency_half_life: float = 3.0
     #: The scene the selection is for, as (day, scene); recency is measured from it.
     now: tuple[int, int] | None = None
+    #: An agent id → how colleagues call them, for heard lines (``heard.py``); None: the id.
+    name_of: Callable[[str], str] | None = None
+
+    def speaker(self, agent_id: str) -> str:
+        return self.name_of(agent_id) if self.name_of else agent_id
 
 
 @dataclass(frozen=True)
@@ -61,9 +66,11 @@ class Picked:
     matched: tuple[str, ...] = ()
     #: For a memory brought in as the neighbour of a hit: that hit's id.
     neighbour_of: str | None = None
+    #: What others said that the memory keeps and the query asks for, rendered (``heard.py``).
+    heard: tuple[str, ...] = ()
 
     def chars(self, language: str) -> int:
-        return len(memory_line(self.memory, language)) + 1
+        return len(memory_text(self.memory, language, self.heard)) + 1
 
 
 @dataclass
@@ -115,6 +122,7 @@ class Selection:
                     "score": p.score,
                     "matched": list(p.matched),
                     "neighbour_of": p.neighbour_of,
+                    "heard": list(p.heard),
                 }
                 for p in self.in_prompt_order()
             ],
@@ -128,14 +136,14 @@ class Strategy(Protocol):
 
 
 class Budget:
-    """Characters left; a memory goes in only if its rendered line fits."""
+    """Characters left; a memory goes in only if its rendered line (and heard lines) fit."""
 
     def __init__(self, total: int, language: str):
         self.left = total
         self.language = language
 
-    def take(self, memory: Memory) -> bool:
-        cost = len(memory_line(memory, self.language)) + 1
+    def take(self, memory: Memory, heard: tuple[str, ...] = ()) -> bool:
+        cost = len(memory_text(memory, self.language, heard)) + 1
         if cost > self.left:
             return False
         self.left -= cost

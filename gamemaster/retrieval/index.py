@@ -24,7 +24,8 @@ from ..problems import GamemasterError
 from .analyse import analyse_all
 from .text import PIPELINE_VERSION
 
-SCHEMA_VERSION = 2
+#: 3: what a character heard others say is indexed with the memory that keeps it.
+SCHEMA_VERSION = 3
 
 
 class IndexUnavailable(GamemasterError):

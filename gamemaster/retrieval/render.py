@@ -17,6 +17,11 @@ def memory_line(memory: Memory, language: str) -> str:
     )
 
 
+def memory_text(memory: Memory, language: str, heard: tuple[str, ...] = ()) -> str:
+    """A memory's line and under it the heard lines it brings for the scene's query (``heard.py``)."""
+    return "\n".join([memory_line(memory, language), *heard])
+
+
 def _evidence(memory: Memory, cited: str, language: str) -> str:
     """An id of the memory's own stream as it is; another character's with its author."""
     author = memory_author(cited)

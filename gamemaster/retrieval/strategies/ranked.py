@@ -24,6 +24,7 @@ from ...models import Memory
 from ...problems import Problem
 from ...streams import MemoryStream
 from ..base import Budget, Picked, Query, Selection, Settings
+from ..heard import heard_lines, shown_lines
 from ..index import Doc, SearchIndex, open_index
 from ..text import analyzer, phrase_tags, tag_key, words
 
@@ -65,6 +66,7 @@ class _Run:
         self._handle = None
 
     def run(self) -> None:
+        self.terms, self.shown = self._query_terms()
         self._newest_reflections()
         self._recent()
         self._relevant()
@@ -83,6 +85,11 @@ class _Run:
                 self.selection.problems.append(parsed)
             return None
         return parsed
+
+    def _heard(self, memory: Memory) -> tuple[str, ...]:
+        """The heard lines this memory brings for the query (``heard.py``)."""
+        return shown_lines(memory.metadata, memory.id, self.shown, self.analyzer.terms, self.settings.speaker,
+                           self.settings.language)
 
     def _add(self, memory: Memory, doc_or_offset, section: str, line: int = 0, **extra) -> None:
         offset = doc_or_offset.offset if isinstance(doc_or_offset, Doc) else doc_or_offset
@@ -110,12 +117,13 @@ class _Run:
         for item in reversed(recent):
             if item.offset in self.taken:
                 continue
-            if not share.take(item.memory) or not self.budget.take(item.memory):
+            heard = self._heard(item.memory)
+            if not share.take(item.memory, heard) or not self.budget.take(item.memory, heard):
                 break
-            self._add(item.memory, item.offset, "recent", item.line)
+            self._add(item.memory, item.offset, "recent", item.line, heard=heard)
 
     def _relevant(self) -> None:
-        terms, shown = self._query_terms()
+        terms, shown = self.terms, self.shown
         matches = self.index.search(terms, CANDIDATES) if terms else {}
         tag_keys = self._tag_keys()
         tagged = set(self.index.tagged(tag_keys, CANDIDATES))
@@ -143,14 +151,15 @@ class _Run:
             said = " ".join(memory.description.split()).casefold()
             if said in self.said:
                 continue  # the same words stored again add nothing but length
-            if not self.budget.take(memory):
+            heard = self._heard(memory)
+            if not self.budget.take(memory, heard):
                 misses += 1
                 continue
             misses = 0
             self.said.add(said)
             hit = doc.seq in matches or doc.seq in tagged
             matched = self._matched(memory, shown, tag_keys) if hit else ()
-            self._add(memory, doc, "relevant", score=round(scores[doc.seq], 4), matched=matched)
+            self._add(memory, doc, "relevant", score=round(scores[doc.seq], 4), matched=matched, heard=heard)
             if hit and hits_taken < NEIGHBOURED_HITS:
                 self._neighbours(doc, memory.id, scores)
             hits_taken += hit
@@ -174,8 +183,10 @@ class _Run:
             if other is None or other.offset in self.taken or other.scene_key != doc.scene_key:
                 continue
             memory = self._memory(other)
-            if memory is not None and self.budget.take(memory):
-                self._add(memory, other, "relevant", score=round(scores.get(seq, 0.0), 4), neighbour_of=hit_id)
+            heard = self._heard(memory) if memory is not None else ()
+            if memory is not None and self.budget.take(memory, heard):
+                self._add(memory, other, "relevant", score=round(scores.get(seq, 0.0), 4), neighbour_of=hit_id,
+                          heard=heard)
 
     # -- the query ------------------------------------------------------------
 
@@ -221,6 +232,8 @@ class _Run:
         for key in ("title", "summary"):
             if isinstance(memory.metadata.get(key), str):
                 own |= set(self.analyzer.terms(memory.metadata[key]))
+        for _, says in heard_lines(memory.metadata, memory.id):
+            own |= set(self.analyzer.terms(says))
         tags = {tag_key(t) for t in memory.tags}
         found = [f"#{k}" for k in tag_keys if k in tags]
         found += [word for term, word in shown.items() if term in own]

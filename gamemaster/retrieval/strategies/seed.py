@@ -12,6 +12,8 @@ from __future__ import annotations
 from ...scenes import topic_terms
 from ...streams import Located, MemoryStream
 from ..base import Budget, Picked, Query, Selection, Settings
+from ..heard import shown_lines
+from ..text import analyzer
 
 
 class SeedStrategy:
@@ -29,11 +31,16 @@ class SeedStrategy:
             shown = {item.memory.id for item in recent + reflections}
             focused = stream.grep(terms, limit=settings.focus_limit, exclude=shown)
         budget = Budget(settings.budget, settings.language)
+        words = analyzer(settings.language)
+        wanted = set(words.terms(" ".join(terms)))
         for section, items in (("relevant", focused), ("recent", recent), ("reflections", reflections)):
             for item in reversed(items):  # newest first, so a tight budget keeps the latest
-                if budget.take(item.memory):
+                heard = shown_lines(item.memory.metadata, item.memory.id, wanted, words.terms, settings.speaker,
+                                    settings.language)
+                if budget.take(item.memory, heard):
                     matched = tuple(t for t in terms if _mentions(item, t)) if section == "relevant" else ()
-                    selection.picked.append(Picked(item.memory, section, item.offset, item.line, matched=matched))
+                    selection.picked.append(Picked(item.memory, section, item.offset, item.line, matched=matched,
+                                                   heard=heard))
         return selection
 
 

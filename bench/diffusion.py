@@ -1,0 +1,234 @@
+"""How far news travels in the offline studio, and whether what is said is remembered.
+
+    python bench/diffusion.py [--sizes 7,25] [--days 5] [--seeds 1]
+
+For each size: a fresh studio (``scale.build_studio``: the bundled seven and numbered
+copies, no teams), offline backend. After day 1's ARRIVAL two pieces of news are
+planted in vera's stream as importance-9 observations: one on her work (it carries her
+interest's tags, so the offline player may quote it) and one that is not. Then days are
+played; after days 1, 2, 3 and 5 the share of characters who know each item (``who-knows``:
+recalled at the default budget by a memory that holds two thirds of its words).
+
+At the end:
+
+- heard lines recalled: up to ``--lines`` lines said in scenes (sampled, seeded) and, for
+  each listener of a line, whether ``recall`` of its words selects a memory that holds it.
+  Listeners are the other participants of a MEETING or ENCOUNTER; at ARRIVAL, EVENT and in
+  WORK the people at the speaker's table or room (``kinds.heard.tables``; a commit without it
+  counts the room, everyone at ARRIVAL).
+- relationship density: of all pairs of characters, the share who talked in a MEETING or
+  ENCOUNTER (conversation memories naming each other), and the share who talked or heard one
+  another (a heard memory naming the speaker).
+- memories per character-day: new memory lines over characters × days.
+
+Runs on any commit of the project (``--root`` of a checkout on PYTHONPATH): without
+``gamemaster.who_knows`` the same rule is applied here. Tables go to stdout, progress to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from math import ceil
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from scale import build_studio, log  # noqa: E402
+
+CARRIER = "vera"
+NEWS = {
+    "work": ("Der Verlag will die Knochentürme im Artbook als Klapptafel drucken, mit Silhouetten aus Perlmutt-Lack.",
+             "Knochentürme Klapptafel Perlmutt", ["bone-towers", "concept-art", "silhouette"]),
+    "other": ("Die Hausverwaltung lässt am Freitag den Quittenbaum im Innenhof fällen, das Holz bekommt der Kindergarten.",
+              "Quittenbaum Innenhof fällen Kindergarten", ["innenhof"]),
+}
+CHECKPOINTS = (1, 2, 3, 5)
+
+
+def plant(workspace, agent: str, text: str, tags: list[str], created: str) -> None:
+    path = workspace.memories_dir / f"{agent}.jsonl"
+    count = sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    line = {"id": f"{agent}-{count + 1:03d}", "created": created, "type": "observation", "depth": 0,
+            "description": text, "importance": 9, "tags": tags, "evidence": [], "metadata": {"source": "bench"}}
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+
+# -- who knows: the project's rule, or the same rule where the commit has none ----------------
+
+
+def _holds_here(workspace, memory, query: str) -> bool:
+    from gamemaster.retrieval.text import analyzer
+
+    words = analyzer(workspace.load_world().language)
+    wanted = set(words.terms(query))
+    texts = [memory.description]
+    for key in ("heard", "transcript"):
+        entries = memory.metadata.get(key)
+        if isinstance(entries, list):
+            author = memory.id.rsplit("-", 1)[0]
+            texts += [e["says"] for e in entries if isinstance(e, dict) and isinstance(e.get("says"), str)
+                      and e.get("speaker") != author]
+    return any(len(wanted & set(words.terms(t))) >= ceil(len(wanted) * 2 / 3 - 1e-9) for t in texts)
+
+
+def holds(workspace, memory, query: str) -> bool:
+    try:
+        from gamemaster.retrieval.text import analyzer
+        from gamemaster.who_knows import evidence
+    except ImportError:
+        return _holds_here(workspace, memory, query)
+    language = workspace.load_world().language
+    return evidence(memory, set(analyzer(language).terms(query)), language) is not None
+
+
+def knows(workspace, agent: str, query: str) -> bool:
+    from gamemaster.retrieval import recall
+
+    return any(holds(workspace, p.memory, query) for p in recall(workspace, agent, query).picked)
+
+
+def known_share(workspace, query: str) -> float:
+    try:
+        from gamemaster.who_knows import who_knows
+    except ImportError:
+        agents = workspace.agent_ids()
+        return sum(knows(workspace, a, query) for a in agents) / len(agents)
+    result = who_knows(workspace, query)
+    return len(result.knowing) / len(result.rows)
+
+
+# -- lines said and their listeners -----------------------------------------------------------
+
+
+def listeners_of(workspace, record: dict, speaker: str) -> list[str]:
+    participants = record["participants"]
+    if record["type"] in ("MEETING", "ENCOUNTER"):
+        return [p for p in participants if p != speaker]
+    try:
+        from gamemaster.kinds.heard import tables
+        from gamemaster.scenes import SceneSpec
+
+        spec = SceneSpec.model_validate({k: record[k] for k in ("type", "day", "scene", "participants", "reason")}
+                                        | {"rooms": record.get("rooms") or []})
+        seated = tables(spec, workspace.load_agents(), workspace.load_world())
+    except ImportError:
+        seated = record.get("rooms") or [participants]
+    table = next((t for t in seated if speaker in t), [])
+    return [p for p in table if p != speaker]
+
+
+def said_lines(workspace) -> list[tuple[str, str, str, list[str]]]:
+    """(scene kind, speaker, says, listeners) of every non-empty line said in a scene."""
+    found = []
+    for path in sorted(workspace.root.glob("scenes/day-*/scene-*/scene.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        for reply_path in sorted((path.parent / "replies").glob("*.json")):
+            reply = json.loads(reply_path.read_text(encoding="utf-8"))
+            says = (reply.get("says") or "").strip()
+            speaker = reply.get("agent")
+            if says and speaker:
+                listeners = listeners_of(workspace, record, speaker)
+                if listeners:
+                    found.append((record["type"], speaker, says, listeners))
+    return found
+
+
+def heard_recall(workspace, lines: list, sample: int, rng: random.Random) -> tuple[int, int]:
+    chosen = rng.sample(lines, min(sample, len(lines)))
+    asked = recalled = 0
+    for _, _, says, listeners in chosen:
+        for listener in listeners:
+            asked += 1
+            recalled += knows(workspace, listener, says)
+    return recalled, asked
+
+
+def density(workspace, agents: list[str]) -> tuple[float, float]:
+    talked, heard = set(), set()
+    for agent in agents:
+        stream = workspace.memories_dir / f"{agent}.jsonl"
+        for raw in stream.read_text(encoding="utf-8").splitlines():
+            memory = json.loads(raw)
+            if not str(memory.get("created", "")).startswith("day-") or memory["created"].startswith("day-000"):
+                continue
+            meta = memory.get("metadata") or {}
+            if memory.get("type") == "conversation" and isinstance(meta.get("with"), list):
+                talked |= {frozenset((agent, other)) for other in meta["with"] if other != agent}
+            if meta.get("source") == "heard":
+                heard |= {frozenset((agent, h["speaker"])) for h in meta.get("heard", [])}
+    pairs = len(agents) * (len(agents) - 1) / 2
+    return len(talked) / pairs, len(talked | heard) / pairs
+
+
+def memory_lines(workspace) -> int:
+    return sum(len(p.read_text(encoding="utf-8").splitlines()) for p in workspace.memories_dir.glob("*.jsonl"))
+
+
+# -- one run ------------------------------------------------------------------------------------
+
+
+def run(size: int, days: int, tmp: Path, seed: int, sample: int) -> dict:
+    from gamemaster.backends.offline import OfflineBackend
+    from gamemaster.gm import GameMaster
+    from gamemaster.loop import advance_days, run_scene
+
+    workspace = build_studio(tmp / f"studio-{size}-{seed}", size)
+    gm = GameMaster(workspace)
+    backend = OfflineBackend()
+    start = time.perf_counter()
+    before = memory_lines(workspace)
+    arrival = run_scene(gm, backend)
+    for text, _, tags in NEWS.values():
+        plant(workspace, CARRIER, text, tags, arrival.spec.ref)
+    before += len(NEWS)
+    shares: dict[str, dict[int, float]] = {item: {} for item in NEWS}
+    for day in range(1, days + 1):
+        advance_days(gm, backend, 1)
+        if day in CHECKPOINTS:
+            for item, (_, query, _) in NEWS.items():
+                shares[item][day] = known_share(workspace, query)
+        log(f"  {size} characters, day {day}: " + ", ".join(f"{i} {shares[i].get(day, float('nan')):.0%}" for i in NEWS))
+    agents = workspace.agent_ids()
+    recalled, asked = heard_recall(workspace, said_lines(workspace), sample, random.Random(seed))
+    talked, talked_or_heard = density(workspace, agents)
+    per_day = (memory_lines(workspace) - before) / (len(agents) * days)
+    log(f"  {size} characters: {time.perf_counter() - start:.0f} s")
+    return {"size": size, "shares": shares, "recalled": recalled, "asked": asked, "talked": talked,
+            "talked_or_heard": talked_or_heard, "per_day": per_day}
+
+
+def percent(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="7,25")
+    parser.add_argument("--days", type=int, default=5)
+    parser.add_argument("--lines", type=int, default=40, help="lines said that are sampled for the recall check")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            results.append(run(size, args.days, Path(tmp), 1, args.lines))
+    days = [d for d in CHECKPOINTS if d <= args.days]
+    print("| characters | news | " + " | ".join(f"knows after {d} d" for d in days)
+          + " | heard lines recalled | pairs who talked | talked or heard | memories / character-day |")
+    print("|---" * (len(days) + 6) + "|")
+    for r in results:
+        for item in NEWS:
+            cells = [percent(r["shares"][item].get(d)) for d in days]
+            extra = [f"{r['recalled']}/{r['asked']} ({r['recalled'] / max(r['asked'], 1):.0%})", percent(r["talked"]),
+                     percent(r["talked_or_heard"]), f"{r['per_day']:.1f}"]
+            print(f"| {r['size']} | {item} | " + " | ".join(cells) + " | " + " | ".join(extra) + " |")
+
+
+if __name__ == "__main__":
+    main()

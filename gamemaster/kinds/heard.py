@@ -1,0 +1,87 @@
+"""What is said with others present at ARRIVAL, in a WORK room and at an EVENT reaches them:
+one heard memory per listener per scene, holding every line the others at their table said.
+
+A MEETING or ENCOUNTER needs none: each participant's conversation memory keeps the
+whole transcript already. Who hears whom is the people one sits with, never a whole
+large studio: a WORK scene's rooms; in a scene of many (ARRIVAL, EVENT) the people of
+one ``team`` (no team: one group), seated at tables of at most ``meeting_max``, and
+the tables change from day to day. The lines are kept verbatim in ``metadata.heard``
+and are found and shown by the rule in ``retrieval/heard.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from math import ceil
+
+from .base import SceneWrite
+
+#: A heard line is what someone else said in passing, not the listener's own experience:
+#: "minor" on seed 001's scale. One per listener and scene, so it adds about as much to the
+#: reflection accumulator as a routine note would.
+HEARD_IMPORTANCE = 3
+#: The description names at most this many speakers, each with the start of their line;
+#: the lines themselves stay whole in ``metadata.heard``.
+DESCRIBED_SPEAKERS = 3
+DESCRIBED_CHARS = 90
+
+
+def tables(spec, agents, world) -> list[list[str]]:
+    """Who hears whom in a scene: groups of participants that sit together."""
+    if spec.rooms:
+        return [list(room) for room in spec.rooms]
+    size = world.meeting_max
+    if len(spec.participants) <= size:
+        return [list(spec.participants)]
+    teams: dict[str, list[str]] = {}
+    for agent_id in spec.participants:
+        agent = agents.get(agent_id)
+        teams.setdefault((agent.team if agent else None) or "", []).append(agent_id)
+    seated: list[list[str]] = []
+    for team, people in sorted(teams.items()):
+        people = sorted(people)
+        # Seeded by day and team: the same state gives the same tables, and they change daily.
+        random.Random(f"{spec.day}/{team}").shuffle(people)
+        count = ceil(len(people) / size)
+        even, extra = divmod(len(people), count)
+        start = 0
+        for number in range(count):
+            end = start + even + (number < extra)
+            seated.append(people[start:end])
+            start = end
+    return seated
+
+
+def remember_heard(scene: SceneWrite) -> None:
+    """A heard memory for each participant whose table-mates said something."""
+    from ..lang import phrase, short_name
+    from ..retrieval.heard import cut
+
+    spec, agents = scene.spec, scene.agents
+    said: dict[str, str] = {}
+    for agent_id, reply in scene.turns:
+        if reply.says.strip():
+            said[agent_id] = reply.says.strip()
+    if not said:
+        return
+    for table in tables(spec, agents, scene.world):
+        for listener in table:
+            speakers = [a for a in table if a != listener and a in said]
+            if not speakers:
+                continue
+            described = [
+                phrase(scene.language, "heard_said", name=short_name(agents[a].name) if a in agents else a,
+                       says=cut(said[a], DESCRIBED_CHARS))
+                for a in speakers[:DESCRIBED_SPEAKERS]
+            ]
+            if len(speakers) > DESCRIBED_SPEAKERS:
+                described.append(f"+{len(speakers) - DESCRIBED_SPEAKERS}")
+            scene.remember(
+                listener,
+                type="observation",
+                description=phrase(scene.language, "heard", lines=" · ".join(described)),
+                importance=HEARD_IMPORTANCE,
+                tags=["heard", *speakers],
+                metadata={"source": "heard", "heard": [{"speaker": a, "says": said[a]} for a in speakers],
+                          "scene": spec.ref},
+            )
