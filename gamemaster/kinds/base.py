@@ -31,6 +31,8 @@ class ReplyCheck:
     #: ids → the ones missing from the agent's memory stream
     evidence_exists: Callable[[list[str]], list[str]]
     final_turn: bool
+    #: What was said in the scene's turns before this one.
+    said_before: tuple[str, ...] = ()
 
 
 @dataclass
