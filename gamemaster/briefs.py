@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .fsio import dump_json
 from .lang import phrase
+from .linesize import text_too_long
 from .models import Brief, Memory, World, parse_scene_ref, scene_ref
 from .problems import GamemasterError
 from .scenes import decide_next
@@ -17,6 +18,9 @@ def give_brief(workspace: Workspace, text: str, to: list[str] | None = None, imp
     """Creative Director feedback: a high-importance observation for each addressee now."""
     if not text.strip():
         raise GamemasterError("brief: the text is empty")
+    too_long = text_too_long(text)
+    if too_long:
+        raise GamemasterError(f"brief: {too_long}")
     to = list(dict.fromkeys(to)) if to else None
     with workspace.lock:
         recover(workspace)

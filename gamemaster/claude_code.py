@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import jsontext
 from .fsio import atomic_write_text
 from .models import Agent, World
 from .prompts import render_template
@@ -114,8 +115,8 @@ def subagent_stop_hook(workspace: Workspace, event: str, from_plugin: bool = Fal
     from .problems import GamemasterError
 
     try:
-        payload = json.loads(event or "{}")
-    except json.JSONDecodeError as exc:
+        payload = jsontext.loads(event or "{}")
+    except jsontext.JSONDecodeError as exc:
         raise GamemasterError(f"hook input is not JSON: {exc.msg}") from None
     if not isinstance(payload, dict):
         raise GamemasterError("hook input is not a JSON object")
@@ -242,7 +243,7 @@ def _last_assistant_text(transcript_path: object) -> str | None:
         return None
     for line in reversed(lines):
         try:
-            entry = json.loads(line)
+            entry = jsontext.loads(line)
         except ValueError:
             continue
         message = entry.get("message") if isinstance(entry, dict) else None

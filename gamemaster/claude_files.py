@@ -13,9 +13,9 @@ there (``claude_merge.py``).
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 
+from . import jsontext
 from .fsio import atomic_write_bytes, atomic_write_json
 from .workspace import CLAUDE_CODE_FILES, Workspace, bundled_dir
 
@@ -72,7 +72,7 @@ def _digest(data: bytes) -> str:
 
 def _record(workspace: Workspace) -> dict:
     try:
-        data = json.loads((workspace.root / RECORD).read_text(encoding="utf-8"))
+        data = jsontext.loads((workspace.root / RECORD).read_text(encoding="utf-8"))
     except (FileNotFoundError, ValueError, UnicodeDecodeError):
         return {}
     return data if isinstance(data, dict) else {}

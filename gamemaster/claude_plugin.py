@@ -17,7 +17,8 @@ import json
 from importlib.resources import files
 from pathlib import Path
 
-from . import __version__
+from . import __version__, jsontext
+from .fsio import dump_json
 from .workspace import bundled_dir
 
 NAME = "gamemaster"
@@ -32,7 +33,7 @@ def plugin_dir() -> Path:
 
 
 def _json(data: dict) -> bytes:
-    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return dump_json(data).encode("utf-8")
 
 
 def _skill(name: str, command: str) -> str:
@@ -100,7 +101,7 @@ def workspace_settings() -> bytes:
 def workspace_runs_own_hook(workspace) -> bool:
     """Does the workspace's own settings file run the SubagentStop hook (a workspace set up with commands)?"""
     try:
-        settings = json.loads((workspace.root / ".claude" / "settings.json").read_text(encoding="utf-8"))
+        settings = jsontext.loads((workspace.root / ".claude" / "settings.json").read_text(encoding="utf-8"))
         groups = settings["hooks"]["SubagentStop"]
         return any(HOOK_COMMAND in str(h.get("command", "")) for g in groups for h in g.get("hooks", []))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):

@@ -5,6 +5,7 @@ The EVENT scene itself (when it comes, what it changes) is ``kinds/event.py``.
 
 from __future__ import annotations
 
+from .linesize import text_too_long
 from .models import WEEKDAYS, Event
 from .problems import GamemasterError
 from .transaction import recover
@@ -23,6 +24,9 @@ def schedule_event(
     """Schedule an event once on ``day`` or every ``weekday``; neither: the current day."""
     if not text.strip():
         raise GamemasterError("event: the text is empty")
+    too_long = text_too_long(text.strip())
+    if too_long:
+        raise GamemasterError(f"event: {too_long}")
     if day is not None and weekday is not None:
         raise GamemasterError("event: give --day or --weekday, not both")
     if weekday is not None:

@@ -7,7 +7,6 @@ either the old version or the new one, never half of each.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import re
 import secrets
@@ -16,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+from . import jsontext
 
 
 def atomic_write_bytes(path: Path, data: bytes, dirs: set[Path] | None = None, durable: bool = True) -> None:
@@ -116,7 +117,8 @@ def atomic_write_text(path: Path, text: str, dirs: set[Path] | None = None, dura
 
 
 def dump_json(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    """A state file's text: strict JSON (no NaN or Infinity, which other tools reject), indented."""
+    return jsontext.dumps(data, indent=2) + "\n"
 
 
 def atomic_write_json(path: Path, data: Any, dirs: set[Path] | None = None, durable: bool = True) -> None:
@@ -183,35 +185,57 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def read_tail_lines(path: Path, count: int, block: int = 64 * 1024) -> list[tuple[int, bytes]]:
-    """At least the last ``count`` physical lines, read backwards from the end.
+def read_tail_lines(
+    path: Path, count: int, block: int = 64 * 1024, max_line: int | None = None
+) -> list[tuple[int, bytes | None]]:
+    """The last ``count`` physical lines, read backwards from the end.
 
     Returns ``(byte offset, line)`` pairs, oldest first, without line breaks;
     a final line without a newline is included, the empty piece after a final
-    newline is not. Reads only as much of the file as it needs.
+    newline is not. Reads only as much of the file as it needs, each byte once.
+    A line longer than ``max_line`` bytes comes back as ``(offset, None)``: it is
+    walked through to find where it starts, but never held in memory.
     """
+    found: list[tuple[int, bytes | None]] = []  # newest first
+    parts: list[bytes] = []  # the line being read, its last part first
+    length = 0
     with open(path, "rb") as handle:
-        end = handle.seek(0, os.SEEK_END)
-        position = end
-        buffer = b""
-        while position > 0 and buffer.count(b"\n") <= count:
+        end = position = handle.seek(0, os.SEEK_END)
+
+        def take(piece: bytes) -> None:
+            nonlocal length
+            length += len(piece)
+            if max_line is None or length <= max_line:
+                parts.append(piece)
+            else:
+                parts.clear()
+
+        def finish(offset: int) -> None:
+            nonlocal length
+            if offset != end or length:  # not the empty piece after a final newline
+                too_long = max_line is not None and length > max_line
+                found.append((offset, None if too_long else b"".join(reversed(parts))))
+            parts.clear()
+            length = 0
+
+        while position > 0 and len(found) < count:
             step = min(block, position)
             position -= step
             handle.seek(position)
-            buffer = handle.read(step) + buffer
-    pieces = buffer.split(b"\n")
-    if pieces and pieces[-1] == b"":
-        pieces.pop()
-    offset = position
-    if position > 0:
-        # The first piece may have started before the bytes we read.
-        offset += len(pieces[0]) + 1
-        pieces = pieces[1:]
-    result = []
-    for piece in pieces:
-        result.append((offset, piece))
-        offset += len(piece) + 1
-    return result[-count:] if len(result) > count else result
+            data = handle.read(step)
+            stop = len(data)
+            while len(found) < count:
+                cut = data.rfind(b"\n", 0, stop)
+                if cut == -1:
+                    take(data[:stop])
+                    break
+                take(data[cut + 1 : stop])
+                finish(position + cut + 1)
+                stop = cut
+        if position == 0 and len(found) < count and end:
+            finish(0)
+    found.reverse()
+    return found
 
 
 def iter_line_blocks_backwards(path: Path, block: int = 1 << 20):

@@ -213,6 +213,7 @@ class GameMaster:
             evidence_exists=lambda ids: [i for i in ids if i not in found],
             final_turn=pending.is_final_turn(turn),
             shown=shown_in_prompt(self.workspace, pending, turn),
+            said_before=tuple(pending.replies[t].says for t in sorted(pending.replies) if t < turn),
         )
         if cited is not None:
             cited.update(found)

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field, ValidationError
 from .backends.base import Answer, InterviewRequest
 from .fsio import dump_json
 from .lang import phrase
+from .linesize import text_too_long
 from .models import Agent, Memory, World
 from .problems import GamemasterError
 from .prompts import bullet_list, render_template
@@ -125,6 +126,10 @@ def from_text(built: Built, text: str) -> Result:
 
 def remember(workspace: Workspace, built: Built, result: Result) -> str:
     """Keep the exchange as the character's conversation memory; returns its id."""
+    for name, text in (("question", built.question), ("answer", result.answer)):
+        too_long = text_too_long(text)
+        if too_long:
+            raise GamemasterError(f"{built.agent.id}: {name}: {too_long}; nothing was remembered")
     from .gm import GameMaster
     from .transaction import Transaction, commit, recover
 

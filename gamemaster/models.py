@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from . import jsontext
 
 MEMORY_TYPES = ("observation", "reflection", "plan", "artifact", "conversation")
 MemoryType = Literal["observation", "reflection", "plan", "artifact", "conversation"]
@@ -97,9 +100,7 @@ class Memory(BaseModel):
         return parse_scene_ref(self.created) if self.created else None
 
     def to_line(self) -> str:
-        import json
-
-        return json.dumps(self.model_dump(mode="json"), ensure_ascii=False)
+        return jsontext.dumps(self.model_dump(mode="json"))
 
 
 class Plan(BaseModel):
@@ -241,62 +242,100 @@ class SceneEntry(BaseModel):
     topic: str | None = None
 
 
+def at_most(high: int, why: str) -> AfterValidator:
+    """A setting's upper bound and the reason for it, which the error gives with the bound.
+
+    Every setting has one: ``config`` and a hand edit of world.json meet the same rule,
+    and no value makes a command run for ever or a prompt outgrow any model.
+    """
+    def check(value):
+        if value is not None and (len(value) if isinstance(value, str) else value) > high:
+            unit = " characters" if isinstance(value, str) else ""
+            raise PydanticCustomError("too_large", f"at most {high:,}{unit}: {why}".replace("{", "{{").replace("}", "}}"))
+        return value
+
+    return AfterValidator(check)
+
+
+def field_value(model: type[BaseModel], name: str, value: Any) -> Any:
+    """``value`` checked by the rules of ``model``'s field ``name`` (a setting given on the
+    command line rather than in the file); the error is a ``ValueError`` with the reason."""
+    from pydantic import TypeAdapter, ValidationError
+
+    field = model.model_fields[name]
+    try:
+        return TypeAdapter(Annotated[(field.annotation, *field.metadata)]).validate_python(value)
+    except ValidationError as exc:
+        raise ValueError(exc.errors()[0]["msg"]) from None
+
+
+#: Whole numbers past this lose digits in tools that read JSON numbers as doubles (jq, JavaScript).
+JSON_SAFE_INT = 2**53 - 1
+_WEIGHT = at_most(100, "the weights only count relative to each other")
+
+
 class RetrievalWeights(BaseModel):
     """How the ranked selection weighs its three normalised scores."""
 
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = ConfigDict(extra="forbid", defer_build=True, allow_inf_nan=False)
 
-    relevance: Annotated[float, Field(ge=0)] = 3.0
-    importance: Annotated[float, Field(ge=0)] = 0.5
-    recency: Annotated[float, Field(ge=0)] = 0.5
+    relevance: Annotated[float, Field(ge=0), _WEIGHT] = 3.0
+    importance: Annotated[float, Field(ge=0), _WEIGHT] = 0.5
+    recency: Annotated[float, Field(ge=0), _WEIGHT] = 0.5
+
+
+_PROMPT_CHARS = "characters in one prompt; more would not fit any model's context"
+_JSON_SAFE = "larger whole numbers lose digits in tools that read JSON numbers as doubles (jq, JavaScript)"
 
 
 class World(BaseModel):
     """``state/world.json``."""
 
-    model_config = ConfigDict(extra="allow", defer_build=True)
+    model_config = ConfigDict(extra="allow", defer_build=True, allow_inf_nan=False)
 
-    studio: str
-    language: str = "de"
+    studio: Annotated[str, at_most(200, "a name, shown in every prompt")]
+    language: Annotated[str, at_most(35, "a language tag such as de or en")] = "de"
     day: Annotated[int, Field(ge=0)] = 0
     scene: Annotated[int, Field(ge=0)] = 0
-    reflection_threshold: Annotated[int, Field(ge=1)] = 100
-    scenes_per_day: Annotated[int, Field(ge=2)] = 6
-    memory_window: Annotated[int, Field(ge=1)] = 50
-    focus_limit: Annotated[int, Field(ge=0)] = 20
+    reflection_threshold: Annotated[int, Field(ge=1), at_most(
+        10_000, "the importance (1-10 a memory) a character gathers before reflecting; past it they never would")] = 100
+    scenes_per_day: Annotated[int, Field(ge=2), at_most(100, "`day advance` plays all of a day's scenes in one run")] = 6
+    memory_window: Annotated[int, Field(ge=1), at_most(1_000, "the newest memories read again for every prompt")] = 50
+    focus_limit: Annotated[int, Field(ge=0), at_most(1_000, "memories found by topic for one prompt")] = 20
     #: The retrieval strategy (a module in gamemaster/retrieval/strategies/).
-    selection: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")] = "ranked"
+    selection: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$"), at_most(64, "a module name")] = "ranked"
     #: Characters of rendered memory lines one prompt may hold.
-    memory_budget: Annotated[int, Field(ge=500)] = 10_000
+    memory_budget: Annotated[int, Field(ge=500), at_most(1_000_000, _PROMPT_CHARS)] = 10_000
     retrieval_weights: RetrievalWeights = Field(default_factory=lambda: RetrievalWeights())
     #: Story days after which a memory's recency score has halved.
-    recency_half_life: Annotated[float, Field(gt=0)] = 3.0
-    meeting_rounds: Annotated[int, Field(ge=2)] = 2
+    recency_half_life: Annotated[float, Field(gt=0), at_most(10_000, "story days; longer is no fading at all")] = 3.0
+    meeting_rounds: Annotated[int, Field(ge=2), at_most(
+        50, "each round is one more turn, one model call, for every participant")] = 2
     #: Participants a MEETING may have: every turn carries the transcript, so a meeting's
     #: cost grows with the square of its size; a brief to more people is an announcement.
-    meeting_max: Annotated[int, Field(ge=2)] = 6
+    meeting_max: Annotated[int, Field(ge=2), at_most(50, "a meeting's cost grows with the square of its size")] = 6
     #: Characters of a meeting's transcript shown verbatim in a turn's prompt; earlier turns
     #: are shortened to one line each, so a prompt has a ceiling whatever the meeting's size.
-    transcript_budget: Annotated[int, Field(ge=500)] = 4_000
+    transcript_budget: Annotated[int, Field(ge=500), at_most(1_000_000, _PROMPT_CHARS)] = 4_000
     #: Who notices a MEETING they were not in: "team" (the participants' teams; no team
     #: counts as one team), "all" or "none" - so notices do not flood a large studio.
     meeting_notices: MeetingNotices = "team"
     #: Meeting notices one character gets a day at most (later meetings add nothing),
     #: so that in a large studio they neither crowd the memory stream nor drive reflections.
-    meeting_notices_per_day: Annotated[int, Field(ge=0)] = 1
+    meeting_notices_per_day: Annotated[int, Field(ge=0), at_most(100, "a day has at most 100 scenes")] = 1
     #: ENCOUNTERs a day may have (they come between the counted scenes).
-    encounters_per_day: Annotated[int, Field(ge=0)] = 2
+    encounters_per_day: Annotated[int, Field(ge=0), at_most(100, "`day advance` plays all of a day's scenes in one run")] = 2
     #: Characters of library excerpts a WORK prompt may hold (0: no library).
-    library_budget: Annotated[int, Field(ge=0)] = 1500
+    library_budget: Annotated[int, Field(ge=0), at_most(1_000_000, _PROMPT_CHARS)] = 1500
     #: Turns each of the two takes in an ENCOUNTER.
     encounter_rounds: Annotated[int, Field(ge=1, le=2)] = 1
     #: People in one WORK room: they see each other's artifacts.
-    work_group_size: Annotated[int, Field(ge=1)] = 3
+    work_group_size: Annotated[int, Field(ge=1), at_most(100, "everyone in a room sees everyone's artifacts")] = 3
     #: Rooms a WORK scene fills side by side; unset, as many as it takes for everyone to act
     #: each day (one in a small studio, more as the headcount grows).
-    work_rooms: Annotated[int, Field(ge=1)] | None = None
-    seed: int = 0
-    model: str | None = None
+    work_rooms: Annotated[int, Field(ge=1), at_most(100, "each room is one more set of prompts in the same scene")] | None = None
+    seed: Annotated[int, Field(ge=-JSON_SAFE_INT), at_most(JSON_SAFE_INT, _JSON_SAFE)] = 0
+    model: Annotated[str, at_most(200, "a model name")] | None = None
     #: The weekday of day 1; the others follow (events can recur on a weekday).
     first_weekday: Weekday = "mon"
     events: list[Event] = Field(default_factory=list)

@@ -8,13 +8,13 @@ those; it decides nothing about the studio.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from . import jsontext
 from .backends.base import ReplyRequest
 from .fsio import atomic_write_json, atomic_write_text
 from .ids import SCENE_REF_RE
@@ -266,7 +266,7 @@ def rejections(pending) -> dict[str, list[str]]:
     """Reasons each open turn's replies were rejected for (``rejections.json`` beside the replies)."""
     path = pending.dir / "rejections.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = jsontext.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -281,5 +281,5 @@ def set_rejections(pending, key: str, reason: str | None) -> int:
         data.pop(key)
     else:
         data.setdefault(key, []).append(reason)
-    atomic_write_text(pending.dir / "rejections.json", json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    atomic_write_json(pending.dir / "rejections.json", data)
     return len(data.get(key, []))

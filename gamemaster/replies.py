@@ -8,13 +8,14 @@ evidence ids that exist and that the agent's prompt showed). Every message names
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Annotated, Collection, Iterable
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import PydanticCustomError
 
-from . import ids
+from . import ids, jsontext
+from .linesize import text_too_long
 from .models import Importance
 from .scenes import SceneSpec
 
@@ -37,13 +38,25 @@ class _Strict(BaseModel):
 Text = Annotated[str, Field(min_length=1)]
 
 
+def _fits_a_line(value):
+    problem = text_too_long(value)
+    if problem:
+        raise PydanticCustomError("too_long", problem.replace("{", "{{").replace("}", "}}"))
+    return value
+
+
+#: What a memory line will hold (an artifact's content goes to its own file instead).
+LineText = Annotated[str, Field(min_length=1), AfterValidator(_fits_a_line)]
+Tags = Annotated[list[str], AfterValidator(_fits_a_line)]
+
+
 class MemoryNote(_Strict):
     """Something the character wants to remember from this scene."""
 
     type: Annotated[str, Field(pattern="^(observation|plan)$")] = "observation"
-    description: Text
+    description: LineText
     importance: Importance
-    tags: list[str] = Field(default_factory=list)
+    tags: Tags = Field(default_factory=list)
 
 
 class ArtifactDraft(_Strict):
@@ -52,36 +65,36 @@ class ArtifactDraft(_Strict):
     title: Annotated[str, Field(min_length=1, max_length=120)]
     kind: Annotated[str, Field(pattern=ARTIFACT_KIND_RE)]
     content: Text
-    summary: Annotated[str, Field(min_length=1, description="What colleagues in the room notice.")]
+    summary: Annotated[LineText, Field(description="What colleagues in the room notice.")]
     importance: Importance
-    tags: list[str] = Field(default_factory=list)
+    tags: Tags = Field(default_factory=list)
 
 
 class PlanUpdate(_Strict):
-    text: Text
-    tags: list[str] = Field(default_factory=list)
+    text: LineText
+    tags: Tags = Field(default_factory=list)
     importance: Importance
 
 
 class TalkWishDraft(_Strict):
-    with_: Annotated[list[str], Field(alias="with", min_length=1)]
-    topic: Text
-    tags: list[str] = Field(default_factory=list)
+    with_: Annotated[Tags, Field(alias="with", min_length=1)]
+    topic: LineText
+    tags: Tags = Field(default_factory=list)
 
 
 class Insight(_Strict):
-    description: Text
+    description: LineText
     importance: Importance
-    tags: list[str] = Field(default_factory=list)
-    evidence: Annotated[list[str], Field(min_length=1)]
+    tags: Tags = Field(default_factory=list)
+    evidence: Annotated[Tags, Field(min_length=1)]
 
 
 class ConversationNote(_Strict):
     """The speaker's own summary of a meeting, asked for in their last turn."""
 
-    summary: Text
+    summary: LineText
     importance: Importance
-    tags: list[str] = Field(default_factory=list)
+    tags: Tags = Field(default_factory=list)
 
 
 class Reply(_Strict):
@@ -90,7 +103,7 @@ class Reply(_Strict):
     agent: Text
     scene: Annotated[str, Field(pattern=r"^day-\d{3,}/scene-\d{2,}$")]
     action: Annotated[str, Field(min_length=1, description="What the character does.")]
-    says: str = Field("", description="What the character says aloud.")
+    says: Annotated[str, AfterValidator(_fits_a_line)] = Field("", description="What the character says aloud.")
     memories: list[MemoryNote] = Field(default_factory=list)
     artifacts: list[ArtifactDraft] = Field(default_factory=list)
     plan: PlanUpdate | None = None
@@ -121,8 +134,8 @@ def extract_json(text: str) -> object:
     last_error = None
     for candidate in candidates:
         try:
-            return json.loads(candidate)
-        except json.JSONDecodeError as exc:
+            return jsontext.loads(candidate)
+        except jsontext.JSONDecodeError as exc:
             last_error = exc
     where = f" (line {last_error.lineno}, column {last_error.colno}: {last_error.msg})" if last_error else ""
     raise ValueError(f"no JSON object found in the reply{where}")
@@ -159,6 +172,7 @@ def check_reply(
     evidence_exists,
     final_turn: bool = True,
     shown: Collection[str] | None = None,
+    said_before: tuple[str, ...] = (),
 ) -> None:
     """Scene rules a schema cannot express. ``evidence_exists(ids)`` returns the missing ids;
     ``shown`` are the memory ids the agent's prompt showed, the only ones evidence may cite."""
@@ -169,7 +183,7 @@ def check_reply(
         problems.append(f"scene: expected {spec.ref!r} (the pending scene), got {reply.scene!r}")
     from .kinds import ReplyCheck, check_kind
 
-    problems += check_kind(reply, ReplyCheck(agent, spec, roster, evidence_exists, final_turn, shown))
+    problems += check_kind(reply, ReplyCheck(agent, spec, roster, evidence_exists, final_turn, shown, said_before))
     known = set(roster)
     for index, wish in enumerate(reply.talk_wishes):
         for partner in wish.with_:

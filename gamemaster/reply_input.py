@@ -5,10 +5,10 @@ Only the shape is checked here; the Game Master validates each reply against its
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TextIO
 
+from . import jsontext
 from .problems import GamemasterError
 
 
@@ -23,8 +23,8 @@ def read_replies(source: str, stdin: TextIO) -> dict:
     if source == "-":
         text = stdin.read()
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
+            data = jsontext.loads(text)
+        except jsontext.JSONDecodeError as exc:
             raise GamemasterError(f"stdin:{exc.lineno}: not valid JSON: {exc.msg}") from None
         if isinstance(data, dict) and "agent" in data and "scene" in data:
             return {data["agent"]: data}
@@ -37,8 +37,8 @@ def read_replies(source: str, stdin: TextIO) -> dict:
     given = {}
     for path in sorted(folder.glob("*.json")):
         try:
-            given[path.stem] = json.loads(_read_text(path))
-        except json.JSONDecodeError as exc:
+            given[path.stem] = jsontext.loads(_read_text(path))
+        except jsontext.JSONDecodeError as exc:
             raise GamemasterError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}; nothing stored") from None
     if not given:
         raise GamemasterError(f"{folder}: no <agent>.json files")

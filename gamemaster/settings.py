@@ -9,11 +9,11 @@ valid ``world.json`` may hold.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from . import jsontext
 from .models import World
 from .problems import GamemasterError
 from .streams import describe_validation_error
@@ -68,8 +68,8 @@ def _value(data: dict[str, Any], parts: tuple[str, ...]) -> Any:
 def parse_value(text: str) -> Any:
     """What the command line gave: JSON when it is JSON (``8``, ``null``, ``{"a": 1}``), else the text."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return jsontext.loads(text)
+    except jsontext.JSONDecodeError:
         return text
 
 

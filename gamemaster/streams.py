@@ -9,7 +9,6 @@ stream's size and mtime and rebuilt whenever a hand edit changed the file.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -18,7 +17,9 @@ from typing import Iterable
 
 from pydantic import ValidationError
 
+from . import jsontext
 from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, read_tail_lines
+from .linesize import MAX_LINE_BYTES, line_too_long
 from .models import Memory, memory_author
 from .problems import GamemasterError, Problem
 
@@ -72,10 +73,24 @@ class MemoryStream:
     # -- parsing -----------------------------------------------------------
 
     def parse_line(self, raw: bytes | str, line: int) -> Memory | Problem:
-        """One line as a ``Memory``, or the problem that names file and line."""
+        """One line as a ``Memory``, or the problem that names file and line.
+
+        A line longer than ``MAX_LINE_BYTES`` is refused before it is parsed; callers that
+        read from the file read at most one byte more than that.
+        """
+        if len(raw) > MAX_LINE_BYTES and (isinstance(raw, bytes) or len(raw.encode("utf-8")) > MAX_LINE_BYTES):
+            return Problem(self.display, line, line_too_long())
         raw = without_bom(raw)
         try:
-            memory = Memory.model_validate_json(raw)
+            data = jsontext.loads(raw)
+        except jsontext.JSONDecodeError as exc:
+            return Problem(self.display, line, f"not valid JSON: {exc.msg} (column {exc.colno})")
+        except UnicodeDecodeError as exc:
+            return Problem(self.display, line, f"not UTF-8 (byte {exc.start})")
+        if not isinstance(data, dict):
+            return Problem(self.display, line, "expected a JSON object")
+        try:
+            memory = Memory.model_validate(data)
         except ValidationError as exc:
             return Problem(self.display, line, describe_validation_error(exc))
         if not memory.id.startswith(f"{self.agent}-"):
@@ -96,7 +111,7 @@ class MemoryStream:
 
     def _load_index(self) -> StreamIndex | None:
         try:
-            data = json.loads(self.index_path.read_text(encoding="utf-8"))
+            data = jsontext.loads(self.index_path.read_text(encoding="utf-8"))
         except (FileNotFoundError, ValueError):
             return None
         if data.pop("version", None) != INDEX_VERSION:
@@ -147,14 +162,17 @@ class MemoryStream:
             return [], []
         total = self.index().lines
         # A few extra lines so that a bad line does not shrink the window.
-        pieces = read_tail_lines(self.path, count + 8)
+        pieces = read_tail_lines(self.path, count + 8, max_line=MAX_LINE_BYTES)
         found: list[Located] = []
         problems: list[Problem] = []
         first_line = total - len(pieces) + 1
         for position, (offset, raw) in enumerate(pieces):
+            line = first_line + position
+            if raw is None:  # longer than a line may be: not even read
+                problems.append(Problem(self.display, line, line_too_long()))
+                continue
             if not raw.strip():
                 continue
-            line = first_line + position
             parsed = self.parse_line(raw, line)
             if isinstance(parsed, Problem):
                 problems.append(parsed)
@@ -176,7 +194,7 @@ class MemoryStream:
         with open(self.path, "rb") as handle:
             for offset, length in wanted:
                 handle.seek(offset)
-                parsed = self.parse_line(handle.read(length), None)
+                parsed = self.parse_line(handle.read(min(length, MAX_LINE_BYTES + 1)), None)
                 if isinstance(parsed, Problem):
                     bad.append((offset, parsed))
                 elif parsed.depth > 0:
@@ -214,7 +232,7 @@ class MemoryStream:
                     cursor += len(piece) + 1
                 for position in range(len(pieces) - 1, -1, -1):
                     raw = pieces[position]
-                    if not any(term in raw.decode("utf-8", "replace").lower() for term in terms):
+                    if len(raw) > MAX_LINE_BYTES or not any(term in raw.decode("utf-8", "replace").lower() for term in terms):
                         continue
                     parsed = self.parse_line(raw, None)
                     if isinstance(parsed, Problem) or parsed.id in skip:
@@ -252,34 +270,23 @@ class MemoryStream:
 
     def scan(self) -> tuple[list[Located], list[Problem]]:
         """Every line, fully checked: the slow path for ``validate`` and ``memories``."""
-        import jsonlines
-
         if not self.path.exists():
             return [], []
         found: list[Located] = []
         problems: list[Problem] = []
-        # jsonlines decodes and reports; offsets are tracked over the raw bytes.
         data = self.path.read_bytes()
         raw_lines = data.split(b"\n")
         if raw_lines and raw_lines[-1] == b"":
             raw_lines.pop()
-        reader = jsonlines.Reader([without_bom(raw) for raw in raw_lines])
         offset = 0
         for number, raw in enumerate(raw_lines, start=1):
-            try:
-                obj = reader.read(type=dict, skip_empty=False)
-            except jsonlines.InvalidLineError as exc:
-                if raw.strip():
-                    problems.append(Problem(self.display, number, _jsonlines_reason(exc)))
-                offset += len(raw) + 1
-                continue
-            parsed = self.parse_line(raw, number) if obj is not None else None
-            if isinstance(parsed, Problem):
-                problems.append(parsed)
-            elif parsed is not None:
-                found.append(Located(parsed, number, offset))
+            if len(raw) > MAX_LINE_BYTES or raw.strip():
+                parsed = self.parse_line(raw, number)
+                if isinstance(parsed, Problem):
+                    problems.append(parsed)
+                else:
+                    found.append(Located(parsed, number, offset))
             offset += len(raw) + 1
-        reader.close()
         return found, problems + stream_consistency(self.display, found, self.agent)
 
     def matching(
@@ -342,7 +349,7 @@ ISSUED_FILE = "memory_ids.json"
 def issued_numbers(root: Path) -> dict[str, int]:
     """``state/memory_ids.json``: the highest id number handed out per agent (written with every scene)."""
     try:
-        data = json.loads((root / "state" / ISSUED_FILE).read_text(encoding="utf-8"))
+        data = jsontext.loads((root / "state" / ISSUED_FILE).read_text(encoding="utf-8"))
     except (FileNotFoundError, ValueError, UnicodeDecodeError):
         return {}  # `validate` reports an unreadable one; the streams' own ids still count
     if not isinstance(data, dict):
@@ -361,12 +368,6 @@ def without_bom(raw: bytes | str) -> bytes | str:
     if isinstance(raw, bytes):
         return raw[3:] if raw.startswith(BOM) else raw
     return raw[1:] if raw.startswith("\ufeff") else raw
-
-
-def _jsonlines_reason(exc) -> str:
-    message = str(exc)
-    # jsonlines appends "(line N)"; the caller already says which line.
-    return re.sub(r"\s*\(line \d+\)$", "", message)
 
 
 def stream_consistency(display: str, found: list[Located], agent: str | None = None) -> list[Problem]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from . import jsontext
 from .fsio import atomic_write_json, atomic_write_text
 from .lang import join_names, phrase, short_name
 from .models import Agent, World
@@ -75,8 +75,16 @@ def write_day_summary(workspace: Workspace, world: World, agents: dict[str, Agen
     directory = workspace.day_dir(world.day)
     json_path = directory / "summary.json"
     summary = summarize_day(workspace, world, agents)
-    if json_path.exists() and json.loads(json_path.read_text(encoding="utf-8")) == summary.dump():
+    if json_path.exists() and _written(json_path) == summary.dump():
         return None
     atomic_write_text(directory / "summary.md", render_summary(summary, world, agents))
     atomic_write_json(json_path, summary.dump())
     return directory / "summary.md"
+
+
+def _written(path: Path) -> object:
+    """The summary as written before; one that is no longer JSON is simply written again."""
+    try:
+        return jsontext.loads(path.read_text(encoding="utf-8"))
+    except (jsontext.JSONDecodeError, UnicodeDecodeError):
+        return None

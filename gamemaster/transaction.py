@@ -16,12 +16,13 @@ before them still finds the journal and replays it.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
+from . import jsontext
 from .fsio import atomic_write_json, atomic_write_text, dump_json, fsync_dirs, is_stale_temp
+from .linesize import memory_too_long
 from .models import Memory
-from .problems import Problem, StateError
+from .problems import GamemasterError, Problem, StateError
 from .streams import ISSUED_FILE, issued_numbers
 from .workspace import Workspace
 
@@ -36,6 +37,10 @@ class Transaction:
     before: dict[str, str | None] = field(default_factory=dict)
 
     def add_memory(self, agent: str, memory: Memory) -> None:
+        """Every memory line any command writes passes here, before anything is written."""
+        problem = memory_too_long(memory)
+        if problem:
+            raise GamemasterError(f"{agent}: {problem}; nothing was written")
         self.appends.setdefault(agent, []).append(memory)
 
     def to_json(self) -> dict:
@@ -87,9 +92,9 @@ def recover(workspace: Workspace) -> str | None:
 def read_journal(workspace: Workspace, text: str) -> Transaction:
     """The interrupted transaction; a journal that cannot be read is named, with how to go on."""
     try:
-        return Transaction.from_json(json.loads(text))
+        return Transaction.from_json(jsontext.loads(text))
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else f"not a journal ({type(exc).__name__}: {exc})"
+        reason = exc.msg if isinstance(exc, jsontext.JSONDecodeError) else f"not a journal ({type(exc).__name__}: {exc})"
         raise StateError(
             f"{workspace.rel(workspace.journal_path)}: {reason}; the interrupted scene it records cannot be "
             "finished from it. Move it aside (for example to state/journal.broken.json) and run "
@@ -152,7 +157,7 @@ def _replayed(workspace: Workspace, transaction: Transaction, relative: str, new
 
 def _merge(before: str | None, current: str | None, new: str) -> tuple[dict | None, list[str]]:
     try:
-        old, mine, theirs = (json.loads(t) if t is not None else None for t in (before, current, new))
+        old, mine, theirs = (jsontext.loads(t) if t is not None else None for t in (before, current, new))
     except ValueError:
         return None, []
     if not all(isinstance(d, dict) for d in (old, mine, theirs)):

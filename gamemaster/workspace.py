@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from . import jsontext
 from .fsio import WorkspaceLock, atomic_write_json
 from .ids import SCENE_REF_RE, OutsideWorkspace, inside, is_agent_id, no_agent, reads_inside
 from .models import Agent, World
@@ -107,10 +107,10 @@ class Workspace:
     def read_json(self, path: Path) -> dict:
         """A JSON object from a state file; every failure names the file (and line)."""
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = jsontext.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise StateError(f"{self.rel(path)}: missing") from None
-        except json.JSONDecodeError as exc:
+        except jsontext.JSONDecodeError as exc:
             raise StateError(
                 f"{self.rel(path)}:{exc.lineno}: not valid JSON: {exc.msg}",
                 [Problem(self.rel(path), exc.lineno, f"not valid JSON: {exc.msg}")],

@@ -176,8 +176,8 @@ def test_focused_selection_at_size_parses_only_what_it_needs(empty_workspace, mo
     write_lines(empty_workspace, "ana", [memory("ana", n, tags=["bone-towers"]) for n in range(1, 20001)])
     stream = empty_workspace.stream("ana")
     parsed = []
-    original = Memory.model_validate_json.__func__
-    monkeypatch.setattr(Memory, "model_validate_json", classmethod(lambda cls, d, *a, **k: parsed.append(1) or original(cls, d, *a, **k)))
+    original = Memory.model_validate.__func__
+    monkeypatch.setattr(Memory, "model_validate", classmethod(lambda cls, d, *a, **k: parsed.append(1) or original(cls, d, *a, **k)))
     found = stream.grep(["bone-towers"], limit=20, exclude={"ana-20000"})
     assert [(i.memory.id, i.line) for i in found] == [(f"ana-{n:03d}", n) for n in range(19980, 20000)]
     assert len(parsed) == 21

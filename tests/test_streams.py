@@ -35,7 +35,7 @@ def test_seed_example_lines_load_unchanged(empty_workspace):
 
 
 BAD_LINES = [
-    ("not json", "{not json", "invalid json"),
+    ("not json", "{not json", "not valid JSON: Expecting property name"),
     ("missing field", json.dumps({k: v for k, v in memory("ana", 2).items() if k != "description"}), "description: Field required"),
     ("importance 0", json.dumps(memory("ana", 2, importance=0)), "importance: Input should be greater than or equal to 1"),
     ("importance 11", json.dumps(memory("ana", 2, importance=11)), "importance: Input should be less than or equal to 10"),
@@ -100,13 +100,13 @@ def test_tail_reads_only_the_end_of_a_large_stream(empty_workspace, monkeypatch)
     stream = empty_workspace.stream("ana")
     stream.index()  # the derived index is built once
     parsed = []
-    original = Memory.model_validate_json.__func__
+    original = Memory.model_validate.__func__
 
     def counting(cls, data, *args, **kwargs):
         parsed.append(1)
         return original(cls, data, *args, **kwargs)
 
-    monkeypatch.setattr(Memory, "model_validate_json", classmethod(counting))
+    monkeypatch.setattr(Memory, "model_validate", classmethod(counting))
     found, problems = stream.tail(50)
     assert [i.memory.id for i in found] == [f"ana-{n:03d}" for n in range(2951, 3001)]
     assert [i.line for i in found] == list(range(2951, 3001))

@@ -8,7 +8,6 @@ pays for this module, so each import waits until a command needs it.
 from __future__ import annotations
 
 import errno
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -56,7 +55,9 @@ def rich_console(stderr: bool = False):
 
 
 def print_json(data) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    from ..fsio import dump_json
+
+    sys.stdout.write(dump_json(data))
 
 
 def fail(message: str) -> None:

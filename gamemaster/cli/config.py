@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Optional
 
 import typer
@@ -44,7 +43,9 @@ def config(
 
 
 def _shown(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    from ..jsontext import dumps
+
+    return dumps(value)
 
 
 def _lines(name: str, value: Any) -> list[str]:

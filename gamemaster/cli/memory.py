@@ -14,7 +14,7 @@ from .common import Context, JsonOption, print_json, rich_console, run
 from .play import BackendOption, choose_backend
 
 BudgetOption = Annotated[
-    Optional[int], typer.Option("--budget", min=100, help="Characters of memory lines (default: memory_budget in world.json).")
+    Optional[int], typer.Option("--budget", help="Characters of memory lines (default: memory_budget in world.json).")
 ]
 StrategyOption = Annotated[
     Optional[str], typer.Option("--strategy", help="A retrieval strategy (default: selection in world.json).")

@@ -8,11 +8,11 @@ file that is not in the folder).
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .. import jsontext
 from ..ids import SCENE_REF_RE
 from ..models import WEEKDAYS, scene_ref
 
@@ -73,8 +73,8 @@ def read_json_object(path: Path, display: str) -> tuple[dict | None, list[Drift]
     except UnicodeDecodeError as exc:
         return None, [Drift(display, None, f"not UTF-8 (byte {exc.start})", "left as it is; correct it by hand", ERROR)]
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = jsontext.loads(text)
+    except jsontext.JSONDecodeError as exc:
         return None, [Drift(display, exc.lineno, f"not valid JSON: {exc.msg}", "left as it is; correct it by hand", ERROR)]
     if not isinstance(data, dict):
         return None, [Drift(display, 1, f"expected a JSON object, found {type_name(data)}",

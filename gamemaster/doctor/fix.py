@@ -9,12 +9,12 @@ no command reads it as state.
 
 from __future__ import annotations
 
-import json
 import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .. import jsontext
 from ..fsio import atomic_write_bytes, dump_json, fsync_dirs
 from ..ids import is_agent_id
 from ..problems import GamemasterError
@@ -163,9 +163,9 @@ def _bulletin(workspace: Workspace, diagnosis: Diagnosis) -> list:
     if not path.exists():
         return []
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        line, reason = (exc.lineno, exc.msg) if isinstance(exc, json.JSONDecodeError) else (None, f"not UTF-8 (byte {exc.start})")
+        data = jsontext.loads(path.read_text(encoding="utf-8-sig"))
+    except (jsontext.JSONDecodeError, UnicodeDecodeError) as exc:
+        line, reason = (exc.lineno, exc.msg) if isinstance(exc, jsontext.JSONDecodeError) else (None, f"not UTF-8 (byte {exc.start})")
         diagnosis.drifts.append(Drift(BULLETIN, line, f"not readable as JSON: {reason}", "its briefs are not carried; "
                                       "the file stays as it is", ERROR))
         return []

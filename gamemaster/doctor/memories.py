@@ -7,15 +7,16 @@ JSON, no id) is kept byte for byte too and reported as an error.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from .. import jsontext
+from ..linesize import LINE_TOO_LONG, MAX_LINE_BYTES
 from ..models import MEMORY_ID_RE, MEMORY_TYPES, Memory, memory_author, parse_scene_ref, scene_ref
 from ..streams import describe_validation_error, without_bom
-from .drift import Drift, Finding, canonical_ref, day_number, is_scene_ref, keep_under, type_name
+from .drift import ERROR, Drift, Finding, canonical_ref, day_number, is_scene_ref, keep_under, type_name
 
 MEMORY_FIELDS = tuple(Memory.model_fields)
 #: What studios call a memory's text when they do not call it ``description``.
@@ -49,6 +50,10 @@ def repair_stream(path: Path, agent: str, display: str) -> RepairedStream:
     previous_created: str | None = None
     for number, raw in enumerate(raw_lines, start=1):
         line = raw[:-1] if raw.endswith(b"\r") else raw
+        if len(line) > MAX_LINE_BYTES:  # not even parsed
+            result.drifts.append(Drift(display, number, LINE_TOO_LONG, "left as it is; shorten it by hand", ERROR))
+            result.lines.append(raw)
+            continue
         if not line.strip():
             result.lines.append(raw)
             continue
@@ -60,21 +65,23 @@ def repair_stream(path: Path, agent: str, display: str) -> RepairedStream:
             continue
         result.memories.append((number, memory))
         previous_created = memory.created or previous_created
-        if finding.changes:
-            result.lines.append(memory.to_line().encode("utf-8"))
-            result.changed = True
-        else:
-            result.lines.append(raw)
+        repaired = memory.to_line().encode("utf-8") if finding.changes else raw
+        if len(repaired) > MAX_LINE_BYTES:  # what the repair keeps beside the values made it too long
+            result.drifts.append(Drift(display, number, f"repaired, the line would be {LINE_TOO_LONG}",
+                                       "left as it is; shorten it by hand", ERROR))
+            repaired = raw
+        result.lines.append(repaired)
+        result.changed = result.changed or repaired is not raw
     return result
 
 
 def _repair_line(raw: bytes, agent: str, previous_created: str | None, finding: Finding) -> Memory | None:
     try:
-        data = json.loads(without_bom(raw).decode("utf-8"))
+        data = jsontext.loads(without_bom(raw).decode("utf-8"))
     except UnicodeDecodeError as exc:
         finding.error(f"not UTF-8 (byte {exc.start})")
         return None
-    except json.JSONDecodeError as exc:
+    except jsontext.JSONDecodeError as exc:
         finding.error(f"not JSON: {exc.msg} (column {exc.colno})")
         return None
     if not isinstance(data, dict):

@@ -33,6 +33,8 @@ class ReplyCheck:
     final_turn: bool
     #: The memory ids the agent's prompt for this turn showed; None where that was not recorded.
     shown: "Collection[str] | None" = None
+    #: What was said in the scene's turns before this one.
+    said_before: tuple[str, ...] = ()
 
 
 @dataclass

@@ -3,6 +3,7 @@ turn sums the talk up, and each keeps it as a conversation memory."""
 
 from __future__ import annotations
 
+from ..linesize import text_too_long
 from .base import ReplyCheck, SceneWrite
 
 
@@ -11,6 +12,11 @@ def conversation_problems(kind: str, reply, ctx: ReplyCheck) -> list[str]:
     article = "an" if kind[:1] in "AEIOU" else "a"
     if not reply.says.strip():
         problems.append(f"says: {article} {kind} turn must say something")
+    elif ctx.said_before and text_too_long(reply.says) is None:
+        # Every speaker's conversation memory keeps the whole transcript.
+        too_long = text_too_long([*ctx.said_before, reply.says])
+        if too_long:
+            problems.append(f"says: with this turn the {kind}'s transcript would take {too_long}")
     if ctx.final_turn and reply.conversation is None:
         problems.append(f"conversation: the last turn of {article} {kind} must summarise it")
     return problems

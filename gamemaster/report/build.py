@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 
+from .. import jsontext
 from ..fsio import atomic_write_bytes, atomic_write_text
 from ..problems import GamemasterError, StateError
 from ..workspace import Workspace
@@ -172,7 +173,7 @@ def _day_context(studio: Studio, day: int) -> list:
 
 def _read_manifest(out: Path) -> dict[str, str]:
     try:
-        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+        data = jsontext.loads((out / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}  # no manifest (or a damaged one): every page is rendered again
     if not isinstance(data, dict) or data.get("version") != MANIFEST_VERSION or not isinstance(data.get("pages"), dict):
@@ -182,5 +183,5 @@ def _read_manifest(out: Path) -> dict[str, str]:
 
 def _write_manifest(out: Path, pages: dict[str, str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"version": MANIFEST_VERSION, "pages": pages}, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    text = jsontext.dumps({"version": MANIFEST_VERSION, "pages": pages}, indent=1, sort_keys=True) + "\n"
     atomic_write_bytes(out / MANIFEST, text.encode("utf-8"), durable=False)

@@ -8,7 +8,8 @@ contains HTML is shown as text and never runs.
 from __future__ import annotations
 
 import html
-import json
+
+from .. import jsontext
 
 LABELS: dict[str, dict[str, str]] = {
     "de": {
@@ -63,7 +64,7 @@ def esc(value: object) -> str:
 
 def script_json(data: object) -> str:
     """JSON inside ``<script type="application/json">``: no ``</script>`` or comment can close it early."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = jsontext.dumps(data, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 

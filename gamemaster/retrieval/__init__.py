@@ -111,8 +111,18 @@ def recall(
     budget: int | None = None,
     world: "World | None" = None,
 ) -> Selection:
-    """The selection a scene on ``query`` would give ``agent_id``, now."""
+    """The selection a scene on ``query`` would give ``agent_id``, now.
+
+    A ``budget`` given instead of the world's ``memory_budget`` keeps that setting's bounds."""
     world = world or workspace.load_world()
+    if budget is not None:
+        from ..models import World, field_value
+        from ..problems import GamemasterError
+
+        try:
+            budget = field_value(World, "memory_budget", budget)
+        except ValueError as exc:
+            raise GamemasterError(f"--budget: {exc} (the bounds of memory_budget)") from None
     agent = workspace.load_agent(agent_id)
     if isinstance(query, str):
         query = Query(text=query, names=(agent.id, agent.name))

@@ -7,12 +7,13 @@ most of a rebuild's time, and both are pure Python.
 
 from __future__ import annotations
 
-import json
 import os
 import pickle
 import sys
 
+from .. import jsontext
 from ..ids import SCENE_REF_RE
+from ..linesize import MAX_LINE_BYTES
 from ..streams import without_bom
 from .heard import heard_lines
 from .text import analyzer, tag_key
@@ -123,8 +124,10 @@ def _serve() -> None:
 
 def _parse(raw: bytes) -> tuple[dict, list[str]] | None:
     """Just enough of a line to index it; lines that are not memories are left to `validate`."""
+    if len(raw) > MAX_LINE_BYTES:
+        return None  # not even parsed: `validate` and the prompts name it
     try:
-        data = json.loads(without_bom(raw))
+        data = jsontext.loads(without_bom(raw))
     except ValueError:
         return None
     if type(data) is not dict or type(data.get("id")) is not str or type(data.get("description")) is not str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...linesize import MAX_LINE_BYTES
 from ...models import Memory
 from ...problems import Problem
 from ...streams import MemoryStream
@@ -79,7 +80,8 @@ class _Run:
         if self._handle is None:
             self._handle = open(self.stream.path, "rb")
         self._handle.seek(doc.offset)
-        parsed = self.stream.parse_line(self._handle.read(doc.length), doc.line)
+        # An index older than the line limit may still list a longer line: one byte past it is enough to refuse it.
+        parsed = self.stream.parse_line(self._handle.read(min(doc.length, MAX_LINE_BYTES + 1)), doc.line)
         if isinstance(parsed, Problem):
             if parsed not in self.selection.problems:
                 self.selection.problems.append(parsed)
