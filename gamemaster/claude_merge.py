@@ -14,7 +14,8 @@ import copy
 import json
 
 from .claude_files import CLAUDE_MD_ASIDE, install, shipped
-from .fsio import atomic_write_bytes
+from . import jsontext
+from .fsio import atomic_write_bytes, dump_json
 from .problems import Problem
 from .workspace import Workspace, bundled_dir
 
@@ -67,7 +68,7 @@ def _merge(workspace: Workspace, relative: str, ours: dict, mode: str) -> tuple[
     if merged == theirs:
         return None, (f"the folder has its own, kept as it is; yours differ from gamemaster's at {', '.join(kept)}"
                       if kept else None)
-    text = json.dumps(merged, ensure_ascii=False, indent=2) + "\n"
+    text = dump_json(merged)
     atomic_write_bytes(workspace.inside(path), text.encode("utf-8"))
     added = ("added the gamemaster MCP server and kept yours" if relative == MCP
              else f"added what gamemaster needs ({', '.join(ours)}) and kept everything of yours")
@@ -77,7 +78,7 @@ def _merge(workspace: Workspace, relative: str, ours: dict, mode: str) -> tuple[
 
 def _read_object(path) -> tuple[dict, tuple[int | None, str] | None]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = jsontext.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         return {}, (exc.lineno, f"not valid JSON: {exc.msg}")
     except UnicodeDecodeError as exc:

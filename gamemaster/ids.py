@@ -68,6 +68,10 @@ def inside(root: Path, path: Path) -> Path:
     target = os.path.normpath(os.path.abspath(path))
     if target != base and not target.startswith(base + os.sep):
         raise OutsideWorkspace(f"{path} is outside the workspace {root}")
+    # A write follows links: one that leads out (a state file linked to a file elsewhere) would
+    # change a file outside the workspace.
+    if not reads_inside(root, path):
+        raise OutsideWorkspace(f"{path} leads outside the workspace {root} through a symbolic link")
     return path
 
 

@@ -61,7 +61,11 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
     streams = sorted(p.stem for p in workspace.memories_dir.glob("*.jsonl"))
     scanned = {}
     for stem in streams:
-        stream = workspace.stream(stem)
+        try:
+            stream = workspace.stream(stem)
+        except StateError as exc:  # a stream linked out of the workspace is not read
+            problems += exc.problems or [Problem(workspace.rel(workspace.memories_dir / f"{stem}.jsonl"), None, str(exc))]
+            continue
         if stem not in agent_ids:
             problems.append(Problem(stream.display, None, f"no agent file state/agents/{stem}.json for this stream"))
         found, stream_problems = stream.scan()

@@ -104,8 +104,18 @@ class Workspace:
 
     # -- reading state -----------------------------------------------------
 
+    def state_file(self, path: Path) -> Path:
+        """``path``, unless a symbolic link takes it out of the workspace: such a state file is
+        neither read (into a prompt) nor written (an append or a rewrite out there)."""
+        if os.path.lexists(path) and not reads_inside(self.root, path):
+            reason = (f"a symbolic link out of the workspace (to {os.path.realpath(path)}); gamemaster neither "
+                      "reads nor writes through it: copy the file into the workspace")
+            raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)])
+        return path
+
     def read_json(self, path: Path) -> dict:
         """A JSON object from a state file; every failure names the file (and line)."""
+        self.state_file(path)
         try:
             data = jsontext.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -129,6 +139,7 @@ class Workspace:
         """``model`` from a state file, parsed again only when the file's bytes changed.
 
         Callers change what they get, so each gets its own copy."""
+        self.state_file(path)
         try:
             raw = path.read_bytes()
         except OSError:
@@ -205,7 +216,9 @@ class Workspace:
 
     def stream(self, agent_id: str) -> MemoryStream:
         self._check_agent_id(agent_id)
-        return MemoryStream(self.root, agent_id)
+        stream = MemoryStream(self.root, agent_id)
+        self.state_file(stream.path)
+        return stream
 
     def _check_agent_id(self, agent_id: str) -> None:
         if not is_agent_id(agent_id):

@@ -266,3 +266,26 @@ def test_a_library_folder_linked_to_shared_lore_is_read(tmp_path):
     assert opened.returncode == 0, fk.show(opened)
     prompt = fk.run(workspace.root, "prompt", "vera")
     assert "`library/lore-bibel.md`" in prompt.stdout and SECRET not in prompt.stdout, fk.show(prompt)
+
+
+@pytest.mark.parametrize("relative", ["state/agents/vera.json", "state/memories/vera.jsonl"])
+def test_a_state_file_linked_out_of_the_workspace_is_neither_read_nor_written(tmp_path, relative):
+    # A studio folder from elsewhere may link a state file to any file on the machine: the
+    # tool must not read it into a prompt, nor append to or rewrite the file out there.
+    workspace = fk.studio(tmp_path / "ws")
+    outside = tmp_path / "outside" / Path(relative).name
+    outside.parent.mkdir()
+    link = workspace.root / relative
+    os.replace(link, outside)
+    link.symlink_to(outside)
+    before = outside.read_bytes()
+
+    proc = fk.run(workspace.root, "scene", "run")
+
+    fk.assert_no_traceback(proc)
+    assert proc.returncode == 1, fk.show(proc)
+    assert f"{relative}: a symbolic link out of the workspace" in proc.stderr, fk.show(proc)
+    assert outside.read_bytes() == before, "the file outside the workspace was written"
+    assert link.is_symlink()
+    validate = fk.run(workspace.root, "validate")
+    assert f"{relative}: a symbolic link out of the workspace" in validate.stdout + validate.stderr, fk.show(validate)
