@@ -21,6 +21,11 @@ PHRASES: dict[str, dict[str, str]] = {
         "heard_line": "{name} hat erzählt: „{says}“",
         "heard": "Gehört: {lines}",
         "heard_said": "{name}: „{says}“",
+        "heard_recently": (
+            "**Was du kürzlich gehört hast** (gib weiter, was wichtig ist und andere noch nicht wissen – "
+            "mit wem du es schon geteilt hast, zeigen deine Erinnerungen):\n{lines}"
+        ),
+        "heard_recently_line": "{name} ({scene}): „{says}“",
         "library": "Aus der Referenzbibliothek, passend zu deiner Arbeit:\n\n{excerpts}",
         "library_read": "In der Bibliothek nachgelesen: {title} ({sections})",
         "weekday_mon": "Montag",
@@ -71,6 +76,11 @@ PHRASES: dict[str, dict[str, str]] = {
         "heard_line": "{name} said: “{says}”",
         "heard": "Heard: {lines}",
         "heard_said": "{name}: “{says}”",
+        "heard_recently": (
+            "**What you heard lately** (pass on what matters and others do not know yet – "
+            "your memories show whom you told already):\n{lines}"
+        ),
+        "heard_recently_line": "{name} ({scene}): “{says}”",
         "library": "From the reference library, matching your work:\n\n{excerpts}",
         "library_read": "Looked up in the library: {title} ({sections})",
         "weekday_mon": "Monday",

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ...lang import short_name
 from ...scenes import topic_terms
 from ..base import Turn
+from . import news
 from .focus import Focus, plan_focus, scene_focus
 from .phrase_banks import FAMILIES, template_words
 from .text import WORD_RE, dedupe, mention, slug
@@ -52,7 +53,8 @@ def play(player: Player) -> dict[str, Any]:
         reply["memories"] = [player.note(player.pick(lines["memories"], ctx), player.rng.randint(3, 5), focus.tags)]
     if player.req.replan and not any(t.speaker == player.agent.id for t in player.req.transcript):
         own = plan_focus(player) or focus
-        reply["plan"] = replan(player, own, player.since_highlight(), dict(ctx, topic=player.display_topic(own.phrase)))
+        reply["plan"] = replan(player, own, player.since_highlight(),
+                               dict(ctx, topic=player.display_topic(own.phrase), tag=player.display_tag(own.tags)))
     if player.req.final_turn and "conversation" in player.spec.kind.allows:
         reply["conversation"] = conversation(player, focus, ctx)
     if prev is not None and prev.speaker in player.colleagues and player.rng.random() < 0.1:
@@ -61,6 +63,14 @@ def play(player: Player) -> dict[str, Any]:
             "topic": player.pick(player.lines["arrival"]["wish_topics"], {"topic": focus.phrase}),
             "tags": focus.tags[:3],
         }]
+    # News comes last in drawing order, so a character without any plays as before.
+    taken = news.takeaways(player)
+    if taken:
+        reply["takeaways"] = taken
+    if not any(t.speaker == player.agent.id for t in player.req.transcript):
+        told = news.tell(player)
+        if told:
+            reply["says"] = f"{reply['says']} {told}"
     return reply
 
 

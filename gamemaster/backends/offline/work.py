@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...models import Memory
+from . import news
 from .focus import Focus, scene_focus
 from .text import bare, clip, dedupe, slug
 
@@ -37,6 +38,9 @@ def play(player: Player) -> dict[str, Any]:
         reply["plan"] = replan(player, focus, since, ctx)
     if player.spec.brief_ids or player.rng.random() < 0.8:
         reply["artifacts"] = [artifact(player, focus, ctx)]
+    told = news.tell(player)  # last in drawing order: without news the reply is as before
+    if told:
+        reply["says"] = f"{reply['says']} {told}".strip()
     return reply
 
 
