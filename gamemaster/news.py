@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .lang import phrase
-from .models import Memory, parse_scene_ref
+from .models import Memory
 from .retrieval.heard import cut
 
 #: Memories read from the end of the stream: enough for several days of a busy character.
@@ -45,20 +45,16 @@ class Exchange:
     present: tuple[str, ...]
 
 
-def recent_memories(stream, day: int) -> list[Memory]:
-    """The stream's memories of the last ``WINDOW_DAYS`` days (bad lines are reported elsewhere)."""
+def newest(stream) -> list[Memory]:
+    """The stream's last ``TAIL`` memories (bad lines are reported elsewhere)."""
     found, _ = stream.tail(TAIL)
+    return [located.memory for located in found]
+
+
+def recent_memories(memories: list[Memory], day: int) -> list[Memory]:
+    """Those of ``memories`` from the last ``WINDOW_DAYS`` days."""
     first = day - WINDOW_DAYS + 1
-    recent = []
-    for located in found:
-        created = located.memory.created
-        try:
-            scene_day = parse_scene_ref(created)[0] if created else 0
-        except ValueError:
-            continue
-        if scene_day >= first:
-            recent.append(located.memory)
-    return recent
+    return [m for m in memories if m.scene_key is not None and m.scene_key[0] >= first]
 
 
 def exchanges(memories: list[Memory], agent_id: str) -> list[Exchange]:
@@ -85,10 +81,12 @@ def exchanges(memories: list[Memory], agent_id: str) -> list[Exchange]:
 
 
 def held(memories: list[Memory]) -> list[Memory]:
-    """The character's own observations important enough to tell others about."""
+    """The character's own observations important enough to tell others about; not those of day 0,
+    the backstory a studio starts with, which its people share."""
     return [
         m for m in memories
         if m.type == "observation" and m.importance >= HELD_IMPORTANCE and m.metadata.get("source") not in NOT_NEWS
+        and m.scene_key is not None and m.scene_key[0] > 0
     ]
 
 

@@ -185,7 +185,7 @@ def check_reply(
                 problems.append(f"talk_wishes.{index}.with: {agent} cannot talk to themselves")
             elif partner not in known:
                 problems.append(f"talk_wishes.{index}.with: unknown agent {partner!r}")
-    present = [p for p in spec.participants if p != agent]
+    present = [p for p in spec.room_of(agent) if p != agent]
     for index, taken in enumerate(reply.takeaways):
         if taken.from_ not in present:
             problems.append(f"takeaways.{index}.from: {taken.from_!r} did not speak with you here "

@@ -61,7 +61,8 @@ def build_request(
     agent = agents[agent_id]
     names = {a: agents[a].name for a in agents}
     briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]
-    recent = news.recent_memories(workspace.stream(agent_id), spec.day)
+    newest = news.newest(workspace.stream(agent_id))
+    recent = news.recent_memories(newest, spec.day)
     exchanges = news.exchanges(recent, agent_id)
     heard_recently = news.heard_recently(exchanges, agent_id, speaker_names(workspace, names), world.language)
     selection = selection_for(workspace, world, agent, spec, briefs, names, reserve=len(heard_recently))
@@ -123,5 +124,6 @@ def build_request(
         shown=shown_ids(selection.memories, prompt, world.language),
         exchanges=exchanges,
         news=news.held(recent),
+        remembered=frozenset(m.description for m in newest),
         listeners=listeners(spec, agents, world, agent_id),
     )

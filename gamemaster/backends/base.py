@@ -56,6 +56,8 @@ class ReplyRequest:
     exchanges: list = field(default_factory=list)
     #: Its own recent observations important enough to tell others (``news.held``).
     news: list[Memory] = field(default_factory=list)
+    #: The descriptions of its newest memories (``news.TAIL``), so a note is not written twice.
+    remembered: frozenset[str] = frozenset()
     #: Who hears what it says in this scene: its table or room, or the others in a conversation.
     listeners: list[str] = field(default_factory=list)
 

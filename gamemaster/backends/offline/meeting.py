@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,7 @@ from ..base import Turn
 from . import news
 from .focus import Focus, plan_focus, scene_focus
 from .phrase_banks import FAMILIES, template_words
+from .player import derive_seed
 from .text import WORD_RE, dedupe, mention, slug
 from .work import replan
 
@@ -90,9 +92,23 @@ def conversation(player: Player, focus: Focus, ctx: dict[str, Any]) -> dict[str,
     participants = dedupe(participants)
     summary_ctx = dict(ctx, participants=player.join(participants))
     summary_ctx["others"] = player.join([n for n in participants if n != player.me]) or player.me
-    summary_ctx["decision"] = player.pick(lines["decisions"], summary_ctx)
+    summary_ctx["decision"] = shared_outcome(player)
     importance = player.rng.randint(6, 7) if focus.brief else player.rng.randint(4, 6)
     return {"summary": player.pick(lines["summaries"], summary_ctx), "importance": importance, "tags": focus.tags[:5]}
+
+
+def shared_outcome(player: Player) -> str:
+    """The meeting's one outcome, the same in every participant's summary: the proposal of the
+    first speaker of the last round, the others adopt it. Drawn from the scene, not the speaker,
+    so every participant's summary names the same one."""
+    spec = player.spec
+    turns = spec.kind.turns(spec)
+    owner = turns[max(0, len(turns) - len(spec.participants))] if turns else player.agent.id
+    ctx = {"owner": player.grammar["self_object"] if owner == player.agent.id else player.name_of(owner)}
+    if spec.topic:
+        ctx["topic"] = player.as_topic(spec.topic)
+    shared = random.Random(derive_seed(player.req.seed, spec.ref, "outcome", 0))
+    return player.fill(shared.choice(player.usable(player.lines["meeting"]["outcomes"], ctx)), ctx)
 
 
 def term_from(player: Player, said: str, focus: Focus) -> str:

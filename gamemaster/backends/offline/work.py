@@ -30,7 +30,8 @@ def play(player: Player) -> dict[str, Any]:
     memory_count = 1 if player.rng.random() < 0.5 else 2
     notes = []
     for index, text in enumerate(player.pick_many(lines["memories"], with_second_fact(player, ctx, focus), memory_count)):
-        importance = min(7, player.rng.randint(3, 6) + (1 if "brief" in ctx or (index == 0 and focus.facts) else 0))
+        # A routine note is at most "notable" (6): 7 and up is news worth passing on (``news.HELD_IMPORTANCE``).
+        importance = min(6, player.rng.randint(3, 6) + (1 if "brief" in ctx or (index == 0 and focus.facts) else 0))
         notes.append(player.note(text, importance, focus.tags))
     reply["memories"] = notes
 
