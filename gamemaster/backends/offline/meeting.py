@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +11,6 @@ from ..base import Turn
 from . import news
 from .focus import Focus, plan_focus, scene_focus
 from .phrase_banks import FAMILIES, template_words
-from .player import derive_seed
 from .text import WORD_RE, dedupe, mention, slug
 from .work import replan
 
@@ -107,7 +105,7 @@ def shared_outcome(player: Player) -> str:
     ctx = {"owner": player.grammar["self_object"] if owner == player.agent.id else player.name_of(owner)}
     if spec.topic:
         ctx["topic"] = player.as_topic(spec.topic)
-    shared = random.Random(derive_seed(player.req.seed, spec.ref, "outcome", 0))
+    shared = player.scene_rng("outcome")
     return player.fill(shared.choice(player.usable(player.lines["meeting"]["outcomes"], ctx)), ctx)
 
 

@@ -59,6 +59,10 @@ class Player:
         self.people = self._people()
         self.plain_tags = PLAIN_TAGS | self.people | {slug(self.agent.artifact_kind)}
 
+    def scene_rng(self, label: str) -> random.Random:
+        """Draws every participant of the scene shares (``label`` names what for), unlike ``rng``."""
+        return random.Random(derive_seed(self.req.seed, self.spec.ref, label, 0))
+
     def play(self) -> dict[str, Any]:
         """The reply, shaped by the scene kind's reply model: what it does not allow is left out."""
         from ...kinds import SECTIONS
