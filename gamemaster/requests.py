@@ -65,7 +65,7 @@ def build_request(
     recent = news.recent_memories(newest, spec.day)
     exchanges = news.exchanges(recent, agent_id)
     heard_recently = news.heard_recently(exchanges, agent_id, speaker_names(workspace, names), world.language)
-    selection = selection_for(workspace, world, agent, spec, briefs, names, reserve=len(heard_recently))
+    selection = selection_for(workspace, world, agent, spec, briefs, names, reserve=len(phrase(world.language, "heard_recently", lines=heard_recently)) if heard_recently else 0)
     if warnings is not None:
         warnings += [p for p in selection.problems if p not in warnings]
     last = parse_scene_ref(agent.last_scene) if agent.last_scene else (0, 0)
