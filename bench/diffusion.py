@@ -161,7 +161,7 @@ def density(workspace, agents: list[str]) -> tuple[float, float]:
             if memory.get("type") == "conversation" and isinstance(meta.get("with"), list):
                 talked |= {frozenset((agent, other)) for other in meta["with"] if other != agent}
             if meta.get("source") == "heard":
-                heard |= {frozenset((agent, h["speaker"])) for h in meta.get("heard", [])}
+                heard |= {frozenset((agent, h["speaker"])) for h in meta.get("heard", []) if h["speaker"] != agent}
     pairs = len(agents) * (len(agents) - 1) / 2
     return len(talked) / pairs, len(talked | heard) / pairs
 

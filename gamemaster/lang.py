@@ -21,6 +21,11 @@ PHRASES: dict[str, dict[str, str]] = {
         "heard_line": "{name} hat erzählt: „{says}“",
         "heard": "Gehört: {lines}",
         "heard_said": "{name}: „{says}“",
+        "heard_recently": (
+            "**Was du kürzlich gehört hast** (gib weiter, was wichtig ist und andere noch nicht wissen – "
+            "mit wem du es schon geteilt hast, zeigen deine Erinnerungen):\n{lines}"
+        ),
+        "heard_recently_line": "{name} ({scene}): „{says}“",
         "library": "Aus der Referenzbibliothek, passend zu deiner Arbeit:\n\n{excerpts}",
         "library_read": "In der Bibliothek nachgelesen: {title} ({sections})",
         "weekday_mon": "Montag",
@@ -52,7 +57,9 @@ PHRASES: dict[str, dict[str, str]] = {
         ),
         "final_turn": (
             "Das ist dein letzter Beitrag in dieser Besprechung: fasse sie im Feld "
-            "`conversation` aus deiner Sicht zusammen."
+            "`conversation` aus deiner Sicht zusammen. Hat vor dir schon jemand in dieser Runde ein "
+            "Ergebnis festgehalten, übernimm es in deiner Zusammenfassung (oder widersprich ausdrücklich); "
+            "sonst halte du eins fest, das die anderen übernehmen können."
         ),
         "final_turn_encounter": (
             "Das ist dein letzter Beitrag in dieser Begegnung: fasse sie im Feld "
@@ -71,6 +78,11 @@ PHRASES: dict[str, dict[str, str]] = {
         "heard_line": "{name} said: “{says}”",
         "heard": "Heard: {lines}",
         "heard_said": "{name}: “{says}”",
+        "heard_recently": (
+            "**What you heard lately** (pass on what matters and others do not know yet – "
+            "your memories show whom you told already):\n{lines}"
+        ),
+        "heard_recently_line": "{name} ({scene}): “{says}”",
         "library": "From the reference library, matching your work:\n\n{excerpts}",
         "library_read": "Looked up in the library: {title} ({sections})",
         "weekday_mon": "Monday",
@@ -100,7 +112,11 @@ PHRASES: dict[str, dict[str, str]] = {
             "Something unexpected happened since your last scene (see above). "
             "Does it change your plan for today? If so, give a new `plan` object."
         ),
-        "final_turn": "This is your last turn in this meeting: summarise it from your view in `conversation`.",
+        "final_turn": (
+            "This is your last turn in this meeting: summarise it from your view in `conversation`. If someone "
+            "before you in this round stated an outcome, adopt it in your summary (or disagree explicitly); "
+            "otherwise state one the others can adopt."
+        ),
         "final_turn_encounter": "This is your last turn in this encounter: summarise it from your view in `conversation`.",
         "invalid_reply": "Your last reply was invalid: {error}\nPlease correct it.",
     },

@@ -45,6 +45,8 @@ class PromptContext:
     replan: bool = False
     #: Excerpts from the reference library, rendered (empty: none).
     library: str = ""
+    #: The newest lines others said to the character, rendered (``news.heard_recently``; empty: none).
+    heard_recently: str = ""
 
 
 TemplateFinder = Callable[[str], Path]
@@ -164,6 +166,7 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "round": str(ctx.turn // max(len(spec.participants), 1) + 1),
         "rounds": str(spec.rounds),
         "library": phrase(language, "library", excerpts=ctx.library) if ctx.library else "",
+        "heard_recently": phrase(language, "heard_recently", lines=ctx.heard_recently) if ctx.heard_recently else "",
         "final_turn": phrase(language, spec.kind.final_turn_phrase) if ctx.final_turn and spec.kind.final_turn_phrase else "",
     }
 

@@ -97,6 +97,13 @@ class ConversationNote(_Strict):
     tags: Tags = Field(default_factory=list)
 
 
+class Takeaway(_Strict):
+    """What the character took away from someone who spoke in this conversation, in its own words."""
+
+    from_: Annotated[str, Field(alias="from", min_length=1)]
+    what: Text
+
+
 class Reply(_Strict):
     """One character's answer to one scene (or one MEETING turn)."""
 
@@ -110,6 +117,7 @@ class Reply(_Strict):
     talk_wishes: list[TalkWishDraft] = Field(default_factory=list)
     insights: list[Insight] = Field(default_factory=list)
     conversation: ConversationNote | None = None
+    takeaways: list[Takeaway] = Field(default_factory=list)
 
 
 def reply_schema() -> dict:
@@ -191,5 +199,10 @@ def check_reply(
                 problems.append(f"talk_wishes.{index}.with: {agent} cannot talk to themselves")
             elif partner not in known:
                 problems.append(f"talk_wishes.{index}.with: unknown agent {partner!r}")
+    present = [p for p in spec.room_of(agent) if p != agent]
+    for index, taken in enumerate(reply.takeaways):
+        if taken.from_ not in present:
+            problems.append(f"takeaways.{index}.from: {taken.from_!r} did not speak with you here "
+                            f"(present: {', '.join(present) or 'nobody'})")
     if problems:
         raise ReplyError(agent, problems)

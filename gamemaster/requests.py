@@ -6,7 +6,9 @@ The memories come from the world's retrieval strategy, the library excerpts from
 
 from __future__ import annotations
 
+from . import news
 from .backends.base import ReplyRequest, Turn
+from .kinds.heard import listeners
 from .lang import phrase
 from .library import consult, render as render_library, wants_library
 from .models import Agent, Brief, World, parse_scene_ref
@@ -20,9 +22,13 @@ from .workspace import Workspace
 from .writeback import brief_reaches
 
 
-def selection_for(workspace: Workspace, world: World, agent: Agent, spec: SceneSpec, briefs: list[Brief], names: dict[str, str]) -> Selection:
+def selection_for(workspace: Workspace, world: World, agent: Agent, spec: SceneSpec, briefs: list[Brief], names: dict[str, str],
+                  reserve: int = 0) -> Selection:
+    """The memories a scene shows; ``reserve`` characters of ``memory_budget`` are taken by other
+    memory-made sections of the prompt (what the character heard lately)."""
     query = scene_query(agent, spec, briefs, names)
-    settings = settings_for(world, now=(spec.day, spec.scene), name_of=speaker_names(workspace, names))
+    settings = settings_for(world, budget=max(0, world.memory_budget - reserve), now=(spec.day, spec.scene),
+                            name_of=speaker_names(workspace, names))
     return get_strategy(world.selection).select(workspace.stream(agent.id), query, settings)
 
 
@@ -55,7 +61,11 @@ def build_request(
     agent = agents[agent_id]
     names = {a: agents[a].name for a in agents}
     briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]
-    selection = selection_for(workspace, world, agent, spec, briefs, names)
+    newest = news.newest(workspace.stream(agent_id))
+    recent = news.recent_memories(newest, spec.day)
+    exchanges = news.exchanges(recent, agent_id)
+    heard_recently = news.heard_recently(exchanges, agent_id, speaker_names(workspace, names), world.language)
+    selection = selection_for(workspace, world, agent, spec, briefs, names, reserve=len(phrase(world.language, "heard_recently", lines=heard_recently)) if heard_recently else 0)
     if warnings is not None:
         warnings += [p for p in selection.problems if p not in warnings]
     last = parse_scene_ref(agent.last_scene) if agent.last_scene else (0, 0)
@@ -87,6 +97,7 @@ def build_request(
         turn=turn,
         final_turn=pending.is_final_turn(turn),
         replan=replan,
+        heard_recently=heard_recently,
     )
     prompt, segments = build_prompt(workspace.template_path, ctx)
     if previous_error:
@@ -111,4 +122,8 @@ def build_request(
         previous_error=previous_error,
         library=[e for e in excerpts if e.text in prompt],
         shown=shown_ids(selection.memories, prompt, world.language),
+        exchanges=exchanges,
+        news=news.held(recent),
+        remembered=frozenset(m.description for m in newest),
+        listeners=listeners(spec, agents, world, agent_id),
     )

@@ -51,6 +51,15 @@ class ReplyRequest:
     library: list = field(default_factory=list)
     #: The memory ids ``prompt`` shows: what evidence may cite (``retrieval.render.shown_ids``).
     shown: list[str] = field(default_factory=list)
+    #: The lines the character's own recent memories keep, who said them and who heard them
+    #: (``news.Exchange``): what it can know about who knows what.
+    exchanges: list = field(default_factory=list)
+    #: Its own recent observations important enough to tell others (``news.held``).
+    news: list[Memory] = field(default_factory=list)
+    #: The descriptions of its newest memories (``news.TAIL``), so a note is not written twice.
+    remembered: frozenset[str] = frozenset()
+    #: Who hears what it says in this scene: its table or room, or the others in a conversation.
+    listeners: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ _SECTION_ERRORS = {
     "artifacts": "only {kinds} scenes produce artifacts, this is {kind}",
     "insights": "only {kinds} scenes produce insights, this is {kind}",
     "conversation": "only {kinds} replies carry one, this is {kind}",
+    "takeaways": "only {kinds} turns carry them, this is {kind}",
 }
 _NUMBERS = {1: "one", 2: "two", 3: "three"}
 

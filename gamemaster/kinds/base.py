@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..scenes import SceneSpec
 
 #: Reply sections only some kinds allow; every kind allows memories, plan and talk wishes.
-SECTIONS = ("artifacts", "insights", "conversation")
+SECTIONS = ("artifacts", "insights", "conversation", "takeaways")
 
 
 @dataclass

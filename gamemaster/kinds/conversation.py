@@ -31,13 +31,16 @@ def remember_conversation(scene: SceneWrite) -> None:
     for agent_id in spec.participants:
         others = [p for p in spec.participants if p != agent_id]
         note = finals[agent_id].conversation
+        # What they took away, from all their turns, is kept with what was said (``retrieval/heard.py``).
+        taken = [{"speaker": t.from_, "says": t.what} for a, r in scene.turns if a == agent_id for t in r.takeaways]
         scene.remember(
             agent_id,
             type="conversation",
             description=note.summary,
             importance=note.importance,
             tags=list(dict.fromkeys([*note.tags, *others])),
-            metadata={"with": others, "topic": spec.topic, "transcript": transcript},
+            metadata={"with": others, "topic": spec.topic, "transcript": transcript,
+                      **({"takeaways": taken} if taken else {})},
         )
         scene.updated[agent_id].talk_wishes = [
             w for w in scene.updated[agent_id].talk_wishes

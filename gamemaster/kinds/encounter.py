@@ -23,7 +23,7 @@ class Encounter(SceneKind):
     acting = True
     in_sequence = True
     counts_toward_day = False
-    allows = frozenset({"conversation"})
+    allows = frozenset({"conversation", "takeaways"})
     final_turn_phrase = "final_turn_encounter"
     min_participants = max_participants = 2
 

@@ -52,6 +52,14 @@ def tables(spec, agents, world) -> list[list[str]]:
     return seated
 
 
+def listeners(spec, agents, world, agent_id: str) -> list[str]:
+    """Who hears what ``agent_id`` says in this scene: the others of a conversation, else its table."""
+    if spec.kind.in_sequence:
+        return [p for p in spec.participants if p != agent_id]
+    table = next((t for t in tables(spec, agents, world) if agent_id in t), [])
+    return [p for p in table if p != agent_id]
+
+
 def remember_heard(scene: SceneWrite) -> None:
     """A heard memory for each participant whose table-mates said something."""
     from ..lang import phrase, short_name
@@ -69,6 +77,9 @@ def remember_heard(scene: SceneWrite) -> None:
             speakers = [a for a in table if a != listener and a in said]
             if not speakers:
                 continue
+            # The listener's own line is kept too (never indexed as heard, ``retrieval/heard.py``):
+            # so its stream knows what it told whom (``news.py``).
+            own = [listener] if listener in said else []
             described = [
                 phrase(scene.language, "heard_said", name=short_name(agents[a].name) if a in agents else a,
                        says=cut(said[a], DESCRIBED_CHARS))
@@ -82,6 +93,6 @@ def remember_heard(scene: SceneWrite) -> None:
                 description=phrase(scene.language, "heard", lines=" · ".join(described)),
                 importance=HEARD_IMPORTANCE,
                 tags=["heard", *speakers],
-                metadata={"source": "heard", "heard": [{"speaker": a, "says": said[a]} for a in speakers],
-                          "scene": spec.ref},
+                metadata={"source": "heard", "heard": [{"speaker": a, "says": said[a]} for a in speakers + own],
+                          "with": [a for a in table if a != listener], "scene": spec.ref},
             )

@@ -43,7 +43,7 @@ class Meeting(SceneKind):
     name = "MEETING"
     acting = True
     in_sequence = True
-    allows = frozenset({"conversation"})
+    allows = frozenset({"conversation", "takeaways"})
     replans_on_news = True
     final_turn_phrase = "final_turn"
     min_participants = 2

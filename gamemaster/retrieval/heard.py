@@ -3,7 +3,8 @@ matching and showing those lines.
 
 A MEETING's or ENCOUNTER's conversation memory keeps every turn in
 ``metadata.transcript``; a heard memory (ARRIVAL, WORK, EVENT: ``kinds/heard.py``)
-keeps the lines of the others at the table in ``metadata.heard``. Both are
+keeps the lines of the others at the table in ``metadata.heard``; what a participant
+took away from a speaker (a reply's ``takeaways``) is in ``metadata.takeaways``. All are
 ``[{"speaker": id, "says": text}]``. The lines *others* said are indexed with the
 memory (``analyse._body``), so the listener finds them by their words; a memory
 shown in a prompt brings the at most ``HEARD_LINES`` of them that share most
@@ -24,7 +25,7 @@ HEARD_LINES = 2
 #: Characters of one shown line; a longer one is cut at a word boundary.
 HEARD_CHARS = 300
 #: The metadata keys that hold what was said, in the order they are read.
-LINE_KEYS = ("heard", "transcript")
+LINE_KEYS = ("heard", "transcript", "takeaways")
 
 _AUTHOR = re.compile(r"^([a-z][a-z0-9_]*)-\d{3,}$")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from . import news
 from .focus import Focus, brief_focus, own_focus
 from .text import dedupe
 
@@ -38,10 +39,20 @@ def play(player: Player) -> dict[str, Any]:
         wishes.append(wish)
         wish_ctx = dict(ctx, colleague=player.colleagues[wish["with"][0]], wish=player.display_topic(wish["topic"]))
         says.append(player.pick(lines["wish_says"], wish_ctx))
-    reply["says"] = " ".join(says)
     reply["plan"] = plan
     if player.rng.random() < 0.5:
         reply["memories"] = [player.note(player.pick(lines["memories"], ctx), player.rng.randint(2, 4), focus.tags)]
+    # News comes last in drawing order, so a character without any plays as before.
+    told = news.tell(player)
+    if told:
+        says.insert(1, told)
+    table = set(player.req.listeners)
+    wished = news.news_wish(player, [c for c in sorted(player.colleagues) if c not in table])
+    if wished:
+        wish, line = wished
+        wishes.insert(0, wish)
+        says.append(line)
+    reply["says"] = " ".join(says)
     if wishes:
         reply["talk_wishes"] = wishes
     return reply

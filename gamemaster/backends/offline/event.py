@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import news
 from .focus import own_focus, plan_focus
 
 if TYPE_CHECKING:
@@ -22,4 +23,7 @@ def play(player: Player) -> dict[str, Any]:
     if replans:
         reply["plan"] = {"text": player.pick(lines["replan_texts"], ctx), "tags": ["event", *focus.tags][:5],
                          "importance": player.rng.randint(5, 6)}
+    told = news.tell(player)  # last in drawing order: without news the reply is as before
+    if told:
+        reply["says"] = f"{reply['says']} {told}".strip()
     return reply

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ...lang import short_name
 from ...scenes import topic_terms
 from ..base import Turn
+from . import news
 from .focus import Focus, plan_focus, scene_focus
 from .phrase_banks import FAMILIES, template_words
 from .text import WORD_RE, dedupe, mention, slug
@@ -52,7 +53,8 @@ def play(player: Player) -> dict[str, Any]:
         reply["memories"] = [player.note(player.pick(lines["memories"], ctx), player.rng.randint(3, 5), focus.tags)]
     if player.req.replan and not any(t.speaker == player.agent.id for t in player.req.transcript):
         own = plan_focus(player) or focus
-        reply["plan"] = replan(player, own, player.since_highlight(), dict(ctx, topic=player.display_topic(own.phrase)))
+        reply["plan"] = replan(player, own, player.since_highlight(),
+                               dict(ctx, topic=player.display_topic(own.phrase), tag=player.display_tag(own.tags)))
     if player.req.final_turn and "conversation" in player.spec.kind.allows:
         reply["conversation"] = conversation(player, focus, ctx)
     if prev is not None and prev.speaker in player.colleagues and player.rng.random() < 0.1:
@@ -61,6 +63,14 @@ def play(player: Player) -> dict[str, Any]:
             "topic": player.pick(player.lines["arrival"]["wish_topics"], {"topic": focus.phrase}),
             "tags": focus.tags[:3],
         }]
+    # News comes last in drawing order, so a character without any plays as before.
+    taken = news.takeaways(player)
+    if taken:
+        reply["takeaways"] = taken
+    if not any(t.speaker == player.agent.id for t in player.req.transcript):
+        told = news.tell(player)
+        if told:
+            reply["says"] = f"{reply['says']} {told}"
     return reply
 
 
@@ -80,9 +90,23 @@ def conversation(player: Player, focus: Focus, ctx: dict[str, Any]) -> dict[str,
     participants = dedupe(participants)
     summary_ctx = dict(ctx, participants=player.join(participants))
     summary_ctx["others"] = player.join([n for n in participants if n != player.me]) or player.me
-    summary_ctx["decision"] = player.pick(lines["decisions"], summary_ctx)
+    summary_ctx["decision"] = shared_outcome(player)
     importance = player.rng.randint(6, 7) if focus.brief else player.rng.randint(4, 6)
     return {"summary": player.pick(lines["summaries"], summary_ctx), "importance": importance, "tags": focus.tags[:5]}
+
+
+def shared_outcome(player: Player) -> str:
+    """The meeting's one outcome, the same in every participant's summary: the proposal of the
+    first speaker of the last round, the others adopt it. Drawn from the scene, not the speaker,
+    so every participant's summary names the same one."""
+    spec = player.spec
+    turns = spec.kind.turns(spec)
+    owner = turns[max(0, len(turns) - len(spec.participants))] if turns else player.agent.id
+    ctx = {"owner": player.grammar["self_object"] if owner == player.agent.id else player.name_of(owner)}
+    if spec.topic:
+        ctx["topic"] = player.as_topic(spec.topic)
+    shared = player.scene_rng("outcome")
+    return player.fill(shared.choice(player.usable(player.lines["meeting"]["outcomes"], ctx)), ctx)
 
 
 def term_from(player: Player, said: str, focus: Focus) -> str:

@@ -24,6 +24,10 @@ from .phrase_banks import artifact_family, language_code, phrase_bank, template_
 from .text import PLAIN_TAGS, QUOTE_MARKS, WORD_RE, bare, clip, dedupe, mention, sentence_like, slug
 
 
+#: A tag as the reply contract asks for them: lower-case ASCII words joined by hyphens.
+ENGLISH_TAG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
 def derive_seed(seed: int, scene: str, agent: str, turn: int) -> int:
     """A stable 64-bit seed; ``hash()`` is salted per process and would break replay."""
     key = f"{seed}\x1f{scene}\x1f{agent}\x1f{turn}".encode("utf-8")
@@ -55,12 +59,25 @@ class Player:
         self.people = self._people()
         self.plain_tags = PLAIN_TAGS | self.people | {slug(self.agent.artifact_kind)}
 
+    def scene_rng(self, label: str) -> random.Random:
+        """Draws every participant of the scene shares (``label`` names what for), unlike ``rng``."""
+        return random.Random(derive_seed(self.req.seed, self.spec.ref, label, 0))
+
     def play(self) -> dict[str, Any]:
         """The reply, shaped by the scene kind's reply model: what it does not allow is left out."""
         from ...kinds import SECTIONS
 
         kind = self.spec.kind
         body = kind.play_offline(self)
+        # A note the character already has, word for word, adds nothing but a duplicate.
+        known = set(self.req.remembered)
+        notes = []
+        for note in body.pop("memories", []):
+            if note["description"] not in known:
+                known.add(note["description"])
+                notes.append(note)
+        if notes:
+            body["memories"] = notes
         for section in SECTIONS:
             if section not in kind.allows:
                 body.pop(section, None)
@@ -129,10 +146,25 @@ class Player:
     def display_tag(self, tags: Sequence[str]) -> str:
         content = self.content_tags(tags)
         if content:
-            return content[0]
+            return self.tag_word(content[0])
         if tags:
-            return tags[0]
+            return self.tag_word(tags[0])
         return slug(self.agent.artifact_kind) or self.agent.id
+
+    def tag_word(self, tag: str) -> str:
+        """How a tag is said: tags are short English keywords, so outside English the noun of the
+        topic that carries the tag stands in for it (``bone-towers`` → „Knochentürme“)."""
+        if self.code == "en" or not ENGLISH_TAG.match(tag):
+            return tag
+        topics = [i.topic for i in self.interests if tag in i.tags]
+        if self.spec.topic and tag in self.spec.topic_tags:
+            topics.append(self.spec.topic)
+        for topic in topics:
+            nouns = [w for w in WORD_RE.findall(topic) if w[:1].isupper() and len(w) >= 5
+                     and w.lower() not in self.stopwords]
+            if nouns:
+                return max(nouns, key=len)
+        return tag
 
     def note(self, text: str, importance: int, tags: Sequence[str]) -> dict[str, Any]:
         return {"type": "observation", "description": text, "importance": importance, "tags": list(tags[:5])}

@@ -83,9 +83,9 @@ def insight(player: Player, cited: list[Memory], lines: dict, frames_used: set[s
     order = sorted(counts, key=lambda t: (-counts[t], list(counts).index(t)))
     content = player.content_tags(order)
     ctx: dict[str, Any] = {"a": cite(player, cited[0], lines)}
-    ctx["tag_a"] = content[0] if content else player.display_tag([t for i in player.interests for t in i.tags])
+    ctx["tag_a"] = player.tag_word(content[0]) if content else player.display_tag([t for i in player.interests for t in i.tags])
     if len(content) > 1:
-        ctx["tag_b"] = content[1]
+        ctx["tag_b"] = player.tag_word(content[1])
     if len(cited) > 1:
         ctx["b"] = cite(player, cited[1], lines)
     authors = [a for a in (player.author_of(m) for m in cited) if a]

@@ -8,7 +8,7 @@ from typing import Iterable
 # Tags that describe bookkeeping rather than content; useless as a topic.
 PLAIN_TAGS = frozenset({
     "own-work", "brief", "artifact", "meeting", "reflection", "plan", "conversation",
-    "kickoff", "creative-director",
+    "kickoff", "creative-director", "event", "news", "heard",
 })
 QUOTE_MARKS = "„“”\"»«"
 

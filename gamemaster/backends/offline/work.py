@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...models import Memory
+from . import news
 from .focus import Focus, scene_focus
 from .text import bare, clip, dedupe, slug
 
@@ -29,7 +30,8 @@ def play(player: Player) -> dict[str, Any]:
     memory_count = 1 if player.rng.random() < 0.5 else 2
     notes = []
     for index, text in enumerate(player.pick_many(lines["memories"], with_second_fact(player, ctx, focus), memory_count)):
-        importance = min(7, player.rng.randint(3, 6) + (1 if "brief" in ctx or (index == 0 and focus.facts) else 0))
+        # A routine note is at most "notable" (6): 7 and up is news worth passing on (``news.HELD_IMPORTANCE``).
+        importance = min(6, player.rng.randint(3, 6) + (1 if "brief" in ctx or (index == 0 and focus.facts) else 0))
         notes.append(player.note(text, importance, focus.tags))
     reply["memories"] = notes
 
@@ -37,6 +39,9 @@ def play(player: Player) -> dict[str, Any]:
         reply["plan"] = replan(player, focus, since, ctx)
     if player.spec.brief_ids or player.rng.random() < 0.8:
         reply["artifacts"] = [artifact(player, focus, ctx)]
+    told = news.tell(player)  # last in drawing order: without news the reply is as before
+    if told:
+        reply["says"] = f"{reply['says']} {told}".strip()
     return reply
 
 

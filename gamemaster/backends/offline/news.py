@@ -1,0 +1,155 @@
+"""Passing news on: what the character holds that its listeners do not know yet.
+
+An item is either first-hand (an own observation of importance 7 or more, ``news.held``)
+or heard: a line someone said to the character that passed news on, recognised by the
+phrase bank's own ``news`` templates, with the speaker as its source. Whether a listener
+knows an item is decided from the character's own exchanges only (``news.exchanges``):
+it told them, heard it from them, or they were there when someone said it. Items are
+told most important first, then newest; one item a turn, to those who do not know it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .phrase_banks import phrase_bank
+from .text import bare, clip
+
+if TYPE_CHECKING:
+    from .player import Player
+
+#: A heard item counts as much as a significant own observation: someone thought it worth passing on.
+HEARD_IMPORTANCE = 8
+#: Characters of a news item's text when it is said.
+NEWS_CHARS = 160
+#: Items one turn passes on at most: more would drown what the turn is about.
+PER_TURN = 2
+
+
+@dataclass(frozen=True)
+class Item:
+    text: str
+    #: Whom the character heard it from; None for its own observation.
+    source: str | None
+    importance: int
+    order: int
+
+
+@functools.cache
+def _patterns(code: str) -> tuple[re.Pattern, ...]:
+    """A pattern per news template of a language, capturing the item (and its source)."""
+    bank = phrase_bank(code)["news"]
+    found = []
+    for template in bank["first_hand"] + bank["relayed"]:
+        pattern = re.escape(template)
+        pattern = pattern.replace(re.escape("{source}"), r"(?P<source>[^.!?]+?)")
+        pattern = pattern.replace(re.escape("{news}"), r"(?P<news>[^„“”\"»«]+)")
+        found.append(re.compile(pattern))
+    return tuple(found)
+
+
+def told_in(code: str, says: str) -> list[str]:
+    """The news items a line passes on (by the phrase bank's templates)."""
+    items = []
+    for pattern in _patterns(code):
+        items += [m.group("news").strip() for m in pattern.finditer(says)]
+    return list(dict.fromkeys(items))
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def items(player: Player) -> list[Item]:
+    """What the character holds, most important first, then newest; each item once."""
+    found: dict[str, Item] = {}
+    order = 0
+    for memory in player.req.news:
+        text = bare(memory.description, NEWS_CHARS)
+        order += 1
+        found.setdefault(_plain(text), Item(text, None, memory.importance, order))
+    for line in player.req.exchanges:
+        if line.speaker == player.agent.id:
+            continue
+        for text in told_in(player.code, line.says):
+            order += 1
+            found.setdefault(_plain(text), Item(text, line.speaker, HEARD_IMPORTANCE, order))
+    return sorted(found.values(), key=lambda i: (-i.importance, -i.order))
+
+
+def knows(player: Player, item: Item, person: str) -> bool:
+    """Does ``person`` know ``item``, as far as the character can tell?"""
+    if person == item.source:
+        return True
+    wanted = _plain(item.text)
+    for line in player.req.exchanges:
+        if (line.speaker == person or person in line.present) and wanted in _plain(line.says):
+            return True
+    return False
+
+
+def untold(player: Player, listeners: list[str]) -> list[tuple[Item, list[str]]]:
+    """The items some of ``listeners`` do not know yet, each with who they are."""
+    found = []
+    for item in items(player):
+        unaware = [p for p in listeners if p != player.agent.id and not knows(player, item, p)]
+        if unaware:
+            found.append((item, unaware))
+    return found
+
+
+def to_tell(player: Player, listeners: list[str]) -> tuple[Item, list[str]] | None:
+    """The first item some of ``listeners`` do not know yet, and who they are."""
+    found = untold(player, listeners)
+    return found[0] if found else None
+
+
+def line(player: Player, item: Item) -> str:
+    """The sentence that passes ``item`` on, attributed to its source."""
+    bank = player.lines["news"]
+    if item.source is None:
+        return player.pick(bank["first_hand"], {"news": item.text})
+    return player.pick(bank["relayed"], {"news": item.text, "source": player.name_of(item.source)})
+
+
+def tell(player: Player) -> str | None:
+    """What to say to the scene's listeners (``PER_TURN`` items at most); ``None`` when none of them
+    would learn anything."""
+    found = untold(player, list(player.req.listeners))[:PER_TURN]
+    return " ".join(line(player, item) for item, _ in found) or None
+
+
+def news_wish(player: Player, candidates: list[str]) -> tuple[dict[str, Any], str] | None:
+    """A talk wish to tell one or two colleagues who do not know the top item, with the line announcing it."""
+    found = to_tell(player, candidates)
+    if found is None:
+        return None
+    item, unaware = found
+    ranked = sorted(unaware)
+    player.rng.shuffle(ranked)
+    chosen = ranked[:2]
+    ctx = {"short": clip(item.text, 50)}
+    if item.source is not None:
+        ctx["source"] = player.name_of(item.source)
+    topic = player.pick(player.lines["news"]["wish_topics"], ctx)
+    wish = {"with": chosen, "topic": topic, "tags": ["news"]}
+    says = player.pick(player.lines["news"]["wish_says"], {"colleague": player.name_of(chosen[0])})
+    return wish, says
+
+
+def takeaways(player: Player) -> list[dict[str, str]]:
+    """The news items said in this conversation since the character last spoke that it did not hold."""
+    known = {_plain(i.text) for i in items(player)}
+    taken: list[dict[str, str]] = []
+    for turn in player.req.transcript:
+        if turn.speaker == player.agent.id:
+            taken = []  # what came before the own last turn was taken away then
+            continue
+        for text in told_in(player.code, turn.says):
+            if _plain(text) not in known:
+                taken.append({"from": turn.speaker, "what": text})
+                known.add(_plain(text))
+    return taken

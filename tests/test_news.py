@@ -1,0 +1,151 @@
+"""News is passed on: a character tells what its listeners do not know yet, attributed, once per
+listener; a meeting has one outcome; what a character took away is validated and kept."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from replies import valid_reply
+from gamemaster.backends.offline import OfflineBackend
+from gamemaster.backends.scripted import ScriptedBackend
+from gamemaster.loop import SceneFailed, run_scene
+from gamemaster.retrieval import recall
+from gamemaster.scenes import Force, SceneType
+from gamemaster.who_knows import who_knows
+
+NEWS = "Der Verlag lässt die Knochentürme im Artbook als Klapptafel mit Perlmutt-Lack drucken."
+QUERY = "Knochentürme Klapptafel Perlmutt"
+
+
+def lines(workspace, agent):
+    path = workspace.memories_dir / f"{agent}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def plant(workspace, agent: str, text: str, created: str) -> None:
+    path = workspace.memories_dir / f"{agent}.jsonl"
+    count = sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    line = {"id": f"{agent}-{count + 1:03d}", "created": created, "type": "observation", "depth": 0,
+            "description": text, "importance": 9, "tags": ["news"], "evidence": [], "metadata": {}}
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+
+def meet(gm, *people: str, topic: str = "Farbpalette der Sumpfstädte"):
+    return run_scene(gm, OfflineBackend(), Force(type=SceneType.MEETING, participants=list(people), topic=topic))
+
+
+def replies_of(workspace, ref: str, agent: str) -> list[dict]:
+    folder = workspace.scene_dir(ref) / "replies"
+    found = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
+    return [r for r in found if r["agent"] == agent]
+
+
+@pytest.fixture
+def arrived(gm, workspace):
+    run_scene(gm, ScriptedBackend([valid_reply] * 7))
+    plant(workspace, "vera", NEWS, "day-001/scene-01")
+    return gm
+
+
+def test_news_travels_from_vera_to_darius_to_emre_and_who_knows_shows_the_chain(arrived, workspace):
+    first = meet(arrived, "vera", "darius")
+    second = meet(arrived, "darius", "emre")
+    rows = {row.agent: row for row in who_knows(workspace, QUERY).rows}
+    assert (rows["vera"].knows, rows["vera"].source) == (True, "self")
+    assert (rows["darius"].knows, rows["darius"].source, rows["darius"].since) == (True, "vera", first.spec.ref)
+    assert (rows["emre"].knows, rows["emre"].source, rows["emre"].since) == (True, "darius", second.spec.ref)
+    # Passed on attributed: darius says whom he has it from.
+    darius = " ".join(r["says"] for r in replies_of(workspace, second.spec.ref, "darius"))
+    assert "Vera" in darius and "Klapptafel mit Perlmutt-Lack" in darius
+    assert not any(rows[a].knows for a in ("finn", "leo", "nami", "tobi"))
+
+
+def test_a_character_does_not_tell_the_same_listener_the_same_news_twice(arrived, workspace):
+    first = meet(arrived, "vera", "darius")
+    assert any("Klapptafel" in r["says"] for r in replies_of(workspace, first.spec.ref, "vera"))
+    again = meet(arrived, "vera", "darius", topic="Lauschen als Kernmechanik")
+    for agent in ("vera", "darius"):
+        assert not any("Klapptafel" in r["says"] for r in replies_of(workspace, again.spec.ref, agent)), agent
+    # With someone new at the table, vera tells it again - to the one who does not know.
+    third = meet(arrived, "vera", "darius", "nami", topic="Das Innere der Türme")
+    assert any("Klapptafel" in r["says"] for r in replies_of(workspace, third.spec.ref, "vera"))
+
+
+def test_the_listener_takes_the_news_away_from_its_teller(arrived, workspace):
+    outcome = meet(arrived, "vera", "darius")
+    darius = [m for m in lines(workspace, "darius") if m["created"] == outcome.spec.ref and m["type"] == "conversation"]
+    assert [t["speaker"] for t in darius[0]["metadata"]["takeaways"] if "Klapptafel mit Perlmutt-Lack" in t["says"]] == [
+        "vera"]
+
+
+def test_meeting_participants_remember_one_shared_outcome(arrived, workspace):
+    outcome = meet(arrived, "vera", "darius", "nami", topic="Das Innere der Türme")
+    summaries = {m["id"].split("-")[0]: m["description"] for a in ("vera", "darius", "nami")
+                 for m in lines(workspace, a) if m["created"] == outcome.spec.ref and m["type"] == "conversation"}
+    assert set(summaries) == {"vera", "darius", "nami"}
+    # The outcome is the last sentence of each summary: the same proposal, whoever remembers it.
+    owner = outcome.spec.kind.turns(outcome.spec)[-3]
+    ends = {a: s.rsplit(". ", 1)[-1] for a, s in summaries.items()}
+    others = {a: e for a, e in ends.items() if a != owner}
+    assert len(set(others.values())) == 1, ends
+    assert ends[owner].replace("von mir", "").split(",")[0] == next(iter(others.values())).split(",")[0], ends
+
+
+def meeting_reply(extra: dict):
+    def reply(request):
+        body = valid_reply(request)
+        if request.agent.id == "vera":
+            body.update(extra)
+        return body
+    return reply
+
+
+@pytest.mark.parametrize("taken, problem", [
+    ([{"from": "finn", "what": "Das Artbook kommt."}],
+     "takeaways.0.from: 'finn' did not speak with you here (present: darius)"),
+    ([{"from": "vera", "what": "Mein eigener Gedanke."}],
+     "takeaways.0.from: 'vera' did not speak with you here (present: darius)"),
+    ([{"from": "darius"}], "takeaways.0.what: Field required"),
+])
+def test_a_takeaway_must_come_from_someone_present(gm, workspace, taken, problem):
+    run_scene(gm, ScriptedBackend([valid_reply] * 7))
+    turns = 2 * gm.world().meeting_rounds
+    with pytest.raises(SceneFailed) as failure:
+        run_scene(gm, ScriptedBackend([meeting_reply({"takeaways": taken})] * turns),
+                  Force(type=SceneType.MEETING, participants=["vera", "darius"], topic="Knochentürme"))
+    assert "vera's reply" in str(failure.value) and str(failure.value).endswith(problem)
+
+
+def test_takeaways_belong_to_conversations(gm, workspace):
+    run_scene(gm, ScriptedBackend([valid_reply] * 7))
+    with pytest.raises(SceneFailed) as failure:
+        run_scene(gm, ScriptedBackend([meeting_reply({"takeaways": [{"from": "darius", "what": "x"}]})] * 7),
+                  Force(type=SceneType.WORK))
+    assert "vera's reply" in str(failure.value)
+    assert "takeaways: only MEETING and ENCOUNTER turns carry them, this is WORK" in str(failure.value)
+
+
+def test_a_takeaway_is_kept_with_the_conversation_and_recalled_from_its_speaker(gm, workspace):
+    run_scene(gm, ScriptedBackend([valid_reply] * 7))
+    turns = 2 * gm.world().meeting_rounds
+    taken = [{"from": "darius", "what": "Der Publisher will die Quittenlaterne als Sammlerfigur."}]
+    run_scene(gm, ScriptedBackend([meeting_reply({"takeaways": taken})] * turns),
+              Force(type=SceneType.MEETING, participants=["vera", "darius"], topic="Knochentürme"))
+    conversation = [m for m in lines(workspace, "vera") if m["type"] == "conversation"][-1]
+    assert conversation["metadata"]["takeaways"] == [{"speaker": "darius", "says": taken[0]["what"]} for _ in range(2)]
+    picked = recall(workspace, "vera", "Quittenlaterne Sammlerfigur").picked
+    assert any(p.memory.id == conversation["id"] and any("Quittenlaterne" in h for h in p.heard) for p in picked)
+    row = next(r for r in who_knows(workspace, "Quittenlaterne Sammlerfigur").rows if r.agent == "vera")
+    assert (row.knows, row.source) == (True, "darius")
+
+
+def test_claude_characters_see_what_they_heard_lately_and_are_asked_to_pass_it_on(arrived, workspace):
+    meet(arrived, "vera", "darius")
+    arrived.open_next(Force(type=SceneType.MEETING, participants=["darius", "emre"], topic="Zeitplan"))
+    prompt = arrived.prompt_text("darius")
+    section = prompt.split("**Was du kürzlich gehört hast**", 1)[1]
+    assert "Vera (day-001/scene-02)" in section and "Klapptafel mit Perlmutt-Lack" in section
+    assert "takeaways" in prompt
