@@ -213,6 +213,7 @@ class GameMaster:
             evidence_exists=lambda ids: [i for i in ids if i not in found],
             final_turn=pending.is_final_turn(turn),
             shown=shown_in_prompt(self.workspace, pending, turn),
+            gatherings=self.world().gatherings,
         )
         if cited is not None:
             cited.update(found)

@@ -45,6 +45,8 @@ class PromptContext:
     replan: bool = False
     #: Excerpts from the reference library, rendered (empty: none).
     library: str = ""
+    #: Open invitations to answer, rendered (empty: none).
+    invitations: str = ""
 
 
 TemplateFinder = Callable[[str], Path]
@@ -151,6 +153,8 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "topic": spec.topic or EMPTY,
         "reason": spec.reason,
         "briefs": bullet_list([f"- {b.id}: {b.text}" for b in ctx.briefs]),
+        "invitations": ctx.invitations,
+        "slot": phrase(language, f"slot_{spec.slot}") if spec.slot else EMPTY,
         "since": memories(ctx.since),
         "replan": phrase(language, "replan") if ctx.replan else "",
         "reflections": section("reflections"),

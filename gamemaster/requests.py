@@ -7,6 +7,7 @@ The memories come from the world's retrieval strategy, the library excerpts from
 from __future__ import annotations
 
 from .backends.base import ReplyRequest, Turn
+from .gatherings import engagements, open_invitations, render_invitations
 from .lang import phrase
 from .library import consult, render as render_library, wants_library
 from .models import Agent, Brief, World, parse_scene_ref
@@ -74,7 +75,9 @@ def build_request(
         m.metadata.get("source") in ("brief", "artifact") for m in since
     )
     excerpts = library_for(workspace, world, agent, spec)
+    invitations = open_invitations(world, agent_id, spec.day)
     ctx = PromptContext(
+        invitations=render_invitations(world.language, world, invitations, names),
         library=render_library(excerpts),
         world=world,
         agent=agent,
@@ -111,4 +114,6 @@ def build_request(
         previous_error=previous_error,
         library=[e for e in excerpts if e.text in prompt],
         shown=shown_ids(selection.memories, prompt, world.language),
+        invitations=invitations,
+        engagements=engagements(world, agent_id, spec.day),
     )

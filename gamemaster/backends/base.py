@@ -51,6 +51,10 @@ class ReplyRequest:
     library: list = field(default_factory=list)
     #: The memory ids ``prompt`` shows: what evidence may cite (``retrieval.render.shown_ids``).
     shown: list[str] = field(default_factory=list)
+    #: Invitations ``prompt`` asks the character to answer (``models.Gathering``).
+    invitations: list = field(default_factory=list)
+    #: Gatherings still ahead the character hosts or has accepted (``models.Gathering``).
+    engagements: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
