@@ -102,7 +102,10 @@ def write_reply(scene, agent: str, reply) -> None:
     by_id = {g.id: g for g in world.gatherings}
     for answer in reply.invitations:
         gathering = by_id[answer.gathering]
-        gathering.answers[agent] = "accepted" if answer.answer == "accept" else "declined"
+        given = "accepted" if answer.answer == "accept" else "declined"
+        if gathering.answers.get(agent) == given:
+            continue  # said again in a later turn of the same scene: nothing new to remember
+        gathering.answers[agent] = given
         scene.remember(agent, type="observation", importance=ANSWER_IMPORTANCE,
                        description=describe(language, world, gathering, name(gathering.host),
                                             f"invitation_{gathering.answers[agent]}"),

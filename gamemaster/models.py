@@ -272,13 +272,6 @@ class Gathering(BaseModel):
     def _invited(cls, value: list[str]) -> list[str]:
         return [agent_id(v) for v in value]
 
-    @field_validator("answers")
-    @classmethod
-    def _answered_by(cls, value: dict[str, str]) -> dict[str, str]:
-        for who in value:
-            agent_id(who)
-        return value
-
     @field_validator("created", "held")
     @classmethod
     def _scene(cls, value: str | None) -> str | None:
@@ -288,6 +281,7 @@ class Gathering(BaseModel):
 
     @model_validator(mode="after")
     def _answers_from_invitees(self) -> "Gathering":
+        # Answer keys need no id check of their own: each must be one of the checked invitees.
         strangers = [a for a in self.answers if a not in self.invited]
         if strangers:
             raise ValueError(f"answers: {', '.join(strangers)} not invited (invited: {', '.join(self.invited) or 'nobody'})")

@@ -5,7 +5,7 @@ A character declines when the gathering clashes with what it has already said ye
 plan (today's plan names that time of day: „mittags“, „am Abend“ …). Otherwise it
 accepts with a chance that grows with how well it knows the host: 75 % for a stranger,
 5 points more for every memory of its prompt that came from the host or names them
-(a conversation, something heard, an artifact watched), at most 95 %. The draw is
+(a conversation, something heard, an artifact watched; not the invitation), at most 95 %. The draw is
 seeded by world seed, gathering and character, so neither the scene nor the turn in
 which the invitation is answered changes the answer, and the rest of the reply's draws
 are untouched.

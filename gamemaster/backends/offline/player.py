@@ -64,7 +64,8 @@ class Player:
         for section in SECTIONS:
             if section not in kind.allows:
                 body.pop(section, None)
-        if self.req.invitations:
+        # Answered once, in the character's first turn of a scene.
+        if self.req.invitations and not any(t.speaker == self.agent.id for t in self.req.transcript):
             from .invitations import answers
 
             body["invitations"] = answers(self)
