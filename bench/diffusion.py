@@ -21,6 +21,12 @@ At the end:
   another (a heard memory naming the speaker).
 - memories per character-day: new memory lines over characters × days.
 
+``--party`` (default on for 25 characters) plays a run of its own: in her first reply after
+day 1's ARRIVAL the host proposes a gathering — the reply's ``gathering`` field, as a Claude
+character would write it — for day 3 at lunch and invites 12 others (drawn, seeded). The
+invitees answer in their own replies (the offline player: by their plans and how well they
+know the host). After day 3: how many accepted, and who was at the GATHERING, host included.
+
 Runs on any commit of the project (``--root`` of a checkout on PYTHONPATH): without
 ``gamemaster.who_knows`` the same rule is applied here. Tables go to stdout, progress to stderr.
 """
@@ -203,6 +209,71 @@ def run(size: int, days: int, tmp: Path, seed: int, sample: int) -> dict:
             "talked_or_heard": talked_or_heard, "per_day": per_day}
 
 
+# -- the party ---------------------------------------------------------------------------------
+
+HOST = "emre"
+PARTY = {"what": "Quittenfest im Innenhof: Kuchen, Most und die neuen Skizzen an der Wand", "day": 3,
+         "slot": "lunch", "place": "Innenhof"}
+GUESTS = 12
+
+
+class _Host:
+    """The offline player, except that the host's first reply proposes the party."""
+
+    def __init__(self, guests: list[str]):
+        from gamemaster.backends.offline import OfflineBackend
+
+        self.inner = OfflineBackend()
+        self.capabilities = self.inner.capabilities
+        self.name = self.inner.name
+        self.guests = guests
+        self.proposed = False
+
+    def reply(self, request) -> str:
+        body = json.loads(self.inner.reply(request))
+        if request.agent.id == HOST and not self.proposed and request.spec.kind.name != "ARRIVAL":
+            body["gathering"] = {**PARTY, "invite": self.guests}
+            self.proposed = True
+        return json.dumps(body, ensure_ascii=False)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def party(size: int, tmp: Path, seed: int) -> dict:
+    from gamemaster.gm import GameMaster
+    from gamemaster.loop import advance_days
+
+    workspace = build_studio(tmp / f"party-{size}-{seed}", size)
+    # The seed draws the guests and the offline player's answers.
+    world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    workspace.world_path.write_text(json.dumps({**world, "seed": seed}, ensure_ascii=False), encoding="utf-8")
+    others = [a for a in workspace.agent_ids() if a != HOST]
+    guests = sorted(random.Random(seed).sample(others, min(GUESTS, len(others))))
+    backend = _Host(guests)
+    start = time.perf_counter()
+    try:
+        advance_days(GameMaster(workspace), backend, PARTY["day"])
+    except Exception as exc:  # a commit without gatherings rejects the reply that proposes one
+        log(f"  party at {size} characters: {str(exc).splitlines()[-1]}")
+        return {"size": size, "seed": seed, "proposed": False}
+    world = workspace.load_world()
+    gathering = next((g for g in getattr(world, "gatherings", []) if g.host == HOST), None)
+    if gathering is None:
+        return {"size": size, "seed": seed, "proposed": False}
+    record = None
+    if gathering.held:
+        record = json.loads((workspace.scene_dir(gathering.held) / "scene.json").read_text(encoding="utf-8"))
+    present = record["participants"] if record else []
+    log(f"  party at {size} characters: {time.perf_counter() - start:.0f} s")
+    return {"size": size, "seed": seed, "proposed": True, "invited": len(gathering.invited),
+            "accepted": sum(1 for a in gathering.invited if gathering.answers.get(a) == "accepted"),
+            "declined": sum(1 for a in gathering.invited if gathering.answers.get(a) == "declined"),
+            "held": gathering.held, "slot": record.get("slot") if record else None,
+            "host_present": HOST in present, "came": len(present),
+            "guests_came": sum(1 for a in present if a in gathering.invited)}
+
+
 def percent(value: float | None) -> str:
     return "—" if value is None else f"{value:.0%}"
 
@@ -212,12 +283,21 @@ def main() -> None:
     parser.add_argument("--sizes", default="7,25")
     parser.add_argument("--days", type=int, default=5)
     parser.add_argument("--lines", type=int, default=40, help="lines said that are sampled for the recall check")
+    parser.add_argument("--party", default="25", help="sizes to play the party run at (empty: none)")
+    parser.add_argument("--party-seeds", type=int, default=1, help="party runs per size (seeds 1, 2, …)")
+    parser.add_argument("--no-diffusion", action="store_true", help="only the party run")
     args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-    results = []
+    sizes = [] if args.no_diffusion else [int(s) for s in args.sizes.split(",") if s.strip()]
+    results, parties = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
             results.append(run(size, args.days, Path(tmp), 1, args.lines))
+        for size in [int(s) for s in args.party.split(",") if s.strip()]:
+            parties += [party(size, Path(tmp), seed) for seed in range(1, args.party_seeds + 1)]
+    if parties:
+        print_parties(parties)
+    if not results:
+        return
     days = [d for d in CHECKPOINTS if d <= args.days]
     print("| characters | news | " + " | ".join(f"knows after {d} d" for d in days)
           + " | heard lines recalled | pairs who talked | talked or heard | memories / character-day |")
@@ -228,6 +308,19 @@ def main() -> None:
             extra = [f"{r['recalled']}/{r['asked']} ({r['recalled'] / max(r['asked'], 1):.0%})", percent(r["talked"]),
                      percent(r["talked_or_heard"]), f"{r['per_day']:.1f}"]
             print(f"| {r['size']} | {item} | " + " | ".join(cells) + " | " + " | ".join(extra) + " |")
+
+
+def print_parties(parties: list[dict]) -> None:
+    print(f"| characters | seed | invited | accepted | declined | held | host present | came (host included) | invitees who came |")
+    print("|---" * 9 + "|")
+    for p in parties:
+        if not p["proposed"]:
+            print(f"| {p['size']} | {p['seed']} | — (the reply's gathering was not taken) | | | | | | |")
+            continue
+        held = f"{p['held']} ({p['slot']})" if p["held"] else "not held"
+        print(f"| {p['size']} | {p['seed']} | {p['invited']} | {p['accepted']} | {p['declined']} | {held} | "
+              f"{'yes' if p['host_present'] else 'no'} | {p['came']} | {p['guests_came']} of {p['invited']} |")
+    print()
 
 
 if __name__ == "__main__":

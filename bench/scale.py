@@ -42,6 +42,8 @@ ACTING_KINDS = {"WORK", "MEETING", "ENCOUNTER"}
 KIND_ORDER = ("ARRIVAL", "WORK", "MEETING", "ENCOUNTER", "EVENT", "REFLECTION")
 #: When the all-hands brief is given: scenes played after day 1 before it.
 BRIEF_MOMENTS = {"between days": 0, "mid-day": 1}
+#: Scenes played after the brief before the bench gives up on it.
+BRIEF_SCENES_MAX = 200
 ALL_HANDS_BRIEF = "Alle: Bis Freitag braucht jede Abteilung eine spielbare Ecke der Knochentürme für die Vertical Slice."
 
 
@@ -195,8 +197,11 @@ def all_hands_brief(snapshot: Path, scenes_before: int) -> BriefStats:
     start = time.perf_counter()
     seen: set[str] = set()
     reached: list[str] = []
-    for played in range(1, 50):
+    played_types: list[str] = []
+    # Reflections that fall due come first, and at 100 characters many fall due at once.
+    for played in range(1, BRIEF_SCENES_MAX + 1):
         outcome = run_scene(gm, backend)
+        played_types.append(outcome.spec.type)
         waiting = next((b for b in workspace.load_world().briefs if b.id == brief.id), None)
         now_seen = set(waiting.seen_by) if waiting else set(workspace.agent_ids())
         if now_seen - seen:
@@ -206,7 +211,8 @@ def all_hands_brief(snapshot: Path, scenes_before: int) -> BriefStats:
         if brief.id in outcome.spec.brief_ids or waiting is None:
             break
     else:
-        raise RuntimeError(f"{brief.id} was still unseen by some after 49 scenes")
+        raise RuntimeError(f"{brief.id} was still unseen by some after {BRIEF_SCENES_MAX} scenes: "
+                           f"{', '.join(f'{t} {n}' for t, n in Counter(played_types).items())}")
     wall = time.perf_counter() - start
     outcome = shown
     prompts = workspace.scenes / outcome.spec.ref / "prompts"

@@ -20,13 +20,20 @@ def schedule_event(
     weekday: str | None = None,
     to: list[str] | None = None,
     meeting: bool = False,
+    slot: str | None = None,
 ) -> Event:
-    """Schedule an event once on ``day`` or every ``weekday``; neither: the current day."""
+    """Schedule an event once on ``day`` or every ``weekday``; neither: the current day.
+    ``slot`` is its time of day (``slots.py``; default the morning, right after ARRIVAL)."""
+    from .slots import SLOTS, parse_slot
+
     if not text.strip():
         raise GamemasterError("event: the text is empty")
     too_long = text_too_long(text.strip())
     if too_long:
         raise GamemasterError(f"event: {too_long}")
+    at = "morning" if slot is None else parse_slot(slot)
+    if at is None:
+        raise GamemasterError(f"--at: {slot!r} is not a time of day (choose {', '.join(SLOTS)})")
     if day is not None and weekday is not None:
         raise GamemasterError("event: give --day or --weekday, not both")
     if weekday is not None:
@@ -46,7 +53,7 @@ def schedule_event(
             raise GamemasterError(f"--day: day {day:03d} is over (the studio is on day {world.day:03d})")
         world.events_issued += 1
         event = Event(id=f"event-{world.events_issued:03d}", text=text.strip(), day=day, weekday=weekday,
-                      to=to, meeting=meeting)
+                      to=to, meeting=meeting, slot=at)
         world.events.append(event)
         workspace.save_world(world)
         return event

@@ -28,6 +28,19 @@ PHRASES: dict[str, dict[str, str]] = {
         "heard_recently_line": "{name} ({scene}): „{says}“",
         "library": "Aus der Referenzbibliothek, passend zu deiner Arbeit:\n\n{excerpts}",
         "library_read": "In der Bibliothek nachgelesen: {title} ({sections})",
+        "slot_morning": "Vormittag",
+        "slot_lunch": "Mittag",
+        "slot_afternoon": "Nachmittag",
+        "slot_evening": "Abend",
+        "gathering_when": "Tag {day} ({weekday}), {slot}",
+        "invitation": "{host} lädt ein: {what} – {when}, Ort: {place}.",
+        "hosting": "Ich lade ein ({count} Gäste): {what} – {when}, Ort: {place}.",
+        "invitation_accepted": "Ich habe {host} zugesagt: {what} – {when}, Ort: {place}.",
+        "invitation_declined": "Ich habe {host} abgesagt: {what} – {when}, Ort: {place}.",
+        "invitations_open": (
+            "**Einladungen an dich** – sag zu oder ab, im Feld `invitations` "
+            "(`{{\"gathering\": \"…\", \"answer\": \"accept\" | \"decline\"}}`):"
+        ),
         "weekday_mon": "Montag",
         "weekday_tue": "Dienstag",
         "weekday_wed": "Mittwoch",
@@ -85,6 +98,19 @@ PHRASES: dict[str, dict[str, str]] = {
         "heard_recently_line": "{name} ({scene}): “{says}”",
         "library": "From the reference library, matching your work:\n\n{excerpts}",
         "library_read": "Looked up in the library: {title} ({sections})",
+        "slot_morning": "morning",
+        "slot_lunch": "lunch",
+        "slot_afternoon": "afternoon",
+        "slot_evening": "evening",
+        "gathering_when": "day {day} ({weekday}), {slot}",
+        "invitation": "{host} invites: {what} – {when}, place: {place}.",
+        "hosting": "I am inviting ({count} guests): {what} – {when}, place: {place}.",
+        "invitation_accepted": "I accepted {host}'s invitation: {what} – {when}, place: {place}.",
+        "invitation_declined": "I declined {host}'s invitation: {what} – {when}, place: {place}.",
+        "invitations_open": (
+            "**Invitations to you** – accept or decline in `invitations` "
+            "(`{{\"gathering\": \"…\", \"answer\": \"accept\" | \"decline\"}}`):"
+        ),
         "weekday_mon": "Monday",
         "weekday_tue": "Tuesday",
         "weekday_wed": "Wednesday",

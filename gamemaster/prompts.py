@@ -47,6 +47,8 @@ class PromptContext:
     library: str = ""
     #: The newest lines others said to the character, rendered (``news.heard_recently``; empty: none).
     heard_recently: str = ""
+    #: Open invitations to answer, rendered (empty: none).
+    invitations: str = ""
 
 
 TemplateFinder = Callable[[str], Path]
@@ -153,6 +155,8 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "topic": spec.topic or EMPTY,
         "reason": spec.reason,
         "briefs": bullet_list([f"- {b.id}: {b.text}" for b in ctx.briefs]),
+        "invitations": ctx.invitations,
+        "slot": phrase(language, f"slot_{spec.slot}") if spec.slot else EMPTY,
         "since": memories(ctx.since),
         "replan": phrase(language, "replan") if ctx.replan else "",
         "reflections": section("reflections"),

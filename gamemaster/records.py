@@ -69,6 +69,11 @@ class SceneRecord(_Record):
     brief_ids: list[str] = Field(default_factory=list)
     event_id: str | None = None
     rooms: list[list[str]] = Field(default_factory=list)
+    slot: str | None = None
+    gathering_id: str | None = None
+    #: A GATHERING's guests: invited, accepted, declined, no_answer, absent (accepted, not there),
+    #: uninvited (there, not invited).
+    attendance: dict[str, list[str]] = Field(default_factory=dict)
     turns: list[str]
     #: Turn label ("03-vera") → the prompt file, relative to the workspace.
     prompts: dict[str, str] | None = None

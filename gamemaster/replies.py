@@ -9,14 +9,14 @@ evidence ids that exist and that the agent's prompt showed). Every message names
 from __future__ import annotations
 
 import re
-from typing import Annotated, Collection, Iterable
+from typing import Annotated, Collection, Iterable, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
 
 from . import ids, jsontext
 from .linesize import text_too_long
-from .models import Importance
+from .models import GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX, Importance
 from .scenes import SceneSpec
 
 ARTIFACT_KIND_RE = ids.ARTIFACT_KIND_RE.pattern
@@ -104,6 +104,32 @@ class Takeaway(_Strict):
     what: Text
 
 
+class GatheringDraft(_Strict):
+    """A gathering the character organises (``gatherings.py``)."""
+
+    what: Annotated[str, Field(min_length=1, max_length=GATHERING_TEXT_MAX)]
+    day: Annotated[int, Field(strict=True, ge=1, le=1_000_000)]
+    slot: Annotated[str, Field(description="morning, lunch, afternoon or evening")]
+    place: Annotated[str, Field(min_length=1, max_length=GATHERING_PLACE_MAX)]
+    invite: Annotated[list[str], Field(min_length=1, max_length=GATHERING_INVITED_MAX,
+                                       description='Agent ids, or "alle" for everyone.')]
+
+    @field_validator("slot")
+    @classmethod
+    def _slot(cls, value: str) -> str:
+        from .slots import SLOTS, parse_slot
+
+        slot = parse_slot(value)
+        if slot is None:
+            raise ValueError(f"{value!r} is not a time of day (choose {', '.join(SLOTS)})")
+        return slot
+
+
+class InvitationAnswer(_Strict):
+    gathering: Annotated[str, Field(pattern=r"^gathering-\d{3,}$")]
+    answer: Literal["accept", "decline"]
+
+
 class Reply(_Strict):
     """One character's answer to one scene (or one MEETING turn)."""
 
@@ -118,6 +144,8 @@ class Reply(_Strict):
     insights: list[Insight] = Field(default_factory=list)
     conversation: ConversationNote | None = None
     takeaways: list[Takeaway] = Field(default_factory=list)
+    gathering: GatheringDraft | None = None
+    invitations: Annotated[list[InvitationAnswer], Field(max_length=50)] = Field(default_factory=list)
 
 
 def reply_schema() -> dict:
@@ -181,9 +209,11 @@ def check_reply(
     final_turn: bool = True,
     shown: Collection[str] | None = None,
     said_before: tuple[str, ...] = (),
+    gatherings: list | None = None,
 ) -> None:
     """Scene rules a schema cannot express. ``evidence_exists(ids)`` returns the missing ids;
-    ``shown`` are the memory ids the agent's prompt showed, the only ones evidence may cite."""
+    ``shown`` are the memory ids the agent's prompt showed, the only ones evidence may cite;
+    ``gatherings`` the world's, which ``invitations`` may answer (None: not checked)."""
     problems: list[str] = []
     if reply.agent != agent:
         problems.append(f"agent: expected {agent!r}, got {reply.agent!r}")
@@ -204,5 +234,10 @@ def check_reply(
         if taken.from_ not in present:
             problems.append(f"takeaways.{index}.from: {taken.from_!r} did not speak with you here "
                             f"(present: {', '.join(present) or 'nobody'})")
+    from .gatherings import answer_problems, proposal_problems
+
+    if reply.gathering is not None:
+        problems += proposal_problems(reply.gathering, agent, spec, known)
+    problems += answer_problems(reply.invitations, agent, spec.day, gatherings)
     if problems:
         raise ReplyError(agent, problems)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import news
 from .backends.base import ReplyRequest, Turn
 from .kinds.heard import listeners
+from .gatherings import engagements, open_invitations, render_invitations
 from .lang import phrase
 from .library import consult, render as render_library, wants_library
 from .models import Agent, Brief, World, parse_scene_ref
@@ -84,7 +85,9 @@ def build_request(
         m.metadata.get("source") in ("brief", "artifact") for m in since
     )
     excerpts = library_for(workspace, world, agent, spec)
+    invitations = open_invitations(world, agent_id, spec.day)
     ctx = PromptContext(
+        invitations=render_invitations(world.language, world, invitations, names),
         library=render_library(excerpts),
         world=world,
         agent=agent,
@@ -126,4 +129,6 @@ def build_request(
         news=news.held(recent),
         remembered=frozenset(m.description for m in newest),
         listeners=listeners(spec, agents, world, agent_id),
+        invitations=invitations,
+        engagements=engagements(world, agent_id, spec.day),
     )

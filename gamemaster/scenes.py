@@ -50,6 +50,11 @@ class SceneSpec(BaseModel):
     #: A WORK scene in a large studio seats people in several rooms side by side: each sees
     #: and observes only the others in their room. Empty: everyone is in one room.
     rooms: list[list[str]] = Field(default_factory=list)
+    #: The time of day (``slots.py``); None in a scene opened before the day had slots.
+    slot: str | None = None
+    #: The gathering this scene is (a GATHERING), and who was invited, came and stayed away.
+    gathering_id: str | None = None
+    attendance: dict[str, list[str]] = Field(default_factory=dict)
 
     @field_validator("type")
     @classmethod
@@ -83,8 +88,11 @@ class SceneSpec(BaseModel):
         return next((room for room in self.rooms if agent in room), self.participants)
 
     def dump(self) -> dict:
-        """The scene as JSON holds it; a scene in one room has no ``rooms``."""
-        return self.model_dump(mode="json", exclude=None if self.rooms else {"rooms"})
+        """The scene as JSON holds it; what a scene does not have (rooms, a gathering) is left out."""
+        absent = {"rooms"} if not self.rooms else set()
+        absent |= {"gathering_id", "attendance"} if self.gathering_id is None else set()
+        absent |= {"slot"} if self.slot is None else set()
+        return self.model_dump(mode="json", exclude=absent or None)
 
     @property
     def kind(self):
@@ -118,6 +126,20 @@ def counted_scenes(world: World) -> int:
     from .kinds import get_kind
 
     return sum(1 for entry in world.today if get_kind(entry.type, strict=False).counts_toward_day)
+
+
+def current_slot(world: World) -> str:
+    """The slot the studio is in now: that of its next counted scene (``slots.slot_at``)."""
+    from .slots import slot_at
+
+    return slot_at(counted_scenes(world), world.scenes_per_day)
+
+
+def slot_has_come(world: World, slot: str) -> bool:
+    """Whether ``slot`` has come today: ARRIVAL is over and the day is at or past it."""
+    from .slots import slot_index
+
+    return bool(world.today) and slot_index(current_slot(world)) >= slot_index(slot)
 
 
 def day_is_over(world: World) -> bool:

@@ -82,6 +82,14 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
             for agent_id in brief.to or []:
                 if agent_id not in agent_ids:
                     problems.append(Problem("state/world.json", None, f"briefs: {brief.id} is addressed to unknown agent {agent_id!r}"))
+        for index, gathering in enumerate(world.gatherings):
+            strangers = [a for a in [gathering.host, *gathering.invited] if a not in agent_ids]
+            if strangers:
+                problems.append(Problem("state/world.json", None,
+                                        f"gatherings.{index}: {gathering.id} names unknown agent(s) {', '.join(strangers)}"))
+        ids = [g.id for g in world.gatherings]
+        for gathering_id in sorted({i for i in ids if ids.count(i) > 1}):
+            problems.append(Problem("state/world.json", None, f"gatherings: {gathering_id} appears more than once"))
         if world.pending:
             from .gm import GameMaster
 

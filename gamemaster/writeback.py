@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from .fsio import dump_json
 from .gallery import front_matter, slug
+from .gatherings import write_reply as write_gathering_reply
 from .kinds import SceneWrite
 from .lang import phrase
 from .models import Agent, Brief, Memory, Plan, SceneEntry, TalkWish, World, memory_id, parse_scene_ref
@@ -114,6 +115,7 @@ def plan_scene(
             remember(
                 agent_id, type="plan", description=reply.plan.text, importance=reply.plan.importance, tags=reply.plan.tags
             )
+        write_gathering_reply(scene, agent_id, reply)
         wishes = [TalkWish.model_validate({**w.model_dump(by_alias=True), "created": created}) for w in reply.talk_wishes]
         agent.talk_wishes = kind.merge_talk_wishes(agent.talk_wishes, wishes)
         for draft in reply.artifacts:
@@ -194,7 +196,8 @@ def plan_scene(
 def _advance_world(world: World, spec: SceneSpec, agents: dict[str, Agent]) -> World:
     new = world.model_copy(deep=True)
     entry = SceneEntry(scene=spec.scene, type=spec.type, participants=spec.participants, topic=spec.topic,
-                       **({"event": spec.event_id} if spec.event_id else {}))
+                       **({"event": spec.event_id} if spec.event_id else {}),
+                       **({"gathering": spec.gathering_id} if spec.gathering_id else {}))
     if spec.kind.starts_day():
         new.day, new.today = spec.day, [entry]
     else:

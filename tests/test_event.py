@@ -77,7 +77,7 @@ def test_schedule_event_writes_world_json(workspace):
     stored = json.loads(workspace.world_path.read_text(encoding="utf-8"))["events"][-3:]
     assert [e["id"] for e in stored] == [event.id, again.id, today.id]
     assert stored[0] | {} == {"id": event.id, "text": "Besuch vom Publisher.", "day": None, "weekday": "thu",
-                              "to": ["vera", "emre"], "meeting": True, "held": []}
+                              "to": ["vera", "emre"], "meeting": True, "held": [], "slot": "morning"}
     assert stored[1]["day"] == 4 and stored[2]["day"] == 1
     for bad, message in ((dict(text=" "), "text is empty"), (dict(text="x", weekday="someday"), "--weekday"),
                          (dict(text="x", to=["zoe"]), "--to: no agent 'zoe'"), (dict(text="x", day=2, weekday="mon"), "not both")):

@@ -60,6 +60,10 @@ class ReplyRequest:
     remembered: frozenset[str] = frozenset()
     #: Who hears what it says in this scene: its table or room, or the others in a conversation.
     listeners: list[str] = field(default_factory=list)
+    #: Invitations ``prompt`` asks the character to answer (``models.Gathering``).
+    invitations: list = field(default_factory=list)
+    #: Gatherings still ahead the character hosts or has accepted (``models.Gathering``).
+    engagements: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -18,17 +18,19 @@ def event(
     weekday: Annotated[Optional[str], typer.Option("--weekday", help="Every such weekday: mon … sun.")] = None,
     to: Annotated[Optional[str], typer.Option("--to", help="Whom it concerns: comma-separated agent ids (default everyone).")] = None,
     meeting: Annotated[bool, typer.Option("--meeting", help="Those it concerns meet about it right after.")] = False,
+    at: Annotated[Optional[str], typer.Option("--at", "--slot", help="Time of day: morning (default, right after ARRIVAL), lunch, afternoon, evening.")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Schedule an EVENT in world.json: once on a day, or every weekday."""
+    """Schedule an EVENT in world.json: once on a day, or every weekday, at a time of day."""
     from ..events import schedule_event
 
     def action(obj: Context):
         people = [p.strip() for p in (to or "").split(",") if p.strip()] or None
-        scheduled = schedule_event(obj.workspace, text, day=day, weekday=weekday, to=people, meeting=meeting)
+        scheduled = schedule_event(obj.workspace, text, day=day, weekday=weekday, to=people, meeting=meeting, slot=at)
         if as_json:
             return print_json(scheduled.model_dump(mode="json"))
         when = f"every {scheduled.weekday}" if scheduled.weekday else f"on day {scheduled.day:03d}"
+        when += f" at {scheduled.slot}"
         whom = ", ".join(scheduled.to) if scheduled.to else "everyone"
         print(printable(f"scheduled {scheduled.id} {when} for {whom}{' (then a meeting)' if meeting else ''}: {scheduled.text}"))
 

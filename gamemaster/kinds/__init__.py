@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import arrival, encounter, event, meeting, reflection, work
+from . import arrival, encounter, event, gathering, meeting, reflection, work
 from .crowd import most_concerned
 from .base import SECTIONS, ReplyCheck, SceneKind, SceneWrite
 
@@ -21,13 +21,14 @@ if TYPE_CHECKING:
     from ..scenes import Force, SceneSpec
 
 KINDS: dict[str, SceneKind] = {
-    k.name: k for k in (arrival.KIND, work.KIND, meeting.KIND, reflection.KIND, encounter.KIND, event.KIND)
+    k.name: k for k in (arrival.KIND, work.KIND, meeting.KIND, reflection.KIND, encounter.KIND, event.KIND, gathering.KIND)
 }
 
 #: Who is asked first whether their scene is due: reflections before anything else, a new
-#: day once the day is over, the day's scheduled events, then the Creative Director's
-#: briefs, people crossing paths, meetings, and work.
-DECISION_ORDER = ("REFLECTION", "ARRIVAL", "EVENT", "briefs", "ENCOUNTER", "MEETING", "WORK")
+#: day once the day is over, the day's scheduled events and the gatherings characters set up
+#: (each once its time of day has come), then the Creative Director's briefs, people crossing
+#: paths, meetings, and work.
+DECISION_ORDER = ("REFLECTION", "ARRIVAL", "EVENT", "GATHERING", "briefs", "ENCOUNTER", "MEETING", "WORK")
 
 _SECTION_ERRORS = {
     "artifacts": "only {kinds} scenes produce artifacts, this is {kind}",
@@ -96,7 +97,10 @@ def decide_next(world: "World", agents: dict[str, "Agent"], force: "Force | None
         spec = _chosen(world, agents, roster)
     if force.topic:
         spec = spec.model_copy(update={"topic": force.topic, "topic_tags": []})
-    return spec
+    from ..scenes import current_slot
+
+    return spec.kind.settle(world, agents, spec.model_copy(
+        update={"slot": "morning" if spec.kind.starts_day() else current_slot(world)}))
 
 
 def _chosen(world, agents, roster) -> "SceneSpec":

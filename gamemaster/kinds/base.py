@@ -128,6 +128,11 @@ class SceneKind:
         """More of the scene when it is forced (an EVENT's event, for one)."""
         return {}
 
+    def settle(self, world: "World", agents: dict[str, "Agent"], spec: "SceneSpec") -> "SceneSpec":
+        """The scene as it opens, chosen or forced: what follows from who is in it (a
+        GATHERING's list of who came and who did not)."""
+        return spec
+
     def play_offline(self, player) -> dict:
         """The offline player's reply body (without agent and scene)."""
         raise NotImplementedError(f"the offline player cannot play a {self.name} scene")

@@ -41,6 +41,7 @@ class Encounter(SceneKind):
 
     def choose(self, world, agents, roster):
         from ..scenes import SceneSpec, counted_scenes
+        from ..slots import lunch_position
         from . import get_kind, meeting
 
         if world.day == 0 or len(roster) < 2 or not world.today or world.today[-1].type == self.name:
@@ -48,7 +49,7 @@ class Encounter(SceneKind):
         if sum(1 for e in world.today if e.type == self.name) >= world.encounters_per_day:
             return None
         counted = counted_scenes(world)
-        lunch = counted == world.scenes_per_day // 2 and not self._since_lunch(world)
+        lunch = counted == lunch_position(world.scenes_per_day) and not self._since_lunch(world)
         last_counted = next((e for e in reversed(world.today) if get_kind(e.type, strict=False).counts_toward_day), None)
         hallway = last_counted is not None and last_counted.type == meeting.KIND.name  # no MEETING may follow one
         if not (lunch or hallway):

@@ -3,7 +3,8 @@ a server outage, a visit).
 
 Events are scheduled in ``world.json`` (``gamemaster event``): once on a day, or
 every given weekday. A due event comes right after the morning ARRIVAL (and any
-reflection that is due first). Everyone it concerns gets an observation of it
+reflection that is due first), or at the time of day it is set for (``slot``, see
+``slots.py``): an event at lunch comes before the day's lunch scene. Everyone it concerns gets an observation of it
 and is asked whether it changes their plan; their replies may carry a new
 ``plan``. An event marked ``meeting`` then opens a MEETING of those it
 concerns. An EVENT is an interruption, not a working scene: it does not use up
@@ -34,14 +35,19 @@ class EventKind(SceneKind):
         if event is None:
             return None
         when = f"every {event.weekday}" if event.weekday else f"day {event.day:03d}"
+        when += f", {event.slot}" if event.slot != "morning" else ""
         return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1,
                          participants=self.concerned(event, roster), topic=event.text, event_id=event.id,
                          reason=f"event {event.id} ({when}): {event.text}")
 
     @staticmethod
-    def due(world):
+    def due(world, any_slot: bool = False):
+        """Today's first event not yet held whose time of day has come (any time of day: forced)."""
+        from ..scenes import slot_has_come
+
         weekday = world.weekday()
-        return next((e for e in world.events if e.due_on(world.day, weekday)), None)
+        return next((e for e in world.events
+                     if e.due_on(world.day, weekday) and (any_slot or slot_has_come(world, e.slot))), None)
 
     @staticmethod
     def concerned(event, roster: list[str]) -> list[str]:
@@ -87,13 +93,13 @@ class EventKind(SceneKind):
         return None
 
     def forced(self, world, agents, participants):
-        event = self.due(world)
+        event = self.due(world, any_slot=True)
         if event is None:
             raise ValueError(f"no event is due on day {world.day:03d}: schedule one with `gamemaster event`")
         return participants or self.concerned(event, sorted(agents))
 
     def forced_fields(self, world) -> dict:
-        event = self.due(world)
+        event = self.due(world, any_slot=True)
         return {"event_id": event.id, "topic": event.text} if event else {}
 
     def before_replies(self, scene: SceneWrite) -> None:

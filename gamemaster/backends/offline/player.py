@@ -81,7 +81,17 @@ class Player:
         for section in SECTIONS:
             if section not in kind.allows:
                 body.pop(section, None)
+        # Answered once, in the character's first turn of a scene.
+        if self.req.invitations and not any(t.speaker == self.agent.id for t in self.req.transcript):
+            from .invitations import answers
+
+            body["invitations"] = answers(self)
         return {"agent": self.agent.id, "scene": self.spec.ref, **body}
+
+    def rng_for(self, key: str) -> random.Random:
+        """A draw of its own for ``key`` (an invitation): the same whatever scene or turn asks,
+        and leaving ``rng``'s sequence, so every other part of the reply, as it was."""
+        return random.Random(derive_seed(self.req.seed, key, self.agent.id, 0))
 
     # -- filling templates -------------------------------------------------
 

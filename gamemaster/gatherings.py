@@ -1,0 +1,192 @@
+"""Gatherings characters organise: a reply proposes one, invitees answer, and it takes place.
+
+A reply's ``gathering`` (what, day, slot, place, whom) becomes a ``Gathering`` in
+``world.json`` with the next ``gathering-NNN`` id; every invitee gets the invitation as a
+memory from the host, and the host one of having invited. An invitee answers in a later
+reply's ``invitations`` (accept or decline); the host counts as accepted. At its slot the
+GATHERING scene (``kinds/gathering.py``) seats the host and those who accepted.
+
+The rules on what a reply may propose and answer live here (``proposal_problems``,
+``answer_problems``); ``replies.check_reply`` asks them.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .models import GATHERING_DAYS_AHEAD, Gathering, World
+from .slots import SLOTS, slot_index, slot_label
+
+#: Words a reply may use in ``invite`` for everyone in the studio (but the host).
+EVERYONE = frozenset({"alle", "everyone", "all"})
+#: An invitation is personal and names a day: worth remembering, like an event.
+INVITATION_IMPORTANCE = 6
+HOSTING_IMPORTANCE = 5
+ANSWER_IMPORTANCE = 3
+
+
+def invitees(invite: Iterable[str], host: str, roster: Iterable[str]) -> list[str]:
+    """The agent ids ``invite`` names, everyone for ``alle``; never the host, each once."""
+    roster = sorted(roster)
+    wanted: list[str] = []
+    for name in invite:
+        wanted += [a for a in roster] if name.strip().lower() in EVERYONE else [name.strip().lower()]
+    return [a for a in dict.fromkeys(wanted) if a != host]
+
+
+def proposal_problems(draft, agent: str, spec, roster: Iterable[str]) -> list[str]:
+    """``gathering.<field>: reason`` for what a proposal cannot be."""
+    from .ids import no_agent
+
+    problems = []
+    roster = sorted(roster)
+    if draft.day < spec.day:
+        problems.append(f"gathering.day: day {draft.day} is over (this scene is on day {spec.day})")
+    elif draft.day > spec.day + GATHERING_DAYS_AHEAD:
+        problems.append(f"gathering.day: at most {GATHERING_DAYS_AHEAD} days ahead (day {spec.day + GATHERING_DAYS_AHEAD}), "
+                        f"not day {draft.day}")
+    elif draft.day == spec.day and spec.slot in SLOTS and slot_index(draft.slot) < slot_index(spec.slot):
+        problems.append(f"gathering.slot: the {draft.slot} of day {spec.day} is over (this scene is in the {spec.slot})")
+    named = [n.strip().lower() for n in draft.invite if n.strip().lower() not in EVERYONE]
+    unknown = [n for n in named if n not in roster]
+    if unknown:
+        problems.append(f"gathering.invite: {no_agent(unknown, roster)}")
+    elif not invitees(draft.invite, agent, roster):
+        problems.append("gathering.invite: invite someone besides yourself (agent ids, or \"alle\")")
+    return problems
+
+
+def answer_problems(answers, agent: str, day: int, gatherings: list[Gathering] | None) -> list[str]:
+    """``invitations.<n>.gathering: reason`` for answers to invitations the agent does not have."""
+    if gatherings is None:
+        return []
+    by_id = {g.id: g for g in gatherings}
+    problems = []
+    for index, answer in enumerate(answers):
+        gathering = by_id.get(answer.gathering)
+        where = f"invitations.{index}.gathering"
+        if gathering is None:
+            problems.append(f"{where}: no gathering {answer.gathering!r}")
+        elif agent not in gathering.invited:
+            problems.append(f"{where}: {agent} is not invited to {gathering.id}")
+        elif gathering.held is not None or gathering.day < day:
+            problems.append(f"{where}: {gathering.id} is over")
+    return problems
+
+
+def when(language: str, world: World, gathering: Gathering) -> str:
+    from .lang import phrase
+
+    weekday = phrase(language, f"weekday_{world.weekday(gathering.day)}")
+    return phrase(language, "gathering_when", day=f"{gathering.day:03d}", weekday=weekday,
+                  slot=slot_label(language, gathering.slot))
+
+
+def describe(language: str, world: World, gathering: Gathering, host_name: str, key: str = "invitation",
+             **more) -> str:
+    from .lang import phrase
+
+    return phrase(language, key, host=host_name, what=gathering.what, when=when(language, world, gathering),
+                  place=gathering.place, **more)
+
+
+def write_reply(scene, agent: str, reply) -> None:
+    """What a reply's ``gathering`` and ``invitations`` change: the world's gatherings and memories."""
+    from .lang import short_name
+
+    world, language = scene.world, scene.language
+
+    def name(agent_id: str) -> str:
+        return short_name(scene.agents[agent_id].name) if agent_id in scene.agents else agent_id
+
+    by_id = {g.id: g for g in world.gatherings}
+    for answer in reply.invitations:
+        gathering = by_id[answer.gathering]
+        given = "accepted" if answer.answer == "accept" else "declined"
+        if gathering.answers.get(agent) == given:
+            continue  # said again in a later turn of the same scene: nothing new to remember
+        gathering.answers[agent] = given
+        scene.remember(agent, type="observation", importance=ANSWER_IMPORTANCE,
+                       description=describe(language, world, gathering, name(gathering.host),
+                                            f"invitation_{gathering.answers[agent]}"),
+                       tags=["invitation", gathering.host],
+                       metadata={"source": "invitation", "gathering": gathering.id, "host": gathering.host})
+    draft = reply.gathering
+    if draft is None:
+        return
+    world.gatherings_issued += 1
+    gathering = Gathering(id=f"gathering-{world.gatherings_issued:03d}", host=agent, what=draft.what.strip(),
+                          day=draft.day, slot=draft.slot, place=draft.place.strip(),
+                          invited=invitees(draft.invite, agent, scene.agents), created=scene.spec.ref)
+    world.gatherings.append(gathering)
+    text = describe(language, world, gathering, name(agent))
+    metadata = {"source": "invitation", "gathering": gathering.id, "host": agent}
+    scene.remember(agent, type="plan", importance=HOSTING_IMPORTANCE,
+                   description=describe(language, world, gathering, name(agent), "hosting", count=len(gathering.invited)),
+                   tags=["invitation", "gathering"], metadata=metadata)
+    for guest in gathering.invited:
+        scene.remember(guest, type="observation", importance=INVITATION_IMPORTANCE, description=text,
+                       tags=["invitation", agent], metadata=metadata)
+
+
+def open_invitations(world: World, agent: str, day: int) -> list[Gathering]:
+    """Invitations ``agent`` has not answered, to gatherings still ahead."""
+    return [g for g in world.gatherings if g.open_for(agent, day)]
+
+
+def engagements(world: World, agent: str, day: int) -> list[Gathering]:
+    """Gatherings still ahead that ``agent`` hosts or has accepted."""
+    return [g for g in world.gatherings if g.held is None and g.day >= day and agent in g.accepted()]
+
+
+def render_invitations(language: str, world: World, gatherings: list[Gathering], names: dict[str, str]) -> str:
+    """The prompt's invitations paragraph; empty without open invitations."""
+    from .lang import phrase, short_name
+
+    if not gatherings:
+        return ""
+    lines = [f"- {g.id}: {describe(language, world, g, short_name(names.get(g.host, g.host)) or g.host)}"
+             for g in gatherings]
+    # Starts with a blank line: it follows the briefs in character.md and is nothing without invitations.
+    return "\n\n" + phrase(language, "invitations_open") + "\n" + "\n".join(lines)
+
+
+def due(world: World, has_come=lambda slot: True) -> Gathering | None:
+    """Today's first gathering not yet held whose time of day ``has_come`` (by default: any)."""
+    return next((g for g in world.gatherings if g.day == world.day and g.held is None and has_come(g.slot)), None)
+
+
+def guests(world: World, gathering: Gathering, roster: Iterable[str]) -> list[str]:
+    """Who comes: the host and those who accepted, unless they are at another gathering
+    of the same day and slot already."""
+    roster = set(roster)
+    busy = {a for g in world.gatherings if g.id != gathering.id and g.held and g.day == gathering.day
+            and g.slot == gathering.slot for a in g.accepted()}
+    return [a for a in gathering.accepted() if a in roster and a not in busy]
+
+
+def attendance(gathering: Gathering, present: list[str]) -> dict[str, list[str]]:
+    """Who was invited, answered how, and who came: ``absent`` accepted and did not come,
+    ``uninvited`` came without an invitation."""
+    accepted = [a for a in gathering.invited if gathering.answers.get(a) == "accepted"]
+    return {
+        "invited": list(gathering.invited),
+        "accepted": accepted,
+        "declined": [a for a in gathering.invited if gathering.answers.get(a) == "declined"],
+        "no_answer": [a for a in gathering.invited if a not in gathering.answers],
+        "absent": [a for a in [gathering.host, *accepted] if a not in present],
+        "uninvited": [a for a in present if a != gathering.host and a not in gathering.invited],
+    }
+
+
+def attendance_line(gathering: Gathering, seen: dict[str, list[str]]) -> str:
+    """One English line for the CLI: how many of the invited came, and who is missing or extra."""
+    came = len([a for a in seen["accepted"] if a not in seen["absent"]])
+    host = "host present" if gathering.host not in seen["absent"] else "host absent"
+    parts = [f"{host}, {came} of {len(seen['invited'])} invited came", f"{len(seen['declined'])} declined",
+             f"{len(seen['no_answer'])} did not answer"]
+    if seen["absent"]:
+        parts.append("accepted but absent: " + ", ".join(seen["absent"]))
+    if seen["uninvited"]:
+        parts.append("came uninvited: " + ", ".join(seen["uninvited"]))
+    return "; ".join(parts)

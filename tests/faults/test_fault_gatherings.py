@@ -1,0 +1,89 @@
+"""Gatherings and time slots as a user meets them: hand-edited gatherings in world.json, an
+event at lunch, and who came to a gathering as `next` and `scene run` print it."""
+
+from __future__ import annotations
+
+import json
+
+import faultkit as fk
+
+GATHERING = {"id": "gathering-001", "host": "vera", "what": "Quittenfest", "day": 1, "slot": "morning",
+             "place": "Innenhof", "invited": ["darius", "nami", "leo"],
+             "answers": {"darius": "accepted", "nami": "accepted", "leo": "declined"}, "created": "day-001/scene-01"}
+
+
+def _with_gatherings(workspace, *gatherings) -> None:
+    path = workspace.root / "state" / "world.json"
+    world = json.loads(path.read_text(encoding="utf-8"))
+    world["gatherings"] = list(gatherings)
+    world["gatherings_issued"] = len(gatherings)
+    path.write_text(json.dumps(world, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+def test_a_hand_edited_bad_gathering_is_reported_as_file_field_reason(tmp_path):
+    workspace = fk.studio(tmp_path)
+    _with_gatherings(workspace, {**GATHERING, "slot": "brunch"})
+    proc = fk.validate(workspace.root)
+    fk.assert_no_traceback(proc)
+    assert proc.returncode == 1, fk.show(proc)
+    assert any(line.startswith("state/world.json: gatherings.0.slot: ") and "'morning'" in line
+               for line in proc.stdout.splitlines()), fk.show(proc)
+
+    _with_gatherings(workspace, {**GATHERING, "invited": ["darius", "zed"], "answers": {"zed": "accepted"}})
+    proc = fk.validate(workspace.root)
+    assert proc.returncode == 1, fk.show(proc)
+    assert "state/world.json: gatherings.0: gathering-001 names unknown agent(s) zed" in proc.stdout, fk.show(proc)
+
+    _with_gatherings(workspace, {**GATHERING, "answers": {"tobi": "accepted"}})
+    proc = fk.validate(workspace.root)
+    assert proc.returncode == 1, fk.show(proc)
+    assert any(line.startswith("state/world.json: gatherings.0: ") and "tobi not invited" in line
+               for line in proc.stdout.splitlines()), fk.show(proc)
+
+
+def test_who_accepted_and_stayed_away_or_came_uninvited_is_printed_and_recorded(tmp_path):
+    workspace = fk.studio(tmp_path)
+    _with_gatherings(workspace, GATHERING)
+    fk.assert_valid(workspace.root)
+    assert fk.run(workspace.root, "scene", "run").returncode == 0  # ARRIVAL
+    proc = fk.run(workspace.root, "next", "--type", "GATHERING", "--with", "vera,nami,tobi")
+    fk.assert_no_traceback(proc)
+    assert proc.returncode == 0, fk.show(proc)
+    assert "day-001/scene-02 GATHERING · Quittenfest (Innenhof)" in proc.stdout, fk.show(proc)
+    assert "host present, 1 of 3 invited came; 1 declined; 0 did not answer; accepted but absent: darius; " \
+           "came uninvited: tobi" in proc.stdout, fk.show(proc)
+    proc = fk.run(workspace.root, "scene", "run")
+    assert proc.returncode == 0, fk.show(proc)
+    assert "accepted but absent: darius; came uninvited: tobi" in proc.stdout, fk.show(proc)
+    record = json.loads((workspace.root / "scenes/day-001/scene-02/scene.json").read_text(encoding="utf-8"))
+    assert (record["status"], record["attendance"]["absent"], record["attendance"]["uninvited"]) == (
+        "applied", ["darius"], ["tobi"])
+    world = json.loads((workspace.root / "state/world.json").read_text(encoding="utf-8"))
+    assert world["gatherings"][0]["held"] == "day-001/scene-02"
+    # Everyone present heard what the others said there.
+    heard = [json.loads(line) for line in (workspace.root / "state/memories/tobi.jsonl").read_text(encoding="utf-8").splitlines()]
+    heard = [m for m in heard if m.get("created") == "day-001/scene-02" and m["metadata"].get("source") == "heard"]
+    # (A heard memory keeps the listener's own line too, so it knows whom it told what.)
+    assert [sorted(h["speaker"] for h in m["metadata"]["heard"] if h["speaker"] != "tobi") for m in heard] == [["nami", "vera"]]
+    assert [sorted(m["metadata"]["with"]) for m in heard] == [["nami", "vera"]]
+    fk.assert_valid(workspace.root)
+
+
+def test_an_event_at_lunch_comes_before_the_lunch_scene_not_after_the_arrival(tmp_path):
+    workspace = fk.studio(tmp_path)
+    proc = fk.run(workspace.root, "event", "Mittags Pizza im Innenhof.", "--day", "1", "--at", "mittags")
+    assert proc.returncode == 0, fk.show(proc)
+    assert "scheduled event-005 on day 001 at lunch for everyone: Mittags Pizza im Innenhof." in proc.stdout, fk.show(proc)
+    bad = fk.run(workspace.root, "event", "Kuchen.", "--at", "brunch")
+    fk.assert_clean_error(bad, "--at: 'brunch' is not a time of day (choose morning, lunch, afternoon, evening)")
+    kinds = []
+    for _ in range(12):
+        proc = fk.run(workspace.root, "scene", "run")
+        assert proc.returncode == 0, fk.show(proc)
+        kinds.append(proc.stdout.split()[1])
+    world = json.loads((workspace.root / "state/world.json").read_text(encoding="utf-8"))
+    today = [(e["type"], e.get("event")) for e in world["today"]]
+    at = today.index(("EVENT", "event-005"))
+    counted_before = [t for t, _ in today[:at] if t not in ("EVENT", "REFLECTION", "ENCOUNTER", "GATHERING")]
+    assert len(counted_before) == 3, today  # ARRIVAL and two more: the next is the lunch scene
+    fk.assert_valid(workspace.root)

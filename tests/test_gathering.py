@@ -1,0 +1,192 @@
+"""Characters invite and organise: a reply proposes a gathering, invitees answer, it takes place
+at its time of day with the host and those who accepted; the day's slots time events too."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from replies import valid_reply
+from test_scenes import MORNING, ROSTER, agents, world
+from gamemaster.backends.offline import play
+from gamemaster.problems import GamemasterError
+from gamemaster.scenes import Force, decide_next
+
+PARTY = {"id": "gathering-001", "host": "ana", "what": "Quittenfest", "day": 1, "slot": "lunch", "place": "Innenhof",
+         "invited": ["bob", "cem", "dia"], "answers": {"bob": "accepted", "cem": "declined"},
+         "created": "day-001/scene-01"}
+#: ARRIVAL and two more counted scenes of a six-scene day: the next one is the lunch scene.
+BEFORE_LUNCH = MORNING + [("WORK", ROSTER)]
+AT_LUNCH = BEFORE_LUNCH + [("WORK", ROSTER)]
+
+
+def open_work_scene(gm):
+    """Day 1's ARRIVAL played with valid replies, then the next scene opened."""
+    pending, _ = gm.open_next()
+    gm.apply_pending({a: valid_reply(gm.build_request(pending, t)) for t, a in enumerate(pending.turns)})
+    pending, _ = gm.open_next(Force(type="WORK", participants=["vera"]))
+    return pending
+
+
+def proposal(gm, pending, **gathering):
+    reply = valid_reply(gm.build_request(pending, 0))
+    reply["gathering"] = {"what": "Quittenfest im Innenhof", "day": 1, "slot": "Abend", "place": "Innenhof",
+                          "invite": ["darius", "nami"], **gathering}
+    return reply
+
+
+def test_a_reply_proposing_a_gathering_creates_it_and_each_invitee_remembers_the_invitation(gm, workspace):
+    pending = open_work_scene(gm)
+    gm.apply_pending({"vera": proposal(gm, pending)})
+    [gathering] = gm.world().gatherings
+    assert (gathering.id, gathering.host, gathering.day, gathering.slot, gathering.invited) == (
+        "gathering-001", "vera", 1, "evening", ["darius", "nami"])
+    for guest in ("darius", "nami"):
+        [memory] = [m for m in [i.memory for i in workspace.stream(guest).scan()[0]] if m.metadata.get("gathering") == "gathering-001"]
+        assert memory.description == "Vera lädt ein: Quittenfest im Innenhof – Tag 001 (Montag), Abend, Ort: Innenhof."
+        assert memory.metadata["host"] == "vera" and memory.importance == 6
+    assert not [m for m in [i.memory for i in workspace.stream("leo").scan()[0]] if m.metadata.get("gathering")]
+    # The next prompt of an invitee shows the open invitation and how to answer it.
+    pending, _ = gm.open_next(Force(type="WORK", participants=["nami"]))
+    prompt = gm.build_request(pending, 0).prompt
+    assert "gathering-001: Vera lädt ein: Quittenfest im Innenhof – Tag 001 (Montag), Abend, Ort: Innenhof." in prompt
+    assert "`invitations`" in prompt
+    answer = valid_reply(gm.build_request(pending, 0))
+    answer["invitations"] = [{"gathering": "gathering-001", "answer": "accept"}]
+    gm.apply_pending({"nami": answer})
+    assert gm.world().gatherings[0].answers == {"nami": "accepted"}
+    assert gm.world().gatherings[0].accepted() == ["vera", "nami"]
+
+
+def test_inviting_everyone_invites_the_whole_studio_but_the_host(gm):
+    pending = open_work_scene(gm)
+    gm.apply_pending({"vera": proposal(gm, pending, invite=["alle"])})
+    assert gm.world().gatherings[0].invited == ["darius", "emre", "finn", "leo", "nami", "tobi"]
+
+
+@pytest.mark.parametrize("change, error", [
+    ({"day": 0}, "vera: gathering.day: Input should be greater than or equal to 1"),
+    ({"day": 10**12}, "vera: gathering.day: Input should be less than or equal to 1000000"),
+    ({"day": 2 + 28}, "vera: gathering.day: at most 28 days ahead (day 029), not day 30"),
+    ({"slot": "brunch"}, "vera: gathering.slot: Value error, 'brunch' is not a time of day (choose morning, lunch, afternoon, evening)"),
+    ({"invite": ["darius", "dariuss"]}, "vera: gathering.invite: no agent 'dariuss'; did you mean 'darius'?"),
+    ({"invite": ["vera"]}, "vera: gathering.invite: invite someone besides yourself"),
+    ({"invite": ["darius"] * 501}, "vera: gathering.invite: List should have at most 500 items"),
+    ({"what": "x" * 201}, "vera: gathering.what: String should have at most 200 characters"),
+])
+def test_an_invalid_proposal_is_rejected_naming_agent_and_field_and_nothing_is_written(gm, change, error):
+    pending = open_work_scene(gm)
+    with pytest.raises(GamemasterError) as caught:
+        gm.apply_pending({"vera": proposal(gm, pending, **change)})
+    assert error.replace("(day 029)", "(day 29)") in str(caught.value)
+    assert gm.world().gatherings == [] and gm.pending() is not None
+
+
+def test_a_proposal_for_a_slot_already_over_today_is_rejected(gm):
+    pending = open_work_scene(gm)
+    gm.apply_pending({"vera": proposal(gm, pending)})
+    for _ in range(2):
+        pending, _ = gm.open_next(Force(type="WORK", participants=["leo"]))
+        gm.apply_pending({"leo": valid_reply(gm.build_request(pending, 0))})
+    pending, _ = gm.open_next(Force(type="WORK", participants=["vera"]))
+    assert pending.spec.slot == "afternoon"
+    with pytest.raises(GamemasterError, match="vera: gathering.slot: the morning of day 1 is over "
+                                              r"\(this scene is in the afternoon\)"):
+        gm.apply_pending({"vera": proposal(gm, pending, slot="morning")})
+
+
+def test_answering_an_invitation_one_does_not_have_is_rejected(gm):
+    pending = open_work_scene(gm)
+    gm.apply_pending({"vera": proposal(gm, pending)})
+    pending, _ = gm.open_next(Force(type="WORK", participants=["leo"]))
+    reply = valid_reply(gm.build_request(pending, 0))
+    reply["invitations"] = [{"gathering": "gathering-001", "answer": "accept"},
+                            {"gathering": "gathering-009", "answer": "decline"}]
+    with pytest.raises(GamemasterError) as caught:
+        gm.apply_pending({"leo": reply})
+    assert "leo: invitations.0.gathering: leo is not invited to gathering-001" in str(caught.value)
+    assert "leo: invitations.1.gathering: no gathering 'gathering-009'" in str(caught.value)
+
+
+def test_the_offline_player_answers_by_its_plan_and_the_same_way_every_time(gm):
+    pending = open_work_scene(gm)
+    gm.apply_pending({"vera": proposal(gm, pending, invite=["alle"], slot="lunch")})
+    pending, _ = gm.open_next(Force(type="WORK", participants=["nami", "leo"]))
+    request = gm.build_request(pending, 0)
+    first, again = play(request), play(request)
+    assert first["invitations"] == again["invitations"]
+    assert [a["gathering"] for a in first["invitations"]] == ["gathering-001"]
+    # Today's plan names lunch: the slot clashes, so the answer is no whatever the draw.
+    busy = request.agent.model_copy(update={"today_plan": request.agent.today_plan.model_copy(
+        update={"text": "Mittags Playtest mit Finn, danach Feinschliff."})})
+    from dataclasses import replace
+
+    assert play(replace(request, agent=busy))["invitations"] == [{"gathering": "gathering-001", "answer": "decline"}]
+    # The answer does not change the rest of the reply: the same draws as without invitations.
+    without = play(replace(request, invitations=[]))
+    assert {k: v for k, v in first.items() if k != "invitations"} == without
+
+
+def test_a_gathering_takes_place_at_its_slot_with_the_host_and_those_who_accepted():
+    assert decide_next(world(today=BEFORE_LUNCH, gatherings=[PARTY]), agents()).type != "GATHERING"
+    spec = decide_next(world(today=AT_LUNCH, gatherings=[PARTY]), agents())
+    assert (spec.type, spec.participants, spec.gathering_id, spec.slot) == ("GATHERING", ["ana", "bob"], "gathering-001", "lunch")
+    assert spec.attendance == {"invited": ["bob", "cem", "dia"], "accepted": ["bob"], "declined": ["cem"],
+                               "no_answer": ["dia"], "absent": [], "uninvited": []}
+    assert spec.reason == ("gathering-001: ana invited for day 001 at lunch: Quittenfest; host present, 1 of 3 invited "
+                           "came; 1 declined; 1 did not answer")
+    assert spec.turns == ["ana", "bob"]
+    held = {**PARTY, "held": "day-001/scene-05"}
+    assert decide_next(world(today=AT_LUNCH, gatherings=[held]), agents()).type != "GATHERING"
+    # Another day's gathering waits for its day.
+    assert decide_next(world(today=AT_LUNCH, gatherings=[{**PARTY, "day": 2}]), agents()).type != "GATHERING"
+
+
+def test_a_gathering_has_no_meeting_cap():
+    many = {f"p{n:02d}": {} for n in range(14)}
+    roster = agents()
+    from gamemaster.models import Agent
+
+    for agent_id in many:
+        roster[agent_id] = Agent(id=agent_id, name=agent_id, role="r", persona="p")
+    party = {**PARTY, "invited": sorted(many), "answers": {a: "accepted" for a in many}}
+    spec = decide_next(world(today=AT_LUNCH, gatherings=[party]), roster)
+    assert spec.participants == ["ana", *sorted(many)] and len(spec.participants) == 15
+
+
+def test_an_event_set_for_lunch_comes_at_lunch_not_right_after_the_arrival():
+    lunch = {"id": "event-001", "text": "Mittags Pizza für alle.", "day": 1, "slot": "lunch"}
+    assert decide_next(world(today=MORNING, events=[lunch]), agents()).type != "EVENT"
+    assert decide_next(world(today=BEFORE_LUNCH, events=[lunch]), agents()).type != "EVENT"
+    spec = decide_next(world(today=AT_LUNCH, events=[lunch]), agents())
+    assert (spec.type, spec.event_id, spec.slot) == ("EVENT", "event-001", "lunch")
+    assert spec.reason == "event event-001 (day 001, lunch): Mittags Pizza für alle."
+    # Without a slot an event is in the morning, right after ARRIVAL, as before.
+    assert decide_next(world(today=MORNING, events=[{**lunch, "slot": "morning"}]), agents()).type == "EVENT"
+
+
+@pytest.mark.parametrize("per_day, slots", [
+    (6, ["morning", "morning", "morning", "lunch", "afternoon", "evening"]),
+    (2, ["morning", "evening"]),
+    (4, ["morning", "morning", "lunch", "evening"]),
+])
+def test_the_scenes_of_a_day_fall_into_slots_in_order(per_day, slots):
+    from gamemaster.slots import slot_at
+
+    assert [slot_at(done, per_day) for done in range(per_day)] == slots
+
+
+def test_the_scene_record_shows_who_accepted_and_did_not_come_and_who_came_uninvited(gm, workspace):
+    pending = open_work_scene(gm)
+    gm.apply_pending({"vera": proposal(gm, pending, slot="lunch")})
+    for guest in ("darius", "nami"):
+        pending, _ = gm.open_next(Force(type="WORK", participants=[guest]))
+        reply = valid_reply(gm.build_request(pending, 0))
+        reply["invitations"] = [{"gathering": "gathering-001", "answer": "accept"}]
+        gm.apply_pending({guest: reply})
+    pending, _ = gm.open_next(Force(type="GATHERING", participants=["vera", "nami", "leo"]))
+    record = json.loads((workspace.scene_dir(pending.spec.ref) / "scene.json").read_text(encoding="utf-8"))
+    assert record["attendance"]["absent"] == ["darius"]
+    assert record["attendance"]["uninvited"] == ["leo"]
+    assert "accepted but absent: darius; came uninvited: leo" in record["reason"]
