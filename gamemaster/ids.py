@@ -19,6 +19,18 @@ ARTIFACT_KIND_RE = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 SCENE_REF_RE = re.compile(r"^day-(\d{3,})/scene-(\d{2,})$")
 
 
+def scene_ref(day: int, scene: int) -> str:
+    """``day-003/scene-04``: at least three and two digits, growing past them."""
+    return f"day-{day:03d}/scene-{scene:02d}"
+
+
+def parse_scene_ref(ref: str) -> tuple[int, int]:
+    match = SCENE_REF_RE.match(ref)
+    if not match:
+        raise ValueError(f"{ref!r} is not of the form day-XXX/scene-YY")
+    return int(match.group(1)), int(match.group(2))
+
+
 def is_agent_id(value: object) -> bool:
     return isinstance(value, str) and bool(AGENT_ID_RE.match(value))
 

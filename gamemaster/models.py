@@ -19,25 +19,16 @@ MemoryType = Literal["observation", "reflection", "plan", "artifact", "conversat
 
 Importance = Annotated[int, Field(strict=True, ge=1, le=10)]
 
-from .ids import AGENT_ID_RE, SCENE_REF_RE, agent_id, artifact_kind  # noqa: F401 (re-exported)
-from .slots import Slot
+from .ids import AGENT_ID_RE, SCENE_REF_RE, agent_id, artifact_kind, parse_scene_ref, scene_ref  # noqa: F401 (re-exported)
+from .schedule import (  # noqa: F401 (re-exported)
+    GATHERING_DAYS_AHEAD, GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX, RSVP, WEEKDAYS, Event,
+    Gathering, Weekday,
+)
 
 MEMORY_ID_RE = re.compile(r"^([a-z][a-z0-9_]*)-(\d{3,})$")
 #: A team is a label people write by hand ("audio", "Level Design"), not a path part:
 #: one line of at most 40 characters with no spaces at either end.
 TEAM_RE = re.compile(r"[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]{0,38}[^\s\x00-\x1f\x7f])?")
-
-
-def scene_ref(day: int, scene: int) -> str:
-    """``day-003/scene-04``: at least three and two digits, growing past them."""
-    return f"day-{day:03d}/scene-{scene:02d}"
-
-
-def parse_scene_ref(ref: str) -> tuple[int, int]:
-    match = SCENE_REF_RE.match(ref)
-    if not match:
-        raise ValueError(f"{ref!r} is not of the form day-XXX/scene-YY")
-    return int(match.group(1)), int(match.group(2))
 
 
 def memory_id(agent: str, number: int) -> str:
@@ -196,107 +187,7 @@ class Brief(BaseModel):
         return None if value is None else [agent_id(v) for v in value]
 
 
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 MeetingNotices = Literal["team", "all", "none"]
-
-
-class Event(BaseModel):
-    """Something from outside that changes a day: once on ``day``, or every ``weekday``."""
-
-    model_config = ConfigDict(extra="allow", defer_build=True)
-
-    id: Annotated[str, Field(pattern=r"^event-\d{3,}$")]
-    text: Annotated[str, Field(min_length=1)]
-    day: Annotated[int, Field(ge=1)] | None = None
-    weekday: Weekday | None = None
-    #: Who it concerns (everyone when empty).
-    to: list[str] | None = None
-    #: Those it concerns meet about it right after.
-    meeting: bool = False
-    #: The time of day it happens (``slots.py``); morning: right after ARRIVAL.
-    slot: Slot = "morning"
-    #: The days on which it has taken place.
-    held: list[int] = Field(default_factory=list)
-
-    @field_validator("to")
-    @classmethod
-    def _addressees(cls, value: list[str] | None) -> list[str] | None:
-        return None if value is None else [agent_id(v) for v in value]
-
-    @model_validator(mode="after")
-    def _when(self) -> "Event":
-        if (self.day is None) == (self.weekday is None):
-            raise ValueError("give exactly one of day (a day number) and weekday (mon … sun)")
-        return self
-
-    def due_on(self, day: int, weekday: str) -> bool:
-        return day not in self.held and (self.day == day or self.weekday == weekday)
-
-
-#: Bounds on what one reply may propose: a gathering is for the coming weeks, with a short
-#: name and place, and invites at most everyone of a large studio.
-GATHERING_DAYS_AHEAD = 28
-GATHERING_TEXT_MAX = 200
-GATHERING_PLACE_MAX = 120
-GATHERING_INVITED_MAX = 500
-RSVP = Literal["accepted", "declined"]
-
-
-class Gathering(BaseModel):
-    """Something a character organises: what, when (day and slot), where, and whom it invites.
-
-    ``answers`` holds each invitee's accept or decline; the host counts as accepted.
-    ``held`` is the scene it took place in."""
-
-    model_config = ConfigDict(extra="allow", defer_build=True)
-
-    id: Annotated[str, Field(pattern=r"^gathering-\d{3,}$")]
-    host: str
-    what: Annotated[str, Field(min_length=1, max_length=GATHERING_TEXT_MAX)]
-    day: Annotated[int, Field(strict=True, ge=1)]
-    slot: Slot
-    place: Annotated[str, Field(min_length=1, max_length=GATHERING_PLACE_MAX)]
-    invited: Annotated[list[str], Field(max_length=GATHERING_INVITED_MAX)]
-    answers: dict[str, RSVP] = Field(default_factory=dict)
-    #: The scene it was proposed in.
-    created: str
-    held: str | None = None
-
-    @field_validator("host")
-    @classmethod
-    def _host(cls, value: str) -> str:
-        return agent_id(value)
-
-    @field_validator("invited")
-    @classmethod
-    def _invited(cls, value: list[str]) -> list[str]:
-        return [agent_id(v) for v in value]
-
-    @field_validator("created", "held")
-    @classmethod
-    def _scene(cls, value: str | None) -> str | None:
-        if value is not None:
-            parse_scene_ref(value)
-        return value
-
-    @model_validator(mode="after")
-    def _answers_from_invitees(self) -> "Gathering":
-        # Answer keys need no id check of their own: each must be one of the checked invitees.
-        strangers = [a for a in self.answers if a not in self.invited]
-        if strangers:
-            raise ValueError(f"answers: {', '.join(strangers)} not invited (invited: {', '.join(self.invited) or 'nobody'})")
-        if self.host in self.invited:
-            raise ValueError(f"invited: the host {self.host} is not their own guest")
-        return self
-
-    def accepted(self) -> list[str]:
-        """The host, then the invitees who accepted, in the order invited."""
-        return [self.host, *(a for a in self.invited if self.answers.get(a) == "accepted")]
-
-    def open_for(self, agent: str, day: int) -> bool:
-        """Whether ``agent`` is invited, has not answered and the gathering still lies ahead."""
-        return agent in self.invited and agent not in self.answers and self.held is None and self.day >= day
 
 
 class SceneEntry(BaseModel):

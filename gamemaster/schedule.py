@@ -1,0 +1,115 @@
+"""What is scheduled in the world: events from outside and gatherings characters organise.
+
+Both are lists in ``state/world.json``; the kinds EVENT and GATHERING hold them when
+their day and time of day (``slots.py``) come.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .ids import agent_id, parse_scene_ref
+from .slots import Slot
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
+class Event(BaseModel):
+    """Something from outside that changes a day: once on ``day``, or every ``weekday``."""
+
+    model_config = ConfigDict(extra="allow", defer_build=True)
+
+    id: Annotated[str, Field(pattern=r"^event-\d{3,}$")]
+    text: Annotated[str, Field(min_length=1)]
+    day: Annotated[int, Field(ge=1)] | None = None
+    weekday: Weekday | None = None
+    #: Who it concerns (everyone when empty).
+    to: list[str] | None = None
+    #: Those it concerns meet about it right after.
+    meeting: bool = False
+    #: The time of day it happens (``slots.py``); morning: right after ARRIVAL.
+    slot: Slot = "morning"
+    #: The days on which it has taken place.
+    held: list[int] = Field(default_factory=list)
+
+    @field_validator("to")
+    @classmethod
+    def _addressees(cls, value: list[str] | None) -> list[str] | None:
+        return None if value is None else [agent_id(v) for v in value]
+
+    @model_validator(mode="after")
+    def _when(self) -> "Event":
+        if (self.day is None) == (self.weekday is None):
+            raise ValueError("give exactly one of day (a day number) and weekday (mon … sun)")
+        return self
+
+    def due_on(self, day: int, weekday: str) -> bool:
+        return day not in self.held and (self.day == day or self.weekday == weekday)
+
+
+#: Bounds on what one reply may propose: a gathering is for the coming weeks, with a short
+#: name and place, and invites at most everyone of a large studio.
+GATHERING_DAYS_AHEAD = 28
+GATHERING_TEXT_MAX = 200
+GATHERING_PLACE_MAX = 120
+GATHERING_INVITED_MAX = 500
+RSVP = Literal["accepted", "declined"]
+
+
+class Gathering(BaseModel):
+    """Something a character organises: what, when (day and slot), where, and whom it invites.
+
+    ``answers`` holds each invitee's accept or decline; the host counts as accepted.
+    ``held`` is the scene it took place in."""
+
+    model_config = ConfigDict(extra="allow", defer_build=True)
+
+    id: Annotated[str, Field(pattern=r"^gathering-\d{3,}$")]
+    host: str
+    what: Annotated[str, Field(min_length=1, max_length=GATHERING_TEXT_MAX)]
+    day: Annotated[int, Field(strict=True, ge=1)]
+    slot: Slot
+    place: Annotated[str, Field(min_length=1, max_length=GATHERING_PLACE_MAX)]
+    invited: Annotated[list[str], Field(max_length=GATHERING_INVITED_MAX)]
+    answers: dict[str, RSVP] = Field(default_factory=dict)
+    #: The scene it was proposed in.
+    created: str
+    held: str | None = None
+
+    @field_validator("host")
+    @classmethod
+    def _host(cls, value: str) -> str:
+        return agent_id(value)
+
+    @field_validator("invited")
+    @classmethod
+    def _invited(cls, value: list[str]) -> list[str]:
+        return [agent_id(v) for v in value]
+
+    @field_validator("created", "held")
+    @classmethod
+    def _scene(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_scene_ref(value)
+        return value
+
+    @model_validator(mode="after")
+    def _answers_from_invitees(self) -> "Gathering":
+        # Answer keys need no id check of their own: each must be one of the checked invitees.
+        strangers = [a for a in self.answers if a not in self.invited]
+        if strangers:
+            raise ValueError(f"answers: {', '.join(strangers)} not invited (invited: {', '.join(self.invited) or 'nobody'})")
+        if self.host in self.invited:
+            raise ValueError(f"invited: the host {self.host} is not their own guest")
+        return self
+
+    def accepted(self) -> list[str]:
+        """The host, then the invitees who accepted, in the order invited."""
+        return [self.host, *(a for a in self.invited if self.answers.get(a) == "accepted")]
+
+    def open_for(self, agent: str, day: int) -> bool:
+        """Whether ``agent`` is invited, has not answered and the gathering still lies ahead."""
+        return agent in self.invited and agent not in self.answers and self.held is None and self.day >= day
