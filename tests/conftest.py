@@ -81,3 +81,17 @@ def cli(workspace):
         return runner.invoke(app, ["--root", str(root or workspace.root), *args], input=input)
 
     return invoke
+
+
+#: Test files that play whole days, start a process per command or drive a browser or Claude
+#: Code: `pytest -m "not slow"` leaves them out for a quick run while editing (see README).
+SLOW = ("e2e/", "faults/", "test_report_browser.py", "test_report.py", "test_integrity.py",
+        "test_offline_days.py", "test_work_rooms.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = Path(__file__).parent
+    for item in items:
+        relative = Path(str(item.fspath)).relative_to(tests).as_posix()
+        if relative.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
