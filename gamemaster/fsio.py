@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import jsontext
+from .ids import confined
 
 
 def atomic_write_bytes(path: Path, data: bytes, dirs: set[Path] | None = None, durable: bool = True) -> None:
@@ -33,6 +34,7 @@ def atomic_write_bytes(path: Path, data: bytes, dirs: set[Path] | None = None, d
     against their source and rebuilt when they do not match (a crash can only
     leave the old version or an empty file, never a wrong one that passes).
     """
+    confined(path)  # before the folders are made: they would be made out there
     path.parent.mkdir(parents=True, exist_ok=True)
     target = _write_target(path)
     try:
@@ -134,6 +136,7 @@ def append_lines(path: Path, lines: list[str], dirs: set[Path] | None = None) ->
     has its folder synced too (into ``dirs`` if given), or the new name could be
     lost with its lines; appending to an existing file changes no folder entry.
     """
+    confined(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     created = not os.path.exists(path)
     payload = "".join(line + "\n" for line in lines).encode("utf-8")

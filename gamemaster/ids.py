@@ -97,3 +97,39 @@ def reads_inside(root: Path, path: Path) -> bool:
     base = os.path.realpath(root)
     target = os.path.realpath(path)
     return target == base or target.startswith(base.rstrip(os.sep) + os.sep)
+
+
+#: What makes a folder a workspace (``Workspace.require``).
+_WORKSPACE_MARK = os.path.join("state", "world.json")
+
+
+def workspace_of(path: str | os.PathLike) -> str | None:
+    """The workspace ``path`` lies in, found by its folders as written (no link followed)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.path.isfile(os.path.join(folder, _WORKSPACE_MARK)):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def confined(path: Path) -> Path:
+    """``path``, unless writing it would write outside its workspace through a symbolic link.
+
+    Every write goes through here (atomic rewrites, appends, the search index), so no link
+    in a studio folder — to a file, or a folder on the way to it — carries a write out of
+    the workspace: not a state file, not a scene's record, not a derived cache. Outside a
+    workspace (a report folder elsewhere) nothing is checked."""
+    root = workspace_of(path)
+    if root is None:
+        return path
+    base, target = os.path.realpath(root), os.path.realpath(path)
+    if target != base and not target.startswith(base.rstrip(os.sep) + os.sep):
+        from .problems import StateError
+
+        shown = os.path.relpath(os.path.abspath(path), root)
+        raise StateError(f"{shown}: a symbolic link leads it out of the workspace (to {target}); nothing was written "
+                         "through it: replace the link by a file or folder of the workspace")
+    return path

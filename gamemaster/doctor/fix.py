@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import jsontext
 from ..fsio import atomic_write_bytes, dump_json, fsync_dirs
 from ..ids import is_agent_id
-from ..problems import GamemasterError
+from ..problems import GamemasterError, StateError
 from ..workspace import Workspace
 from .agents import agent_file, repair_agent
 from .copying import TreeCopy
@@ -94,7 +94,7 @@ def diagnose(workspace: Workspace, studio_name: str | None = None) -> Diagnosis:
     diagnosis = Diagnosis()
     streams = _streams(workspace, diagnosis)
     memories = {s.agent: [m for _, m in s.memories] for s in streams}
-    world_data, problems = read_json_object(workspace.world_path, workspace.rel(workspace.world_path))
+    world_data, problems = _read_object(workspace, workspace.world_path)
     diagnosis.drifts += problems
     language = world_data.get("language") if isinstance(world_data, dict) else None
     agent_ids = _agents(workspace, diagnosis, memories, language if isinstance(language, str) else "de")
@@ -116,6 +116,10 @@ def _streams(workspace: Workspace, diagnosis: Diagnosis) -> list[RepairedStream]
             diagnosis.drifts.append(Drift(display, None, "the file name is not an agent id",
                                           "not read; rename it to the agent's id", ERROR))
             continue
+        linked_out = _linked_out(workspace, path)
+        if linked_out:
+            diagnosis.drifts.append(linked_out)
+            continue
         stream = repair_stream(path, path.stem, display)
         diagnosis.drifts += stream.drifts
         streams.append(stream)
@@ -135,7 +139,7 @@ def _agents(workspace: Workspace, diagnosis: Diagnosis, memories: dict, language
                                           "skipped, as every command skips it", WARNING))
             continue
         agent_ids.append(path.stem)
-        data, problems = read_json_object(path, display)
+        data, problems = _read_object(workspace, path)
         diagnosis.drifts += problems
         if data is None:
             continue
@@ -158,9 +162,27 @@ def _agents(workspace: Workspace, diagnosis: Diagnosis, memories: dict, language
     return sorted(agent_ids)
 
 
+def _linked_out(workspace: Workspace, path: Path) -> Drift | None:
+    """A state file a symbolic link takes out of the workspace: not read, not repaired."""
+    try:
+        workspace.state_file(path)
+    except StateError as exc:
+        return Drift(workspace.rel(path), None, exc.problems[0].reason, "not read; copy the file into the workspace", ERROR)
+    return None
+
+
+def _read_object(workspace: Workspace, path: Path) -> tuple[dict | None, list[Drift]]:
+    linked_out = _linked_out(workspace, path)
+    return (None, [linked_out]) if linked_out else read_json_object(path, workspace.rel(path))
+
+
 def _bulletin(workspace: Workspace, diagnosis: Diagnosis) -> list:
     path = workspace.state / "bulletin.json"
     if not path.exists():
+        return []
+    linked_out = _linked_out(workspace, path)
+    if linked_out:
+        diagnosis.drifts.append(linked_out)
         return []
     try:
         data = jsontext.loads(path.read_text(encoding="utf-8-sig"))

@@ -289,3 +289,64 @@ def test_a_state_file_linked_out_of_the_workspace_is_neither_read_nor_written(tm
     assert link.is_symlink()
     validate = fk.run(workspace.root, "validate")
     assert f"{relative}: a symbolic link out of the workspace" in validate.stdout + validate.stderr, fk.show(validate)
+
+
+def _victim(tmp_path: Path) -> Path:
+    victim = tmp_path / "outside" / "victim.txt"
+    victim.parent.mkdir(exist_ok=True)
+    victim.write_text("mine\n", encoding="utf-8")
+    return victim
+
+
+@pytest.mark.parametrize("relative,args", [
+    ("scenes/day-001/summary.md", ("day", "advance")),  # written when the day closes
+    ("state/.cache/vera.json", ("status",)),  # a derived file
+    ("state/.cache/vera.search.sqlite", ("recall", "vera", "Knochentürme")),  # SQLite writes where it points
+])
+def test_no_write_follows_a_link_out_of_the_workspace(tmp_path, relative, args):
+    workspace = fk.studio(tmp_path / "ws")
+    victim = _victim(tmp_path)
+    for cached in (workspace.state / ".cache").glob("vera.*"):
+        cached.unlink()
+    link = workspace.root / relative
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(victim)
+
+    proc = fk.run(workspace.root, *args)
+
+    fk.assert_no_traceback(proc)
+    assert victim.read_text(encoding="utf-8") == "mine\n", f"{relative} was written through to a file outside"
+    assert f"{relative}: a symbolic link leads it out of the workspace" in proc.stderr, fk.show(proc)
+
+
+def test_a_scene_folder_linked_out_of_the_workspace_gets_no_files(tmp_path):
+    workspace = fk.studio(tmp_path / "ws")
+    outside = tmp_path / "outside-scenes"
+    outside.mkdir()
+    workspace.scenes.mkdir(exist_ok=True)
+    (workspace.scenes / "day-001").symlink_to(outside, target_is_directory=True)
+
+    proc = fk.run(workspace.root, "next")
+
+    fk.assert_no_traceback(proc)
+    assert proc.returncode == 1, fk.show(proc)
+    assert list(outside.rglob("*")) == [], "files were written into the folder a link points to"
+    assert "a symbolic link leads it out of the workspace" in proc.stderr, fk.show(proc)
+
+
+@pytest.mark.parametrize("relative", ["state/agents/vera.json", "state/memories/vera.jsonl"])
+def test_the_doctor_reads_no_state_file_through_a_link_out(tmp_path, relative):
+    workspace = fk.studio(tmp_path / "ws")
+    secret, _ = _secrets(tmp_path)
+    link = workspace.root / relative
+    link.unlink()
+    link.symlink_to(secret)
+
+    proc = fk.run(workspace.root, "doctor", "--json")
+
+    fk.assert_no_traceback(proc)
+    assert "geheim" not in proc.stdout + proc.stderr, fk.show(proc)
+    found = [d for d in json.loads(proc.stdout)["drifts"] if d["file"] == relative]
+    assert [d["what"] for d in found] == [
+        f"a symbolic link out of the workspace (to {secret}); gamemaster neither reads nor writes through it: "
+        "copy the file into the workspace"], fk.show(proc)
