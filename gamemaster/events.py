@@ -5,9 +5,12 @@ The EVENT scene itself (when it comes, what it changes) is ``kinds/event.py``.
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 from .linesize import text_too_long
 from .models import WEEKDAYS, Event
 from .problems import GamemasterError
+from .streams import describe_validation_error
 from .transaction import recover
 from .workspace import Workspace
 
@@ -52,8 +55,11 @@ def schedule_event(
         if day is not None and day < world.day:
             raise GamemasterError(f"--day: day {day:03d} is over (the studio is on day {world.day:03d})")
         world.events_issued += 1
-        event = Event(id=f"event-{world.events_issued:03d}", text=text.strip(), day=day, weekday=weekday,
-                      to=to, meeting=meeting, slot=at)
+        try:
+            event = Event(id=f"event-{world.events_issued:03d}", text=text.strip(), day=day, weekday=weekday,
+                          to=to, meeting=meeting, slot=at)
+        except ValidationError as exc:
+            raise GamemasterError(f"event: {describe_validation_error(exc)}") from None
         world.events.append(event)
         workspace.save_world(world)
         return event

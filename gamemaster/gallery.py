@@ -81,6 +81,10 @@ def read_front_matter(text: str) -> Parsed:
     import yaml
 
     try:
+        alias = next((t for t in yaml.scan(header) if isinstance(t, (yaml.AliasToken, yaml.AnchorToken))), None)
+        if alias is not None:
+            # The toolkit never writes one, and nested aliases expand to gigabytes once used.
+            return Parsed(None, body, (alias.start_mark.line + 2, "front matter uses YAML anchors or aliases; not read"))
         # yaml.safe_load's loader, in C where PyYAML has libyaml: six times faster on a gallery.
         fields = yaml.load(header, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:

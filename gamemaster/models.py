@@ -309,6 +309,16 @@ class World(BaseModel):
     past_briefs: list[Brief] = Field(default_factory=list)
     pending: str | None = None
 
+    @field_validator("gatherings")
+    @classmethod
+    def _one_gathering_per_id(cls, value: list[Gathering]) -> list[Gathering]:
+        # Answers and write-back find a gathering by its id: two of one id would stall the day.
+        ids = [g.id for g in value]
+        doubled = sorted({i for i in ids if ids.count(i) > 1})
+        if doubled:
+            raise PydanticCustomError("duplicate_id", "{ids} appears more than once", {"ids": ", ".join(doubled)})
+        return value
+
     @field_validator("pending")
     @classmethod
     def _pending_shape(cls, value: str | None) -> str | None:

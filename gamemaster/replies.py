@@ -97,11 +97,17 @@ class ConversationNote(_Strict):
     tags: Tags = Field(default_factory=list)
 
 
+#: Takeaways go into the conversation memory with the transcript: bounded so the line fits.
+TAKEAWAY_CHARS = 2_000
+TAKEAWAYS_MAX = 10
+
+
 class Takeaway(_Strict):
     """What the character took away from someone who spoke in this conversation, in its own words."""
 
-    from_: Annotated[str, Field(alias="from", min_length=1)]
-    what: Text
+    from_: Annotated[str, Field(alias="from", min_length=1, max_length=64)]
+    #: A note, not a transcript: kept in the conversation memory beside the transcript.
+    what: Annotated[str, Field(min_length=1, max_length=TAKEAWAY_CHARS)]
 
 
 class GatheringDraft(_Strict):
@@ -143,7 +149,7 @@ class Reply(_Strict):
     talk_wishes: list[TalkWishDraft] = Field(default_factory=list)
     insights: list[Insight] = Field(default_factory=list)
     conversation: ConversationNote | None = None
-    takeaways: list[Takeaway] = Field(default_factory=list)
+    takeaways: Annotated[list[Takeaway], Field(max_length=TAKEAWAYS_MAX)] = Field(default_factory=list)
     gathering: GatheringDraft | None = None
     invitations: Annotated[list[InvitationAnswer], Field(max_length=50)] = Field(default_factory=list)
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from .ids import agent_id
 from .models import Agent, World, scene_ref
+from .slots import Slot
 
 
 class SceneType:
@@ -51,7 +52,7 @@ class SceneSpec(BaseModel):
     #: and observes only the others in their room. Empty: everyone is in one room.
     rooms: list[list[str]] = Field(default_factory=list)
     #: The time of day (``slots.py``); None in a scene opened before the day had slots.
-    slot: str | None = None
+    slot: Slot | None = None
     #: The gathering this scene is (a GATHERING), and who was invited, came and stayed away.
     gathering_id: str | None = None
     attendance: dict[str, list[str]] = Field(default_factory=dict)

@@ -24,7 +24,7 @@ class Event(BaseModel):
 
     id: Annotated[str, Field(pattern=r"^event-\d{3,}$")]
     text: Annotated[str, Field(min_length=1)]
-    day: Annotated[int, Field(ge=1)] | None = None
+    day: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
     weekday: Weekday | None = None
     #: Who it concerns (everyone when empty).
     to: list[str] | None = None

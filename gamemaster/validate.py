@@ -87,9 +87,6 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
             if strangers:
                 problems.append(Problem("state/world.json", None,
                                         f"gatherings.{index}: {gathering.id} names unknown agent(s) {', '.join(strangers)}"))
-        ids = [g.id for g in world.gatherings]
-        for gathering_id in sorted({i for i in ids if ids.count(i) > 1}):
-            problems.append(Problem("state/world.json", None, f"gatherings: {gathering_id} appears more than once"))
         if world.pending:
             from .gm import GameMaster
 

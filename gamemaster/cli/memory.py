@@ -117,7 +117,7 @@ def who_knows(
         from rich.table import Table
         from rich.text import Text
 
-        table = Table(title=Text(f"who knows: {query}"), title_justify="left")
+        table = Table(title=Text(f"who knows: {printable(query)}"), title_justify="left")
         for column in ("character", "knows", "since", "from", "memory"):
             table.add_column(column, no_wrap=True)
         table.add_column("what they recall", overflow="fold", ratio=1)

@@ -93,6 +93,18 @@ def remember_heard(scene: SceneWrite) -> None:
                 description=phrase(scene.language, "heard", lines=" · ".join(described)),
                 importance=HEARD_IMPORTANCE,
                 tags=["heard", *speakers],
-                metadata={"source": "heard", "heard": [{"speaker": a, "says": said[a]} for a in speakers + own],
+                metadata={"source": "heard", "heard": [{"speaker": a, "says": _kept(said[a], len(speakers) + len(own))}
+                                                       for a in speakers + own],
                           "with": [a for a in table if a != listener], "scene": spec.ref},
             )
+
+
+def _kept(says: str, lines: int) -> str:
+    """A line as one heard memory keeps it: all of a table's lines together stay within half a
+    memory line (``linesize``), counting each character at its widest in JSON (6 bytes), so a
+    large table of long replies can never make the memory too long to write."""
+    from ..linesize import MAX_LINE_BYTES
+    from ..retrieval.heard import cut
+
+    limit = max(200, MAX_LINE_BYTES // 2 // 6 // max(lines, 1))
+    return says if len(says) <= limit else cut(says, limit)

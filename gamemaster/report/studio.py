@@ -142,7 +142,7 @@ def _artifacts(workspace: Workspace, memories: dict[str, list[Memory]]) -> dict[
             if relative not in found and workspace_file(workspace, relative):
                 fields = _front_matter(workspace, relative)
                 title = fields.get("title")
-                found[relative] = Artifact(relative, str(title) if title not in (None, "") else file.stem,
+                found[relative] = Artifact(relative, title if isinstance(title, str) and title else file.stem,
                                            file.parent.name, None, None, None)
     return dict(sorted(found.items()))
 

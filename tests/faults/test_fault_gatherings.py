@@ -87,3 +87,17 @@ def test_an_event_at_lunch_comes_before_the_lunch_scene_not_after_the_arrival(tm
     counted_before = [t for t, _ in today[:at] if t not in ("EVENT", "REFLECTION", "ENCOUNTER", "GATHERING")]
     assert len(counted_before) == 3, today  # ARRIVAL and two more: the next is the lunch scene
     fk.assert_valid(workspace.root)
+
+
+def test_a_gathering_id_written_twice_by_hand_stops_every_command_with_one_line(tmp_path):
+    workspace = fk.studio(tmp_path)
+    world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    gathering = {"id": "gathering-001", "host": "vera", "what": "Fest", "day": 1, "slot": "lunch", "place": "Hof",
+                 "invited": ["emre"], "created": "day-001/scene-01"}
+    world["gatherings"] = [gathering, dict(gathering)]
+    workspace.world_path.write_text(json.dumps(world, ensure_ascii=False, indent=2), encoding="utf-8")
+    for args in (("validate",), ("status",), ("next",)):
+        proc = fk.run(workspace.root, *args)
+        fk.assert_no_traceback(proc)
+        assert proc.returncode == 1, fk.show(proc)
+        assert "state/world.json: gatherings: gathering-001 appears more than once" in proc.stdout + proc.stderr, fk.show(proc)

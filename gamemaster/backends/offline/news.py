@@ -45,8 +45,9 @@ def _patterns(code: str) -> tuple[re.Pattern, ...]:
     found = []
     for template in bank["first_hand"] + bank["relayed"]:
         pattern = re.escape(template)
-        pattern = pattern.replace(re.escape("{source}"), r"(?P<source>[^.!?]+?)")
-        pattern = pattern.replace(re.escape("{news}"), r"(?P<news>[^„“”\"»«]+)")
+        # Bounded: an unbounded lazy group makes a long line without a match take quadratic time.
+        pattern = pattern.replace(re.escape("{source}"), r"(?P<source>[^.!?]{1,80}?)")
+        pattern = pattern.replace(re.escape("{news}"), r"(?P<news>[^„“”\"»«]{1,1000})")
         found.append(re.compile(pattern))
     return tuple(found)
 
