@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from .linesize import text_too_long
 from .models import WEEKDAYS, Event
 from .problems import GamemasterError
+from .scenes import scenes_left
 from .streams import describe_validation_error
 from .transaction import recover
 from .workspace import Workspace
@@ -50,10 +51,13 @@ def schedule_event(
         recover(workspace)
         world = workspace.load_world()
         workspace.check_agents(to or [], "--to: ")
+        today_over = world.day >= 1 and scenes_left(world) == 0
         if day is None and weekday is None:
-            day = max(world.day, 1)
-        if day is not None and day < world.day:
-            raise GamemasterError(f"--day: day {day:03d} is over (the studio is on day {world.day:03d})")
+            # Today while a scene of it is left (the event comes before one of them), else tomorrow.
+            day = world.day + 1 if today_over else max(world.day, 1)
+        if day is not None and (day < world.day or (day == world.day and today_over)):
+            raise GamemasterError(f"--day: day {day:03d} is over (the studio is on day {world.day:03d}"
+                                  f"{', and no scene of it is left' if day == world.day else ''})")
         world.events_issued += 1
         try:
             event = Event(id=f"event-{world.events_issued:03d}", text=text.strip(), day=day, weekday=weekday,

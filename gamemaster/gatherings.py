@@ -34,8 +34,9 @@ def invitees(invite: Iterable[str], host: str, roster: Iterable[str]) -> list[st
     return [a for a in dict.fromkeys(wanted) if a != host]
 
 
-def proposal_problems(draft, agent: str, spec, roster: Iterable[str]) -> list[str]:
-    """``gathering.<field>: reason`` for what a proposal cannot be."""
+def proposal_problems(draft, agent: str, spec, roster: Iterable[str], scenes_left: int | None = None) -> list[str]:
+    """``gathering.<field>: reason`` for what a proposal cannot be (``scenes_left``: counted
+    scenes today after this one, ``scenes.scenes_left``; a gathering is held before one)."""
     from .ids import no_agent
 
     problems = []
@@ -47,6 +48,8 @@ def proposal_problems(draft, agent: str, spec, roster: Iterable[str]) -> list[st
                         f"not day {draft.day}")
     elif draft.day == spec.day and spec.slot in SLOTS and slot_index(draft.slot) < slot_index(spec.slot):
         problems.append(f"gathering.slot: the {draft.slot} of day {spec.day} is over (this scene is in the {spec.slot})")
+    elif draft.day == spec.day and scenes_left == 0:
+        problems.append(f"gathering.day: day {spec.day} has no scene left after this one; choose day {spec.day + 1} or later")
     named = [n.strip().lower() for n in draft.invite if n.strip().lower() not in EVERYONE]
     unknown = [n for n in named if n not in roster]
     if unknown:

@@ -214,7 +214,7 @@ class GameMaster:
             final_turn=pending.is_final_turn(turn),
             shown=shown_in_prompt(self.workspace, pending, turn),
             said_before=tuple(pending.replies[t].says for t in sorted(pending.replies) if t < turn),
-            gatherings=self.world().gatherings,
+            world=self.world(),
         )
         if cited is not None:
             cited.update(found)

@@ -17,7 +17,7 @@ from pydantic_core import PydanticCustomError
 from . import ids, jsontext
 from .linesize import text_too_long
 from .models import GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX, Importance
-from .scenes import SceneSpec
+from .scenes import SceneSpec, scenes_left
 
 ARTIFACT_KIND_RE = ids.ARTIFACT_KIND_RE.pattern
 
@@ -215,11 +215,12 @@ def check_reply(
     final_turn: bool = True,
     shown: Collection[str] | None = None,
     said_before: tuple[str, ...] = (),
-    gatherings: list | None = None,
+    world=None,
 ) -> None:
     """Scene rules a schema cannot express. ``evidence_exists(ids)`` returns the missing ids;
     ``shown`` are the memory ids the agent's prompt showed, the only ones evidence may cite;
-    ``gatherings`` the world's, which ``invitations`` may answer (None: not checked)."""
+    ``world`` the studio as the scene found it: its gatherings are what ``invitations`` may
+    answer, and its day what a proposed gathering must fit in (None: not checked)."""
     problems: list[str] = []
     if reply.agent != agent:
         problems.append(f"agent: expected {agent!r}, got {reply.agent!r}")
@@ -243,7 +244,8 @@ def check_reply(
     from .gatherings import answer_problems, proposal_problems
 
     if reply.gathering is not None:
-        problems += proposal_problems(reply.gathering, agent, spec, known)
-    problems += answer_problems(reply.invitations, agent, spec.day, gatherings)
+        left = scenes_left(world, spec) if world is not None else None
+        problems += proposal_problems(reply.gathering, agent, spec, known, left)
+    problems += answer_problems(reply.invitations, agent, spec.day, world.gatherings if world is not None else None)
     if problems:
         raise ReplyError(agent, problems)

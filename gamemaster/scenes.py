@@ -143,6 +143,13 @@ def slot_has_come(world: World, slot: str) -> bool:
     return bool(world.today) and slot_index(current_slot(world)) >= slot_index(slot)
 
 
+def scenes_left(world: World, under_way: "SceneSpec | None" = None) -> int:
+    """Counted scenes still to come today (after ``under_way``, a scene being played): an event
+    or gathering set for today is held before one of them, so with none left it never is."""
+    done = counted_scenes(world) + (1 if under_way is not None and under_way.kind.counts_toward_day else 0)
+    return max(world.scenes_per_day - done, 0)
+
+
 def day_is_over(world: World) -> bool:
     return world.day == 0 or counted_scenes(world) >= world.scenes_per_day
 

@@ -190,3 +190,20 @@ def test_the_scene_record_shows_who_accepted_and_did_not_come_and_who_came_uninv
     assert record["attendance"]["absent"] == ["darius"]
     assert record["attendance"]["uninvited"] == ["leo"]
     assert "accepted but absent: darius; came uninvited: leo" in record["reason"]
+
+
+def test_a_proposal_for_today_in_the_days_last_scene_is_rejected_as_never_held(gm):
+    # Gatherings are held before one of the day's counted scenes; after the last one none is
+    # left, and before this rule the gathering was stored and never held.
+    pending = open_work_scene(gm)
+    gm.apply_pending({"vera": valid_reply(gm.build_request(pending, 0))})
+    while gm.world().scenes_per_day - sum(1 for e in gm.world().today if e.type in ("WORK", "MEETING")) > 1:
+        pending, _ = gm.open_next(Force(type="WORK", participants=["leo"]))
+        gm.apply_pending({"leo": valid_reply(gm.build_request(pending, 0))})
+    pending, _ = gm.open_next(Force(type="WORK", participants=["vera"]))
+    assert pending.spec.slot == "evening"
+    with pytest.raises(GamemasterError, match="vera: gathering.day: day 1 has no scene left after this one; "
+                                              "choose day 2 or later"):
+        gm.apply_pending({"vera": proposal(gm, pending, slot="evening")})
+    gm.apply_pending({"vera": proposal(gm, pending, slot="evening", day=2)})
+    assert [(g.day, g.slot) for g in gm.world().gatherings] == [(2, "evening")]

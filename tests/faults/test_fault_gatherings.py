@@ -101,3 +101,20 @@ def test_a_gathering_id_written_twice_by_hand_stops_every_command_with_one_line(
         fk.assert_no_traceback(proc)
         assert proc.returncode == 1, fk.show(proc)
         assert "state/world.json: gatherings: gathering-001 appears more than once" in proc.stdout + proc.stderr, fk.show(proc)
+
+
+def test_an_event_for_a_day_with_no_scene_left_goes_to_the_next_day_or_is_refused(tmp_path):
+    # Before, it was "scheduled" and silently never held: events come before one of the day's
+    # counted scenes, and none was left.
+    workspace = fk.studio(tmp_path)
+    assert fk.run(workspace.root, "day", "advance").returncode == 0  # day 001 played to its end
+    proc = fk.run(workspace.root, "event", "Feueralarm-Probe.")
+    assert proc.returncode == 0, fk.show(proc)
+    assert "on day 002" in proc.stdout, fk.show(proc)
+    proc = fk.run(workspace.root, "event", "Pizza.", "--day", "1", "--at", "lunch")
+    assert fk.error_lines(proc) == ["error: --day: day 001 is over (the studio is on day 001, and no scene of it is left)"], fk.show(proc)
+    assert fk.run(workspace.root, "day", "advance").returncode == 0
+    world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    drill = next(e for e in world["events"] if e["text"] == "Feueralarm-Probe.")
+    assert drill["held"] == [2]
+    assert "Pizza." not in [e["text"] for e in world["events"]]
