@@ -99,20 +99,24 @@ def reads_inside(root: Path, path: Path) -> bool:
     return target == base or target.startswith(base.rstrip(os.sep) + os.sep)
 
 
-#: What makes a folder a workspace (``Workspace.require``).
-_WORKSPACE_MARK = os.path.join("state", "world.json")
+def is_workspace(folder: str | os.PathLike) -> bool:
+    """What makes a folder a workspace (``Workspace.require``)."""
+    return os.path.isfile(os.path.join(folder, "state", "world.json"))
+
+
+def find_workspace(start: Path) -> Path | None:
+    """``start`` or the nearest of its folders above, up to the filesystem root, that is a
+    workspace, found by the folders as written (no link followed)."""
+    for folder in (start, *start.parents):
+        if is_workspace(folder):
+            return folder
+    return None
 
 
 def workspace_of(path: str | os.PathLike) -> str | None:
-    """The workspace ``path`` lies in, found by its folders as written (no link followed)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    while True:
-        if os.path.isfile(os.path.join(folder, _WORKSPACE_MARK)):
-            return folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
+    """The workspace the file ``path`` lies in."""
+    found = find_workspace(Path(os.path.abspath(path)).parent)
+    return None if found is None else str(found)
 
 
 def confined(path: Path) -> Path:

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from . import jsontext
 from .fsio import WorkspaceLock, atomic_write_json
-from .ids import SCENE_REF_RE, OutsideWorkspace, inside, is_agent_id, no_agent, reads_inside
+from .ids import SCENE_REF_RE, OutsideWorkspace, find_workspace, inside, is_agent_id, no_agent, reads_inside  # noqa: F401 (find_workspace re-exported)
 from .models import Agent, World
 from .problems import GamemasterError, Problem, StateError
 from .streams import MemoryStream, describe_validation_error
@@ -47,18 +47,6 @@ def resolve_root(root: str | Path | None, walk_up: bool = True) -> Path:
         return Path(chosen).expanduser().resolve()
     here = Path.cwd().resolve()
     return (find_workspace(here) if walk_up else None) or here
-
-
-def is_workspace(folder: Path) -> bool:
-    return (folder / "state" / "world.json").is_file()
-
-
-def find_workspace(start: Path) -> Path | None:
-    """``start`` or the nearest of its parents, up to the filesystem root, that is a workspace."""
-    for folder in (start, *start.parents):
-        if is_workspace(folder):
-            return folder
-    return None
 
 
 def refuse_nested(target: Path) -> None:
