@@ -18,9 +18,9 @@ from .. import jsontext
 from ..fsio import atomic_write_bytes, atomic_write_text
 from ..problems import GamemasterError, StateError
 from ..workspace import Workspace
-from . import character, day as day_page, gallery, overview
-from .html import character_file, day_file, gallery_file, labels, page
-from .studio import Studio, day_input_files, day_summary, load_studio, scene_turns
+from . import character, day as day_page, gallery, overview, shown as scene_page
+from .html import character_file, day_file, gallery_file, labels, page, scene_file
+from .studio import Studio, day_input_files, day_summary, load_studio, scene_turns, workspace_file
 
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
@@ -119,6 +119,7 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
             f'{words["day"]} {day}',
             day_page.render_day(studio, day, {r.ref: scene_turns(workspace, r) for r in records}, day_summary(workspace, day)),
             "../", "days"))
+    _scene_pages(workspace, studio, writer, code, frame)
     for agent_id in studio.agents:
         writer.page(character_file(agent_id), everything, lambda agent_id=agent_id: frame(
             studio.name(agent_id), character.render_character(studio, agent_id), "../", "characters", script=True))
@@ -131,6 +132,24 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
             artifact.title, gallery.render_artifact(studio, artifact), "../", "gallery"))
     _write_manifest(out, writer.pages)
     return result
+
+
+def _scene_pages(workspace: Workspace, studio: Studio, writer: _Writer, code: str, frame) -> None:
+    """One page per scene: each reply with what its character was shown, prev/next scene."""
+    refs = [r for day in studio.days for r in studio.records[day]]
+    names = {a.id: a.name for a in studio.agents.values()}
+    for n, record in enumerate(refs):
+        neighbours = (refs[n - 1].ref if n else None, refs[n + 1].ref if n + 1 < len(refs) else None)
+        turns = scene_turns(workspace, record)
+        inputs = [workspace.scene_dir(record.ref) / "scene.json"]
+        inputs += [p for p in (workspace_file(workspace, r) for r in (record.replies or {}).values()) if p]
+        inputs += [p for t in turns for p in scene_page.turn_files(workspace, record, t.label)]
+        linked = sorted({i for t in turns for i in scene_page.shown_ids(workspace, record, t.label) or []} & studio.known_ids)
+        fingerprint = _fingerprint(code, studio.world.studio, names, neighbours, _file_bytes(inputs), linked)
+        writer.page(scene_file(record.ref), fingerprint, lambda record=record, turns=turns, neighbours=neighbours: frame(
+            f'{record.ref}', scene_page.render_scene(
+                studio, record, turns, {t.label: scene_page.read_shown(workspace, record, t) for t in turns}, neighbours),
+            "../", "days"))
 
 
 #: The workspace's own folders: a report written into one (its manifest, its pages) would

@@ -30,6 +30,9 @@ LABELS: dict[str, dict[str, str]] = {
         "pending": "offen", "importance": "Wichtigkeit", "no_reply": "keine Antwort gespeichert",
         "studio_report": "Logbuch", "scene": "Szene", "previous_day": "Vorheriger Tag", "no_days": "Noch kein Tag gespielt.",
         "no_artifacts": "Noch keine Artefakte.", "file_missing": "Datei fehlt", "plan": "Plan", "room": "Raum",
+        "what_shown": "Was im Prompt stand", "shown_link": "Was sah", "full_prompt": "Ganzer Prompt",
+        "no_prompt": "Kein Prompt in diesem Szenenordner gespeichert.", "previous_scene": "Vorherige Szene",
+        "next_scene": "Nächste Szene",
     },
     "en": {
         "overview": "Overview", "days": "Days", "day": "Day", "characters": "Characters", "gallery": "Gallery",
@@ -49,6 +52,9 @@ LABELS: dict[str, dict[str, str]] = {
         "pending": "pending", "importance": "Importance", "no_reply": "no reply stored",
         "studio_report": "Logbook", "scene": "Scene", "previous_day": "Previous day", "no_days": "No day played yet.",
         "no_artifacts": "No artifacts yet.", "file_missing": "file missing", "plan": "Plan", "room": "Room",
+        "what_shown": "What the prompt showed", "shown_link": "What was shown to", "full_prompt": "Full prompt",
+        "no_prompt": "No prompt kept in this scene folder.", "previous_scene": "Previous scene",
+        "next_scene": "Next scene",
     },
 }
 
@@ -70,6 +76,11 @@ def script_json(data: object) -> str:
 
 def day_file(day: int) -> str:
     return f"days/day-{day:03d}.html"
+
+
+def scene_file(ref: str) -> str:
+    """``day-001/scene-02`` → ``scenes/day-001-scene-02.html``."""
+    return "scenes/" + ref.replace("/", "-") + ".html"
 
 
 def character_file(agent_id: str) -> str:

@@ -1,0 +1,68 @@
+"""`gamemaster report`'s views that answer "why did she say that?": what each reply was shown,
+the search across the studio, who talks with whom, what changed (checked as files)."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import escape, unescape
+
+import pytest
+
+from report_studio import gamemaster, pages, played_studio, scene_records
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    root = played_studio(tmp_path_factory.mktemp("views") / "studio")
+    gamemaster(root, "report")
+    return root, root / "report"
+
+
+def _turn_block(text: str, label: str) -> str:
+    return text.split(f'id="turn-{label}"')[1].split('<li class="card turn"')[0]
+
+
+def test_every_reply_links_to_what_its_prompt_showed_with_each_memory_linked(studio):
+    root, out = studio
+    parsed = pages(out)
+    checked = 0
+    for day, records in scene_records(root).items():
+        day_links = parsed[f"days/day-{day:03d}.html"].links
+        for record in records:
+            scene_page = f"scenes/{record['ref'].replace('/', '-')}.html"
+            text = (out / scene_page).read_text(encoding="utf-8")
+            for label, prompt_path in record["prompts"].items():
+                assert f"../{scene_page}#turn-{label}" in day_links, (record["ref"], label)
+                block = _turn_block(text, label)
+                shown = json.loads((root / record["ref"].join(["scenes/", f"/shown/{label}.json"])).read_text(encoding="utf-8"))
+                for memory_id in shown["memories"]:
+                    author = memory_id.rsplit("-", 1)[0]
+                    assert f'href="../characters/{author}.html#{memory_id}"' in block, (record["ref"], label, memory_id)
+                prompt = (root / prompt_path).read_text(encoding="utf-8")
+                assert f"<pre>{escape(prompt)}</pre>" in block  # the whole prompt, one click away
+                checked += 1
+    assert checked > 50
+
+
+def test_the_shown_memories_stand_under_the_prompt_section_they_were_in(studio):
+    root, out = studio
+    record = next(r for r in scene_records(root)[2] if r["type"] == "WORK")
+    label = sorted(record["prompts"])[0]
+    prompt = (root / record["prompts"][label]).read_text(encoding="utf-8")
+    block = _turn_block((out / f"scenes/{record['ref'].replace('/', '-')}.html").read_text(encoding="utf-8"), label)
+    sections = {unescape(h): body for h, body in re.findall(r"<h4>(.*?)</h4><ul class=\"mems\">(.*?)</ul>", block)}
+    topic = prompt.split("Zum Thema dieser Szene:")[1].split("\n\n")[0]
+    topic_ids = re.findall(r"^- \[(\S+) ·", topic, re.M)
+    assert topic_ids and all(f"#{i}\"" in sections["Zum Thema dieser Szene"] for i in topic_ids)
+
+
+def test_a_meeting_shows_each_action_with_the_line_it_goes_with(studio):
+    root, out = studio
+    meeting = next(r for day in scene_records(root).values() for r in day if r["type"] == "MEETING" and r.get("transcript"))
+    text = (out / f"days/day-{meeting['day']:03d}.html").read_text(encoding="utf-8")
+    card = text.split(f'id="scene-{meeting["scene"]:02d}"')[1].split('<li class="card"')[0]
+    for label, reply_path in sorted(meeting["replies"].items()):
+        reply = json.loads((root / reply_path).read_text(encoding="utf-8"))
+        if reply.get("says"):
+            assert f'<q>{escape(reply["says"])}</q><div class="act"><p>{escape(reply["action"])}' in card, label
