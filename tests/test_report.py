@@ -29,7 +29,7 @@ def test_the_command_prints_the_overview_path_and_writes_into_the_workspace(stud
     root, out, output = studio
     assert output.strip().splitlines()[-1] == str(out / "index.html")
     assert (out / "index.html").is_file() and (out / "manifest.json").is_file()
-    assert {p.name for p in (out / "assets").iterdir()} == {"style.css", "app.js"}
+    assert {p.name for p in (out / "assets").iterdir()} == {"style.css", "app.js", "search.js"}
 
 
 def test_every_scene_of_every_day_has_its_card_with_reason_and_people(studio):

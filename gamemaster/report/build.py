@@ -18,13 +18,13 @@ from .. import jsontext
 from ..fsio import atomic_write_bytes, atomic_write_text
 from ..problems import GamemasterError, StateError
 from ..workspace import Workspace
-from . import character, day as day_page, gallery, overview, shown as scene_page
+from . import character, day as day_page, gallery, overview, search, shown as scene_page
 from .html import character_file, day_file, gallery_file, labels, page, scene_file
 from .studio import Studio, day_input_files, day_summary, load_studio, scene_turns, workspace_file
 
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
-ASSETS = ("style.css", "app.js")
+ASSETS = ("style.css", "app.js", "search.js")
 DEFAULT_FOLDER = "report"
 
 
@@ -120,6 +120,7 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
             day_page.render_day(studio, day, {r.ref: scene_turns(workspace, r) for r in records}, day_summary(workspace, day)),
             "../", "days"))
     _scene_pages(workspace, studio, writer, code, frame)
+    _search(workspace, studio, writer, everything, frame)
     for agent_id in studio.agents:
         writer.page(character_file(agent_id), everything, lambda agent_id=agent_id: frame(
             studio.name(agent_id), character.render_character(studio, agent_id), "../", "characters", script=True))
@@ -132,6 +133,18 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
             artifact.title, gallery.render_artifact(studio, artifact), "../", "gallery"))
     _write_manifest(out, writer.pages)
     return result
+
+
+def _search(workspace: Workspace, studio: Studio, writer: _Writer, everything: str, frame) -> None:
+    """The search page and its index, made from every day's files and every artifact."""
+    records = [r for day in studio.days for r in studio.records[day]]
+    inputs = [p for day in studio.days for p in day_input_files(workspace, studio.records[day], day)]
+    inputs += [workspace.root / path for path in studio.artifacts]
+    fingerprint = _fingerprint(everything, _file_bytes(inputs))
+    words = labels(studio.language)
+    writer.page("search/index.js", fingerprint, lambda: search.build_index(
+        studio, {r.ref: scene_turns(workspace, r) for r in records}).script())
+    writer.page("search.html", fingerprint, lambda: frame(words["search_all"], search.render_search(studio), "", "search"))
 
 
 def _scene_pages(workspace: Workspace, studio: Studio, writer: _Writer, code: str, frame) -> None:

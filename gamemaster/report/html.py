@@ -32,7 +32,10 @@ LABELS: dict[str, dict[str, str]] = {
         "no_artifacts": "Noch keine Artefakte.", "file_missing": "Datei fehlt", "plan": "Plan", "room": "Raum",
         "what_shown": "Was im Prompt stand", "shown_link": "Was sah", "full_prompt": "Ganzer Prompt",
         "no_prompt": "Kein Prompt in diesem Szenenordner gespeichert.", "previous_scene": "Vorherige Szene",
-        "next_scene": "Nächste Szene",
+        "next_scene": "Nächste Szene", "search_all": "Suche im Studio", "hits": "Treffer", "no_hits": "keine Treffer",
+        "search_hint": "Erinnerungen, Antworten, Artefakte und Szenen aller Figuren; Wörter wie beim Erinnern zerlegt "
+                       "(Groß/klein, Umlaute, Wortformen: „Knochentürme“ findet auch „Knochenturm“).",
+        "kind_memory": "Erinnerung", "kind_reply": "Antwort", "kind_scene": "Szene", "kind_artifact": "Artefakt",
     },
     "en": {
         "overview": "Overview", "days": "Days", "day": "Day", "characters": "Characters", "gallery": "Gallery",
@@ -54,7 +57,10 @@ LABELS: dict[str, dict[str, str]] = {
         "no_artifacts": "No artifacts yet.", "file_missing": "file missing", "plan": "Plan", "room": "Room",
         "what_shown": "What the prompt showed", "shown_link": "What was shown to", "full_prompt": "Full prompt",
         "no_prompt": "No prompt kept in this scene folder.", "previous_scene": "Previous scene",
-        "next_scene": "Next scene",
+        "next_scene": "Next scene", "search_all": "Search the studio", "hits": "results", "no_hits": "no results",
+        "search_hint": "Memories, replies, artifacts and scenes of every character; words analysed as recall does "
+                       "(case, umlauts, word forms).",
+        "kind_memory": "Memory", "kind_reply": "Reply", "kind_scene": "Scene", "kind_artifact": "Artifact",
     },
 }
 
@@ -113,6 +119,8 @@ def page(*, title: str, studio: str, language: str, body: str, prefix: str, curr
         f'<a href="{esc(prefix + href)}"{here if key == current else ""}>{esc(text)}</a>' for href, text, key in nav
     )
     js = f'<script src="{esc(prefix)}assets/app.js"></script>' if script else ""
+    find = (f'<form class="find" role="search" action="{esc(prefix)}search.html"><input type="search" name="q" '
+            f'aria-label="{esc(words["search_all"])}" placeholder="{esc(words["search_all"])}"></form>')
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{esc(language)}">\n<head>\n<meta charset="utf-8">\n'
@@ -120,7 +128,7 @@ def page(*, title: str, studio: str, language: str, body: str, prefix: str, curr
         f"<title>{esc(title)} · {esc(studio)}</title>\n"
         f'<link rel="stylesheet" href="{esc(prefix)}assets/style.css">\n</head>\n<body>\n'
         f'<header class="top"><a class="brand" href="{esc(prefix)}index.html">{esc(studio)} · {esc(words["studio_report"])}</a>'
-        f'<nav>{items}</nav></header>\n<main>\n{body}\n</main>\n{js}\n</body>\n</html>\n'
+        f'<nav>{items}</nav>{find}</header>\n<main>\n{body}\n</main>\n{js}\n</body>\n</html>\n'
     )
 
 
