@@ -71,8 +71,9 @@ def test_every_page_loads_without_errors_and_the_injected_script_stays_inert(sit
     artifacts = len(list((root / "gallery").rglob("*.md")))
     characters = len(list((root / "state/agents").glob("*.json")))
     scenes = sum(len(day) for day in scene_records(root).values())
-    # The overview and three indexes, the search, three days, every scene, every character, every artifact.
-    assert len(names) == 4 + 1 + 3 + scenes + characters + artifacts
+    # The overview and three indexes, the search, who talks with whom, three days, every scene,
+    # every character, every artifact.
+    assert len(names) == 4 + 2 + 3 + scenes + characters + artifacts
     for name in names:
         page.goto(url(out, name))
         assert page.evaluate("typeof window.__pwned") == "undefined", name
@@ -201,4 +202,27 @@ def test_a_reply_leads_to_what_its_character_was_shown_and_the_whole_prompt(site
     page.locator(".pager a").last.click()  # the next scene
     page.wait_for_load_state()
     assert page.locator("h1").inner_text().startswith("Szene day-")
+    assert page.problems == []
+
+
+def test_a_cell_of_who_talks_with_whom_leads_to_a_scene_where_both_spoke(site, page):
+    root, out, _ = site
+    page.goto(url(out, "index.html"))
+    page.click('header nav a[href="talks.html"]')
+    page.wait_for_url("**/talks.html")
+    page.locator("#overall a.cell").first.click()
+    pair = page.locator(":target")
+    names = pair.locator("strong").inner_text().split(" – ")
+    pair.locator("a").first.click()
+    page.wait_for_url("**/days/*")
+    page.wait_for_function("document.querySelector(':target') !== null")
+    speakers = page.locator(":target .dialogue .speaker > a").all_text_contents()  # a long exchange is folded
+    assert set(names) <= set(speakers)
+    page.go_back()
+    page.wait_for_url("**/talks.html*")
+    day_cell = page.locator("details[open] a.cell").first  # the latest day, open: a cell of one scene leads to it
+    href = day_cell.get_attribute("href")
+    day_cell.click()
+    page.wait_for_function("document.querySelector(':target') !== null")
+    assert page.evaluate("location.href").endswith(href.split("/")[-1])
     assert page.problems == []

@@ -66,3 +66,36 @@ def test_a_meeting_shows_each_action_with_the_line_it_goes_with(studio):
         reply = json.loads((root / reply_path).read_text(encoding="utf-8"))
         if reply.get("says"):
             assert f'<q>{escape(reply["says"])}</q><div class="act"><p>{escape(reply["action"])}' in card, label
+
+
+def _talked(root) -> dict[tuple[str, str], list[str]]:
+    """Pairs who both said something in a scene's transcript → those scenes (by the records on disk)."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for records in scene_records(root).values():
+        for record in records:
+            speakers = sorted({line["speaker"] for line in record.get("transcript") or [] if line["says"].strip()})
+            for n, a in enumerate(speakers):
+                for b in speakers[n + 1:]:
+                    found.setdefault((a, b), []).append(record["ref"])
+    return found
+
+
+def test_who_talks_with_whom_counts_conversations_and_links_each_to_its_scenes(studio):
+    root, out = studio
+    talked = _talked(root)
+    text = (out / "talks.html").read_text(encoding="utf-8")
+    overall = text.split('id="overall"')[1].split("</section>")[0]
+    cells = re.findall(r'<a class="cell heat-\d" title="[^"]*" href="#pair-([^"]+)">(\d+)</a>', overall)
+    assert cells and len(cells) == 2 * len(talked)  # both halves of the matrix
+    for pair, count in cells:
+        a, b = next((a, b) for a, b in talked if f"{a}-{b}" == pair)
+        assert int(count) == len(talked[(a, b)])
+        listed = text.split(f'id="pair-{pair}"')[1].split("</ul>")[0]
+        for ref in talked[(a, b)]:
+            day, scene = ref.split("/")
+            assert f'href="days/{day}.html#{scene}"' in listed
+    # a notice of a meeting is no talk: its readers are not in any pair of that scene
+    records = [r for day in scene_records(root).values() for r in day]
+    noticed = {(w["agent"], r["ref"]) for r in records for w in r.get("written") or [] if w["agent"] not in r["participants"]}
+    assert noticed and all(r not in talked.get(tuple(sorted((a, b))), []) for a, r in noticed for b in
+                           {p for pair in talked for p in pair})

@@ -18,7 +18,7 @@ from .. import jsontext
 from ..fsio import atomic_write_bytes, atomic_write_text
 from ..problems import GamemasterError, StateError
 from ..workspace import Workspace
-from . import character, day as day_page, gallery, overview, search, shown as scene_page
+from . import character, day as day_page, gallery, overview, search, shown as scene_page, talks
 from .html import character_file, day_file, gallery_file, labels, page, scene_file
 from .studio import Studio, day_input_files, day_summary, load_studio, scene_turns, workspace_file
 
@@ -119,6 +119,7 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
             f'{words["day"]} {day}',
             day_page.render_day(studio, day, {r.ref: scene_turns(workspace, r) for r in records}, day_summary(workspace, day)),
             "../", "days"))
+    writer.page("talks.html", everything, lambda: frame(words["talks"], talks.render_talks(studio), "", "talks"))
     _scene_pages(workspace, studio, writer, code, frame)
     _search(workspace, studio, writer, everything, frame)
     for agent_id in studio.agents:

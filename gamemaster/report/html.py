@@ -36,6 +36,8 @@ LABELS: dict[str, dict[str, str]] = {
         "search_hint": "Erinnerungen, Antworten, Artefakte und Szenen aller Figuren; Wörter wie beim Erinnern zerlegt "
                        "(Groß/klein, Umlaute, Wortformen: „Knochentürme“ findet auch „Knochenturm“).",
         "kind_memory": "Erinnerung", "kind_reply": "Antwort", "kind_scene": "Szene", "kind_artifact": "Artefakt",
+        "talks": "Wer mit wem spricht", "talks_overall": "Alle Tage",
+        "talks_hint": "Gespräche mit Inhalt (beide haben etwas gesagt), nicht Notizen über Treffen; jede Zelle führt zu den Szenen.",
     },
     "en": {
         "overview": "Overview", "days": "Days", "day": "Day", "characters": "Characters", "gallery": "Gallery",
@@ -61,6 +63,8 @@ LABELS: dict[str, dict[str, str]] = {
         "search_hint": "Memories, replies, artifacts and scenes of every character; words analysed as recall does "
                        "(case, umlauts, word forms).",
         "kind_memory": "Memory", "kind_reply": "Reply", "kind_scene": "Scene", "kind_artifact": "Artifact",
+        "talks": "Who talks with whom", "talks_overall": "All days",
+        "talks_hint": "Conversations with content (both said something), not notices of meetings; each cell leads to its scenes.",
     },
 }
 
@@ -113,7 +117,8 @@ def page(*, title: str, studio: str, language: str, body: str, prefix: str, curr
     """A whole HTML document; ``prefix`` leads from the page's folder back to the report's root."""
     words = labels(language)
     nav = [("index.html", words["overview"], "overview"), ("days/index.html", words["days"], "days"),
-           ("characters/index.html", words["characters"], "characters"), ("gallery/index.html", words["gallery"], "gallery")]
+           ("characters/index.html", words["characters"], "characters"), ("talks.html", words["talks"], "talks"),
+           ("gallery/index.html", words["gallery"], "gallery")]
     here = ' aria-current="page"'
     items = "".join(
         f'<a href="{esc(prefix + href)}"{here if key == current else ""}>{esc(text)}</a>' for href, text, key in nav
