@@ -13,6 +13,7 @@ import pytest
 from report_studio import ESCAPED, NETWORK, PAYLOAD, gamemaster, pages, played_studio, scene_records
 
 from gamemaster.create import init_workspace
+from gamemaster.lang import reason
 from gamemaster.problems import GamemasterError, StateError
 from gamemaster.report import build_report
 from gamemaster.workspace import Workspace
@@ -45,7 +46,7 @@ def test_every_scene_of_every_day_has_its_card_with_reason_and_people(studio):
         for record in day_records:
             card = text.split(f'id="scene-{record["scene"]:02d}"')[1].split('<li class="card"')[0]
             assert record["type"] in card
-            assert escape(record["reason"]) in card
+            assert escape(reason("de", record["reason"], agents)) in card
             for agent in record["participants"]:
                 assert escape(agents[agent]) in card, (record["ref"], agent)
             said = [escape(line["says"]) for line in record.get("transcript") or []]
@@ -249,6 +250,7 @@ def test_the_accumulator_is_over_the_threshold_where_a_reflection_was_triggered(
 def test_a_studio_before_its_first_day_has_an_overview_and_no_day_pages(tmp_path):
     root = tmp_path / "studio"
     from gamemaster.create import init_workspace
+from gamemaster.lang import reason
 
     init_workspace(root)
     result = build_report(Workspace(root))

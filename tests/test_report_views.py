@@ -99,3 +99,69 @@ def test_who_talks_with_whom_counts_conversations_and_links_each_to_its_scenes(s
     noticed = {(w["agent"], r["ref"]) for r in records for w in r.get("written") or [] if w["agent"] not in r["participants"]}
     assert noticed and all(r not in talked.get(tuple(sorted((a, b))), []) for a, r in noticed for b in
                            {p for pair in talked for p in pair})
+
+
+ENGLISH = ("waited longest", "wants to talk", "accumulator", "cross paths", "studio opens", "is over after",
+           "from the Creative Director", "calls a meeting", "side by side", "forced by")
+
+
+def test_the_game_masters_reasons_read_in_the_studios_language_in_prompts_and_pages(studio):
+    root, out = studio
+    reasons = 0
+    for day, records in scene_records(root).items():
+        page = (out / f"days/day-{day:03d}.html").read_text(encoding="utf-8")
+        for record in records:
+            card = page.split(f'id="scene-{record["scene"]:02d}"')[1].split("</dl>")[0]
+            why = unescape(card.split("<dd>")[1].split("</dd>")[0])
+            assert not any(word in why for word in ENGLISH), (record["ref"], why)
+            for prompt_path in record["prompts"].values():
+                line = next(l for l in (root / prompt_path).read_text(encoding="utf-8").splitlines() if "Warum diese Szene:" in l)
+                assert line == f"- Warum diese Szene: {why}" and not any(word in line for word in ENGLISH), line
+                reasons += 1
+    assert reasons > 50
+
+
+@pytest.mark.parametrize("english, german", [
+    ("brief brief-002 from the Creative Director awaits vera, tobi (announced to 3 more)",
+     "Vorgabe brief-002 des Creative Director wartet auf Vera, Tobi (weiteren 3 angekündigt)"),
+    ("forced by the Creative Director: MEETING with vera, tobi", "vom Creative Director angesetzt: MEETING mit Vera, Tobi"),
+    ("tobi, vera: waited longest to act (2 scene(s) today); work side by side in 2 rooms",
+     "Tobi, Vera: am längsten nicht dran (2 Szene(n) heute); arbeiten nebeneinander in 2 Räumen"),
+    ("event event-004 (every tuesday, afternoon): Jour fixe", "Ereignis event-004 (jeden Dienstag, Nachmittag): Jour fixe"),
+    ("gathering-001: tobi invited for day 004 at evening: Quiz; host present, 3 of 4 invited came; 1 declined; "
+     "0 did not answer; came uninvited: vera",
+     "gathering-001: Tobi hat für Tag 004, Abend, eingeladen: Quiz; Gastgeber:in da, 3 von 4 Eingeladenen gekommen; "
+     "1 abgesagt; 0 ohne Antwort; ungeladen gekommen: Vera"),
+    ("a reason no template knows", "a reason no template knows"),
+])
+def test_each_kind_of_reason_has_its_german_form(english, german):
+    from gamemaster.lang import reason
+
+    names = {"vera": "Vera Kowalski", "tobi": "Tobias „Tobi“ Richter"}
+    assert reason("de", english, names) == german
+    assert reason("en", english, names) == english
+
+
+def test_a_reflection_cited_by_two_later_ones_is_drawn_once_and_linked_from_the_other(tmp_path):
+    from gamemaster.create import init_workspace
+
+    root = tmp_path / "studio"
+    init_workspace(root)
+    stream = root / "state/memories/vera.jsonl"
+    lines = stream.read_text(encoding="utf-8").splitlines()
+    first = json.loads(next(l for l in lines if json.loads(l)["type"] == "reflection"))
+    number = len(lines)
+
+    def reflection(n: int, depth: int, evidence: list[str]) -> dict:
+        return {"id": f"vera-{n:03d}", "created": "day-001/scene-01", "type": "reflection", "depth": depth,
+                "description": f"Einsicht {n}", "importance": 7, "tags": [], "evidence": evidence, "metadata": {}}
+
+    later = [reflection(number + 1, 2, [first["id"]]), reflection(number + 2, 2, [first["id"], first["evidence"][0]])]
+    with stream.open("a", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(m, ensure_ascii=False) + "\n" for m in later)
+    gamemaster(root, "report")
+    section = (root / "report/characters/vera.html").read_text(encoding="utf-8").split('id="reflections"')[1].split("</section>")[0]
+    assert section.count(f'id="tree-{first["id"]}"') == 1  # its subtree once …
+    assert section.count(f'<a class="subtree" href="#tree-{first["id"]}">') == 1  # … and a link to it from the other
+    # its own evidence is listed once, under the one drawing of it
+    assert section.count(f'href="#{first["evidence"][1]}"') == 1

@@ -76,7 +76,10 @@ def _reflections(studio: Studio, stream: list[Memory], words: dict[str, str]) ->
     cited = {e for m in reflections for e in m.evidence}
     roots = [m for m in reflections if m.id not in cited]
 
+    expanded: set[str] = set()  # a reflection's tree is drawn once; later it is a link to it
+
     def tree(memory: Memory, seen: frozenset[str]) -> str:
+        expanded.add(memory.id)
         items = []
         for evidence_id in memory.evidence:
             evidence = by_id.get(evidence_id)
@@ -84,11 +87,15 @@ def _reflections(studio: Studio, stream: list[Memory], words: dict[str, str]) ->
                 items.append(f'<li>{_foreign(studio, evidence_id)}</li>')
             elif evidence is None:
                 items.append(f'<li class="missing">{esc(evidence_id)}</li>')
+            elif evidence.type == "reflection" and evidence.id in expanded:
+                items.append(f'<li>{_anchor(evidence)} {badge(evidence.type, "m-" + evidence.type)} {esc(evidence.description)} '
+                             f'<a class="subtree" href="#tree-{esc(evidence.id)}">{esc(words["subtree"])}</a></li>')
             elif evidence.type == "reflection" and evidence.id not in seen:
                 items.append(f'<li>{tree(evidence, seen | {evidence.id})}</li>')
             else:
                 items.append(f'<li>{_anchor(evidence)} {badge(evidence.type, "m-" + evidence.type)} {esc(evidence.description)}</li>')
-        return (f'<div class="insight depth-{min(memory.depth, 4)}">{badge(words["depth"] + " " + str(memory.depth), "depth")} '
+        return (f'<div class="insight depth-{min(memory.depth, 4)}" id="tree-{esc(memory.id)}">'
+                f'{badge(words["depth"] + " " + str(memory.depth), "depth")} '
                 f'{_anchor(memory)} {esc(memory.description)}</div>'
                 f'<ul class="evidence" aria-label="{esc(words["evidence"])}">{"".join(items)}</ul>')
 

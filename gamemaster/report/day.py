@@ -58,7 +58,7 @@ def _scene_card(studio: Studio, record: SceneRecord, turns: list[Turn], words: d
                              for n, room in enumerate(record.rooms, 1))
     head = (f'<header><span class="num">{record.scene:02d}</span> {badge(record.type, "t-" + record.type.lower())}'
             f'<h2>{esc(record.topic or scene_people(studio, record))}</h2></header>')
-    facts = (f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(record.reason)}</dd>'
+    facts = (f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(studio.reason(record))}</dd>'
              f'<dt>{esc(words["who"])}</dt><dd>{people}</dd></dl>')
     parts = [head, facts]
     briefs = studio.brief_texts

@@ -36,7 +36,7 @@ LABELS: dict[str, dict[str, str]] = {
         "search_hint": "Erinnerungen, Antworten, Artefakte und Szenen aller Figuren; Wörter wie beim Erinnern zerlegt "
                        "(Groß/klein, Umlaute, Wortformen: „Knochentürme“ findet auch „Knochenturm“).",
         "kind_memory": "Erinnerung", "kind_reply": "Antwort", "kind_scene": "Szene", "kind_artifact": "Artefakt",
-        "talks": "Wer mit wem spricht", "talks_overall": "Alle Tage",
+        "subtree": "↑ Belege dort", "talks": "Wer mit wem spricht", "talks_overall": "Alle Tage",
         "talks_hint": "Gespräche mit Inhalt (beide haben etwas gesagt), nicht Notizen über Treffen; jede Zelle führt zu den Szenen.",
     },
     "en": {
@@ -63,7 +63,7 @@ LABELS: dict[str, dict[str, str]] = {
         "search_hint": "Memories, replies, artifacts and scenes of every character; words analysed as recall does "
                        "(case, umlauts, word forms).",
         "kind_memory": "Memory", "kind_reply": "Reply", "kind_scene": "Scene", "kind_artifact": "Artifact",
-        "talks": "Who talks with whom", "talks_overall": "All days",
+        "subtree": "↑ evidence there", "talks": "Who talks with whom", "talks_overall": "All days",
         "talks_hint": "Conversations with content (both said something), not notices of meetings; each cell leads to its scenes.",
     },
 }

@@ -71,7 +71,7 @@ def build_index(studio: Studio, turns: dict[str, list[Turn]]) -> Index:
         for record in studio.records[day]:
             said = " ".join(line.says for line in record.transcript or [])
             index.add("scene", f'{words["day"]} {day} · {record.scene:02d} {record.type} {record.topic or ""}'.strip(),
-                      f"{day_file(day)}#scene-{record.scene:02d}", f"{record.reason} {said}")
+                      f"{day_file(day)}#scene-{record.scene:02d}", f"{studio.reason(record)} {said}")
             for turn in turns.get(record.ref, []):
                 if turn.reply is None:
                     continue

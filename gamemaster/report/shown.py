@@ -166,5 +166,5 @@ def render_scene(studio: Studio, record: SceneRecord, turns: list[Turn], shown: 
     title = record.topic or ", ".join(studio.name(p) for p in record.participants)
     return (f'<h1>{esc(words["scene"])} {esc(record.ref)} {badge(record.type, "t-" + record.type.lower())}</h1>'
             f'<p class="pager">{pager}</p><p><strong>{esc(title)}</strong></p>'
-            f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(record.reason)}</dd></dl>'
+            f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(studio.reason(record))}</dd></dl>'
             f'<ol class="turns">{"".join(cards)}</ol><p class="pager">{pager}</p>')
