@@ -165,3 +165,44 @@ def test_a_reflection_cited_by_two_later_ones_is_drawn_once_and_linked_from_the_
     assert section.count(f'<a class="subtree" href="#tree-{first["id"]}">') == 1  # … and a link to it from the other
     # its own evidence is listed once, under the one drawing of it
     assert section.count(f'href="#{first["evidence"][1]}"') == 1
+
+
+def _body(path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    return (text.split("\n---\n", 1)[1] if text.startswith("---\n") else text).strip().splitlines()
+
+
+def test_a_later_version_of_an_artifact_shows_what_changed_since_the_one_before(studio):
+    root, out = studio
+    first, second = sorted((root / "gallery/production").glob("day-003_zeitplan-risiken-und-umfang_v*.md"))
+    older = sorted((root / "gallery/production").glob("*zeitplan-risiken-und-umfang_v*.md"))
+    assert len(older) == 3  # the three cards titled „Zeitplan – Risiken und Umfang“
+    page = (out / "gallery/production__day-003_zeitplan-risiken-und-umfang_v2.html").read_text(encoding="utf-8")
+    diff = page.split('<pre class="diff">')[1].split("</pre>")[0]
+    before, after = _body(first), _body(second)
+    added = [l for l in after if l not in before]
+    removed = [l for l in before if l not in after]
+    assert added and removed
+    for line in added:
+        assert f'<span class="add">+{escape(line)}</span>' in diff
+    for line in removed:
+        assert f'<span class="del">-{escape(line)}</span>' in diff
+    versions = page.split('id="versions"')[1].split("</p>")[0]
+    assert 'href="../gallery/production__day-001_zeitplan-risiken-und-umfang_v1.html"' in versions
+    assert '<pre class="diff">' not in (out / "gallery/production__day-001_zeitplan-risiken-und-umfang_v1.html").read_text(encoding="utf-8")
+
+
+def test_the_character_page_shows_per_day_the_plan_new_reflections_and_what_was_learned(studio):
+    root, out = studio
+    stream = [json.loads(l) for l in (root / "state/memories/vera.jsonl").read_text(encoding="utf-8").splitlines()]
+    section = (out / "characters/vera.html").read_text(encoding="utf-8").split('id="plans"')[1].split("</section>")[0]
+    days = section.split("<details")[1:]
+    assert len(days) == 4 and " open" in days[0].split(">")[0]  # day 3, 2, 1 and the kickoff (0); the latest open
+    for day_text, day in zip(days, (3, 2, 1)):
+        of_day = [m for m in stream if m["created"].startswith(f"day-{day:03d}")]
+        for kind, heading in (("plan", "Plan"), ("reflection", "Reflexionen")):
+            wanted = [m for m in of_day if m["type"] == kind]
+            assert (f"<h4>{heading} ({len(wanted)})</h4>" in day_text) == bool(wanted)
+            assert all(f'href="#{m["id"]}"' in day_text for m in wanted)
+        heard = [m for m in of_day if m["metadata"].get("source") == "heard" or m["type"] == "conversation"]
+        assert heard and all(f'href="#{m["id"]}"' in day_text.split("<h4>Gelernt")[1] for m in heard)

@@ -128,7 +128,9 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
     writer.page("gallery/index.html", everything, lambda: frame(
         words["gallery"], gallery.render_gallery_index(studio), "../", "gallery"))
     for path, artifact in studio.artifacts.items():
-        inputs = _fingerprint(code, title, names, artifact.__dict__, _file_bytes([workspace.root / path]),
+        series = gallery.versions(studio, artifact)
+        inputs = _fingerprint(code, title, names, artifact.__dict__, [a.__dict__ for a in series],
+                              _file_bytes([workspace.root / a.path for a in series]),
                               [(a, m.id, m.description, m.importance) for a, m in studio.mentions(artifact)], sorted(studio.records))
         writer.page(gallery_file(path), inputs, lambda artifact=artifact: frame(
             artifact.title, gallery.render_artifact(studio, artifact), "../", "gallery"))

@@ -21,7 +21,7 @@ LABELS: dict[str, dict[str, str]] = {
         "dialogue": "Gespräch", "actions": "Was sie taten", "says": "sagt", "wrote": "Was sie sich merkten",
         "others_got": "Was andere mitbekamen", "brief": "Vorgabe des Creative Director", "event": "Ereignis",
         "summary": "Zusammenfassung des Tages", "highlights": "Höhepunkte", "open_threads": "Offene Fäden",
-        "none": "keine", "persona": "Persona", "role": "Rolle", "team": "Team", "plans": "Pläne pro Tag",
+        "none": "keine", "persona": "Persona", "role": "Rolle", "team": "Team", "plans": "Was sich pro Tag änderte", "learned": "Gelernt",
         "stream": "Erinnerungsstrom", "filter_type": "Typ", "filter_tag": "Schlagwort", "filter_day": "Tag",
         "filter_importance": "Wichtigkeit ab", "search": "Volltextsuche", "all": "alle", "shown": "angezeigt",
         "reset": "Filter zurücksetzen", "evidence": "Belege", "depth": "Tiefe", "accumulator": "Wichtigkeits-Akkumulator",
@@ -36,7 +36,7 @@ LABELS: dict[str, dict[str, str]] = {
         "search_hint": "Erinnerungen, Antworten, Artefakte und Szenen aller Figuren; Wörter wie beim Erinnern zerlegt "
                        "(Groß/klein, Umlaute, Wortformen: „Knochentürme“ findet auch „Knochenturm“).",
         "kind_memory": "Erinnerung", "kind_reply": "Antwort", "kind_scene": "Szene", "kind_artifact": "Artefakt",
-        "subtree": "↑ Belege dort", "talks": "Wer mit wem spricht", "talks_overall": "Alle Tage",
+        "subtree": "↑ Belege dort", "versions": "Versionen", "diff": "Änderungen", "no_change": "Text unverändert", "talks": "Wer mit wem spricht", "talks_overall": "Alle Tage",
         "talks_hint": "Gespräche mit Inhalt (beide haben etwas gesagt), nicht Notizen über Treffen; jede Zelle führt zu den Szenen.",
     },
     "en": {
@@ -48,7 +48,7 @@ LABELS: dict[str, dict[str, str]] = {
         "dialogue": "Dialogue", "actions": "What they did", "says": "says", "wrote": "What they remembered",
         "others_got": "What others noticed", "brief": "Creative Director brief", "event": "Event",
         "summary": "Day summary", "highlights": "Highlights", "open_threads": "Open threads",
-        "none": "none", "persona": "Persona", "role": "Role", "team": "Team", "plans": "Plans per day",
+        "none": "none", "persona": "Persona", "role": "Role", "team": "Team", "plans": "What changed per day", "learned": "Learned",
         "stream": "Memory stream", "filter_type": "Type", "filter_tag": "Tag", "filter_day": "Day",
         "filter_importance": "Importance from", "search": "Full-text search", "all": "all", "shown": "shown",
         "reset": "Reset filters", "evidence": "Evidence", "depth": "Depth", "accumulator": "Importance accumulator",
@@ -63,7 +63,7 @@ LABELS: dict[str, dict[str, str]] = {
         "search_hint": "Memories, replies, artifacts and scenes of every character; words analysed as recall does "
                        "(case, umlauts, word forms).",
         "kind_memory": "Memory", "kind_reply": "Reply", "kind_scene": "Scene", "kind_artifact": "Artifact",
-        "subtree": "↑ evidence there", "talks": "Who talks with whom", "talks_overall": "All days",
+        "subtree": "↑ evidence there", "versions": "Versions", "diff": "Changes", "no_change": "Text unchanged", "talks": "Who talks with whom", "talks_overall": "All days",
         "talks_hint": "Conversations with content (both said something), not notices of meetings; each cell leads to its scenes.",
     },
 }
