@@ -206,3 +206,29 @@ def test_the_character_page_shows_per_day_the_plan_new_reflections_and_what_was_
             assert all(f'href="#{m["id"]}"' in day_text for m in wanted)
         heard = [m for m in of_day if m["metadata"].get("source") == "heard" or m["type"] == "conversation"]
         assert heard and all(f'href="#{m["id"]}"' in day_text.split("<h4>Gelernt")[1] for m in heard)
+
+
+def test_the_run_timeline_marks_every_scene_and_pages_step_day_by_day_and_scene_by_scene(studio):
+    root, out = studio
+    records = scene_records(root)
+    timeline = pages(out)["days/index.html"].links
+    for day, day_records in records.items():
+        for record in day_records:
+            assert f"day-{day:03d}.html#scene-{record['scene']:02d}" in timeline
+    middle = pages(out)["days/day-002.html"].links
+    assert "day-001.html" in middle and "day-003.html" in middle
+    ordered = [r["ref"] for day in sorted(records) for r in records[day]]
+    for n, ref in enumerate(ordered):
+        links = pages(out)[f"scenes/{ref.replace('/', '-')}.html"].links
+        day_part, scene_part = ref.split("/")
+        assert f"../days/{day_part}.html#{scene_part}" in links
+        if n:
+            assert f"{ordered[n - 1].replace('/', '-')}.html" in links
+        if n + 1 < len(ordered):
+            assert f"{ordered[n + 1].replace('/', '-')}.html" in links
+    day_page = (out / "days/day-001.html").read_text(encoding="utf-8")
+    # long parts are folded: no memory list and no exchange of more than four turns is open
+    assert "<details open" not in day_page
+    long_exchange = next(r for r in records[1] if len(r["replies"]) > 4)
+    card = day_page.split(f'id="scene-{long_exchange["scene"]:02d}"')[1].split('<li class="card"')[0]
+    assert '<details class="exchange"><summary>' in card

@@ -17,7 +17,11 @@ def render_day(studio: Studio, day: int, turns: dict[str, list[Turn]], summary: 
         for r in records
     )
     earlier = [d for d in studio.days if d < day]
-    back = f'<p class="pager">{link(f"day-{earlier[-1]:03d}.html", "← " + words["previous_day"])}</p>' if earlier else ""
+    later = [d for d in studio.days if d > day]
+    steps = [link(f"day-{earlier[-1]:03d}.html", "← " + words["previous_day"]) if earlier else "",
+             link("index.html", words["timeline"]),
+             link(f"day-{later[0]:03d}.html", words["next_day"] + " →") if later else ""]
+    back = f'<p class="pager">{" · ".join(s for s in steps if s)}</p>'
     cards = "".join(_scene_card(studio, record, turns.get(record.ref, []), words) for record in records)
     weekday = phrase(studio.language, "weekday_" + studio.world.weekday(day))
     return (
@@ -57,7 +61,8 @@ def _scene_card(studio: Studio, record: SceneRecord, turns: list[Turn], words: d
         people = "<br>".join(f'{esc(words["room"])} {n}: ' + ", ".join(_who(studio, p) for p in room)
                              for n, room in enumerate(record.rooms, 1))
     head = (f'<header><span class="num">{record.scene:02d}</span> {badge(record.type, "t-" + record.type.lower())}'
-            f'<h2>{esc(record.topic or scene_people(studio, record))}</h2></header>')
+            f'<h2>{esc(record.topic or scene_people(studio, record))}</h2>'
+            f'<a class="open" href="{esc("../" + scene_file(record.ref))}">{esc(words["open_scene"])} →</a></header>')
     facts = (f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(studio.reason(record))}</dd>'
              f'<dt>{esc(words["who"])}</dt><dd>{people}</dd></dl>')
     parts = [head, facts]
@@ -94,7 +99,7 @@ def _shown_link(studio: Studio, record: SceneRecord, turn: Turn, words: dict[str
     if not (record.prompts or {}).get(turn.label):
         return ""
     href = f"../{scene_file(record.ref)}#{turn_anchor(turn.label)}"
-    text = f'{words["shown_link"]} {short_name(studio.name(turn.agent))}'
+    text = words["shown_link"].format(name=short_name(studio.name(turn.agent)))
     return f' <a class="shown" href="{esc(href)}">{esc(text)}</a>'
 
 

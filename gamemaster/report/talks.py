@@ -57,7 +57,7 @@ def _matrix(studio: Studio, found: dict[Pair, list[SceneRecord]], caption: str, 
             href = _scene_href(scenes[0]) if per_day and len(scenes) == 1 else f"#{_pair_id(tuple(sorted((a, b))))}"
             cells.append(f'<td><a class="cell heat-{min(len(scenes), 6)}" title="{esc(title)}" href="{esc(href)}">{len(scenes)}</a></td>')
         rows.append(f'<tr><th scope="row">{esc(short_name(studio.name(a)))}</th>{"".join(cells)}</tr>')
-    return (f'<div class="scroll"><table class="grid talks"><caption>{esc(caption)}</caption>'
+    return (f'<div class="scroll"><table class="grid talks" aria-label="{esc(caption)}">'
             f'<thead><tr><th></th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
 
 
