@@ -232,3 +232,34 @@ def test_the_run_timeline_marks_every_scene_and_pages_step_day_by_day_and_scene_
     long_exchange = next(r for r in records[1] if len(r["replies"]) > 4)
     card = day_page.split(f'id="scene-{long_exchange["scene"]:02d}"')[1].split('<li class="card"')[0]
     assert '<details class="exchange"><summary>' in card
+
+
+def test_a_tracked_query_shows_who_knew_it_since_when_and_from_whom_as_a_chain(tmp_path):
+    from gamemaster.who_knows import who_knows
+    from gamemaster.workspace import Workspace
+
+    root = played_studio(tmp_path / "studio")
+    gamemaster(root, "report", "--track", "Ilka Lauschende")
+    answer = who_knows(Workspace(root), "Ilka Lauschende")
+    text = (root / "report/knows.html").read_text(encoding="utf-8")
+    chain = text.split('<ul class="chain">')[1].split("<h3>")[0]
+    origin = next(r for r in answer.knowing if r.source == "self")
+    told = [r for r in answer.knowing if r.source == origin.agent]
+    assert told  # the news travelled
+    # the first-hand knower is a root; everyone they told hangs beneath them
+    beneath = chain.partition(f'href="characters/{origin.agent}.html"')[2]
+    for row in told:
+        assert f'href="characters/{row.agent}.html"' in beneath
+        day, scene = row.since.split("/")
+        assert f'href="days/{day}.html#{scene}"' in chain
+    days = text.split('class="grid knows"')[1]
+    for row in answer.rows:
+        cells = days.split(f'href="characters/{row.agent}.html"')[1].split("</tr>")[0]
+        assert ("●" in cells) == row.knows
+    # the query is kept: a plain rebuild after one more day still draws it; --track '' stops it
+    gamemaster(root, "day", "advance")
+    gamemaster(root, "report")
+    assert "Ilka Lauschende" in (root / "report/knows.html").read_text(encoding="utf-8")
+    assert "Tag 4" in (root / "report/knows.html").read_text(encoding="utf-8")
+    gamemaster(root, "report", "--track", "")
+    assert 'href="knows.html"' not in (root / "report/talks.html").read_text(encoding="utf-8")

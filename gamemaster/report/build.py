@@ -18,7 +18,7 @@ from .. import jsontext
 from ..fsio import atomic_write_bytes, atomic_write_text
 from ..problems import GamemasterError, StateError
 from ..workspace import Workspace
-from . import character, day as day_page, gallery, overview, search, shown as scene_page, talks
+from . import character, day as day_page, gallery, knows, overview, search, shown as scene_page, talks
 from .html import character_file, day_file, gallery_file, labels, page, scene_file
 from .studio import Studio, day_input_files, day_summary, load_studio, scene_turns, workspace_file
 
@@ -79,8 +79,11 @@ class _Writer:
         self.result.written.append(relative)
 
 
-def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
-    """Build into ``out`` (default: ``report/`` in the workspace); returns what was written."""
+def build_report(workspace: Workspace, out: Path | None = None, track: list[str] | None = None) -> BuildResult:
+    """Build into ``out`` (default: ``report/`` in the workspace); returns what was written.
+
+    ``track``: queries whose diffusion the "who knows what" page draws; kept in the manifest,
+    so a later build without ``track`` draws them again (``[]`` stops tracking)."""
     workspace.require()
     out = (out or workspace.root / DEFAULT_FOLDER).resolve()
     if out.exists() and not out.is_dir():
@@ -88,7 +91,9 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
     _check_out(workspace, out)
     studio = load_studio(workspace)
     result = BuildResult(out)
-    writer = _Writer(out, _read_manifest(out), result)
+    old_pages, old_tracked = _read_manifest(out)
+    writer = _Writer(out, old_pages, result)
+    tracked = list(dict.fromkeys(q.strip() for q in (old_tracked if track is None else track) if q.strip()))
     code = _code_fingerprint()
     language, title = studio.language, studio.world.studio
     words = labels(language)
@@ -119,7 +124,13 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
             f'{words["day"]} {day}',
             day_page.render_day(studio, day, {r.ref: scene_turns(workspace, r) for r in records}, day_summary(workspace, day)),
             "../", "days"))
-    writer.page("talks.html", everything, lambda: frame(words["talks"], talks.render_talks(studio), "", "talks"))
+    writer.page("talks.html", _fingerprint(everything, tracked), lambda: frame(
+        words["talks"], talks.render_talks(studio, bool(tracked)), "", "talks"))
+    if tracked:
+        from ..who_knows import who_knows
+
+        writer.page("knows.html", _fingerprint(everything, tracked), lambda: frame(
+            words["knows"], knows.render_knows(studio, [who_knows(workspace, q) for q in tracked]), "", "talks"))
     _scene_pages(workspace, studio, writer, code, frame)
     _search(workspace, studio, writer, everything, frame)
     for agent_id in studio.agents:
@@ -134,7 +145,7 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
                               [(a, m.id, m.description, m.importance) for a, m in studio.mentions(artifact)], sorted(studio.records))
         writer.page(gallery_file(path), inputs, lambda artifact=artifact: frame(
             artifact.title, gallery.render_artifact(studio, artifact), "../", "gallery"))
-    _write_manifest(out, writer.pages)
+    _write_manifest(out, writer.pages, tracked)
     return result
 
 
@@ -206,17 +217,20 @@ def _day_context(studio: Studio, day: int) -> list:
     return [briefs, events, titles, ids]
 
 
-def _read_manifest(out: Path) -> dict[str, str]:
+def _read_manifest(out: Path) -> tuple[dict[str, str], list[str]]:
+    """The last build's page fingerprints and tracked queries."""
     try:
         data = jsontext.loads((out / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}  # no manifest (or a damaged one): every page is rendered again
+        return {}, []  # no manifest (or a damaged one): every page is rendered again
     if not isinstance(data, dict) or data.get("version") != MANIFEST_VERSION or not isinstance(data.get("pages"), dict):
-        return {}
-    return {k: v for k, v in data["pages"].items() if isinstance(k, str) and isinstance(v, str)}
+        return {}, []
+    tracked = data.get("tracked") if isinstance(data.get("tracked"), list) else []
+    return ({k: v for k, v in data["pages"].items() if isinstance(k, str) and isinstance(v, str)},
+            [q for q in tracked if isinstance(q, str)])
 
 
-def _write_manifest(out: Path, pages: dict[str, str]) -> None:
+def _write_manifest(out: Path, pages: dict[str, str], tracked: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    text = jsontext.dumps({"version": MANIFEST_VERSION, "pages": pages}, indent=1, sort_keys=True) + "\n"
+    text = jsontext.dumps({"version": MANIFEST_VERSION, "pages": pages, "tracked": tracked}, indent=1, sort_keys=True) + "\n"
     atomic_write_bytes(out / MANIFEST, text.encode("utf-8"), durable=False)

@@ -61,10 +61,11 @@ def _matrix(studio: Studio, found: dict[Pair, list[SceneRecord]], caption: str, 
             f'<thead><tr><th></th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
 
 
-def render_talks(studio: Studio) -> str:
+def render_talks(studio: Studio, tracked: bool = False) -> str:
     words = labels(studio.language)
     overall = conversations(studio, studio.days)
-    parts = [f'<h1>{esc(words["talks"])}</h1><p class="muted">{esc(words["talks_hint"])}</p>',
+    knows = f'<p>{link("knows.html", words["knows"] + " →")}</p>' if tracked else ""
+    parts = [f'<h1>{esc(words["talks"])}</h1><p class="muted">{esc(words["talks_hint"])}</p>{knows}',
              f'<section id="overall"><h2>{esc(words["talks_overall"])}</h2>{_matrix(studio, overall, words["talks_overall"], False)}</section>']
     for n, day in enumerate(reversed(studio.days)):
         found = conversations(studio, [day])
