@@ -250,7 +250,6 @@ def test_the_accumulator_is_over_the_threshold_where_a_reflection_was_triggered(
 def test_a_studio_before_its_first_day_has_an_overview_and_no_day_pages(tmp_path):
     root = tmp_path / "studio"
     from gamemaster.create import init_workspace
-from gamemaster.lang import reason
 
     init_workspace(root)
     result = build_report(Workspace(root))
