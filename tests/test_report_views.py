@@ -263,3 +263,4 @@ def test_a_tracked_query_shows_who_knew_it_since_when_and_from_whom_as_a_chain(t
     assert "Tag 4" in (root / "report/knows.html").read_text(encoding="utf-8")
     gamemaster(root, "report", "--track", "")
     assert 'href="knows.html"' not in (root / "report/talks.html").read_text(encoding="utf-8")
+    assert not (root / "report/knows.html").exists()

@@ -131,6 +131,8 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
 
         writer.page("knows.html", _fingerprint(everything, tracked), lambda: frame(
             words["knows"], knows.render_knows(studio, [who_knows(workspace, q) for q in tracked]), "", "talks"))
+    elif (out / "knows.html").is_file():  # tracking stopped: no page of it is left to be found
+        (out / "knows.html").unlink()
     _scene_pages(workspace, studio, writer, code, frame)
     _search(workspace, studio, writer, everything, frame)
     for agent_id in studio.agents:
