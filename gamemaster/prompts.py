@@ -15,7 +15,7 @@ from typing import Callable
 from string import Template
 
 from .backends.base import Turn
-from .lang import phrase
+from .lang import phrase, reason
 from .models import Agent, Brief, Memory, World
 from .problems import StateError
 from .scenes import SceneSpec
@@ -153,7 +153,7 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "present": ", ".join(f"{ctx.names.get(p, p)} ({p})" for p in others) or EMPTY,
         "colleagues": ", ".join(f"{name} ({aid})" for aid, name in ctx.names.items() if aid != agent.id),
         "topic": spec.topic or EMPTY,
-        "reason": spec.reason,
+        "reason": reason(language, spec.reason, ctx.names),
         "briefs": bullet_list([f"- {b.id}: {b.text}" for b in ctx.briefs]),
         "invitations": ctx.invitations,
         "slot": phrase(language, f"slot_{spec.slot}") if spec.slot else EMPTY,

@@ -85,7 +85,7 @@ def cli(workspace):
 
 #: Test files that play whole days, start a process per command or drive a browser or Claude
 #: Code: `pytest -m "not slow"` leaves them out for a quick run while editing (see README).
-SLOW = ("e2e/", "faults/", "test_report_browser.py", "test_report.py", "test_integrity.py",
+SLOW = ("e2e/", "faults/", "test_report_browser.py", "test_report.py", "test_report_views.py", "test_integrity.py",
         "test_offline_days.py", "test_work_rooms.py")
 
 

@@ -13,6 +13,7 @@ import pytest
 from report_studio import ESCAPED, NETWORK, PAYLOAD, gamemaster, pages, played_studio, scene_records
 
 from gamemaster.create import init_workspace
+from gamemaster.lang import reason
 from gamemaster.problems import GamemasterError, StateError
 from gamemaster.report import build_report
 from gamemaster.workspace import Workspace
@@ -29,7 +30,7 @@ def test_the_command_prints_the_overview_path_and_writes_into_the_workspace(stud
     root, out, output = studio
     assert output.strip().splitlines()[-1] == str(out / "index.html")
     assert (out / "index.html").is_file() and (out / "manifest.json").is_file()
-    assert {p.name for p in (out / "assets").iterdir()} == {"style.css", "app.js"}
+    assert {p.name for p in (out / "assets").iterdir()} == {"style.css", "app.js", "search.js"}
 
 
 def test_every_scene_of_every_day_has_its_card_with_reason_and_people(studio):
@@ -45,7 +46,7 @@ def test_every_scene_of_every_day_has_its_card_with_reason_and_people(studio):
         for record in day_records:
             card = text.split(f'id="scene-{record["scene"]:02d}"')[1].split('<li class="card"')[0]
             assert record["type"] in card
-            assert escape(record["reason"]) in card
+            assert escape(reason("de", record["reason"], agents)) in card
             for agent in record["participants"]:
                 assert escape(agents[agent]) in card, (record["ref"], agent)
             said = [escape(line["says"]) for line in record.get("transcript") or []]

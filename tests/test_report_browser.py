@@ -70,8 +70,10 @@ def test_every_page_loads_without_errors_and_the_injected_script_stays_inert(sit
     names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html"))
     artifacts = len(list((root / "gallery").rglob("*.md")))
     characters = len(list((root / "state/agents").glob("*.json")))
-    # The overview and three indexes, three days, every character, every artifact.
-    assert len(names) == 4 + 3 + characters + artifacts
+    scenes = sum(len(day) for day in scene_records(root).values())
+    # The overview and three indexes, the search, who talks with whom, three days, every scene,
+    # every character, every artifact.
+    assert len(names) == 4 + 2 + 3 + scenes + characters + artifacts
     for name in names:
         page.goto(url(out, name))
         assert page.evaluate("typeof window.__pwned") == "undefined", name
@@ -148,3 +150,79 @@ def test_screenshots_at_desktop_and_phone_width_without_sideways_scrolling(site)
             page.screenshot(path=str(shot))
             print(f"screenshot: {shot}")
         context.close()
+
+
+def test_the_search_finds_the_same_for_an_inflected_and_a_base_form_across_kinds(site, page):
+    root, out, _ = site
+    page.goto(url(out, "days/day-002.html"))
+    page.fill("header .find input", "Knochentürme")
+    page.press("header .find input", "Enter")
+    page.wait_for_selector("#results .result")
+    assert page.evaluate("location.pathname").endswith("/search.html")
+    inflected = page.locator("#results .result a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    page.fill("#q", "knochenturm")
+    base = page.locator("#results .result a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert inflected == base and len(base) > 20
+    kinds = set(page.locator("#results .result").evaluate_all("items => items.map(i => i.className)"))
+    assert {"result k-memory", "result k-reply", "result k-scene", "result k-artifact"} <= kinds
+    page.fill("#q", "Türme prüft")  # the brief with the payload: found, shown as text
+    assert page.locator("#results .result").count() >= 1
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    page.fill("#q", "knochenturm")
+    first = page.locator("#results .result.k-memory a").first
+    target = first.get_attribute("href").split("#")[1]
+    first.click()
+    page.wait_for_url("**/characters/*")
+    page.wait_for_function("document.querySelector(':target') !== null")
+    assert page.evaluate("document.querySelector(':target').id") == target
+    assert page.problems == []
+
+
+def test_a_reply_leads_to_what_its_character_was_shown_and_the_whole_prompt(site, page):
+    root, out, _ = site
+    page.goto(url(out, "days/day-002.html"))
+    link = page.locator(".card a.shown:visible").first
+    target = link.get_attribute("href").split("#")[1]
+    link.click()
+    turn = page.locator(":target")
+    assert turn.get_attribute("id") == target
+    memories = turn.locator(".section a.ref")
+    assert memories.count() > 3
+    prompt = turn.locator("details.prompt pre")
+    assert not prompt.is_visible()
+    turn.locator("details.prompt summary").click()
+    assert prompt.is_visible() and "## " in prompt.inner_text()
+    href = memories.first.get_attribute("href")
+    memories.first.click()
+    page.wait_for_url("**/characters/*")
+    page.wait_for_function("document.querySelector(':target') !== null")
+    assert page.evaluate("document.querySelector(':target').id") == href.split("#")[1]
+    page.go_back()
+    page.wait_for_url("**/scenes/*")
+    page.locator(".pager a").last.click()  # the next scene
+    page.wait_for_load_state()
+    assert page.locator("h1").inner_text().startswith("Szene day-")
+    assert page.problems == []
+
+
+def test_a_cell_of_who_talks_with_whom_leads_to_a_scene_where_both_spoke(site, page):
+    root, out, _ = site
+    page.goto(url(out, "index.html"))
+    page.click('header nav a[href="talks.html"]')
+    page.wait_for_url("**/talks.html")
+    page.locator("#overall a.cell").first.click()
+    pair = page.locator(":target")
+    names = pair.locator("strong").inner_text().split(" – ")
+    pair.locator("a").first.click()
+    page.wait_for_url("**/days/*")
+    page.wait_for_function("document.querySelector(':target') !== null")
+    speakers = page.locator(":target .dialogue .speaker > a").all_text_contents()  # a long exchange is folded
+    assert set(names) <= set(speakers)
+    page.go_back()
+    page.wait_for_url("**/talks.html*")
+    day_cell = page.locator("details[open] a.cell").first  # the latest day, open: a cell of one scene leads to it
+    href = day_cell.get_attribute("href")
+    day_cell.click()
+    page.wait_for_function("document.querySelector(':target') !== null")
+    assert page.evaluate("location.href").endswith(href.split("/")[-1])
+    assert page.problems == []

@@ -18,13 +18,13 @@ from .. import jsontext
 from ..fsio import atomic_write_bytes, atomic_write_text
 from ..problems import GamemasterError, StateError
 from ..workspace import Workspace
-from . import character, day as day_page, gallery, overview
-from .html import character_file, day_file, gallery_file, labels, page
-from .studio import Studio, day_input_files, day_summary, load_studio, scene_turns
+from . import character, day as day_page, gallery, knows, overview, search, shown as scene_page, talks
+from .html import character_file, day_file, gallery_file, labels, page, scene_file
+from .studio import Studio, day_input_files, day_summary, load_studio, scene_turns, workspace_file
 
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
-ASSETS = ("style.css", "app.js")
+ASSETS = ("style.css", "app.js", "search.js")
 DEFAULT_FOLDER = "report"
 
 
@@ -79,8 +79,11 @@ class _Writer:
         self.result.written.append(relative)
 
 
-def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
-    """Build into ``out`` (default: ``report/`` in the workspace); returns what was written."""
+def build_report(workspace: Workspace, out: Path | None = None, track: list[str] | None = None) -> BuildResult:
+    """Build into ``out`` (default: ``report/`` in the workspace); returns what was written.
+
+    ``track``: queries whose diffusion the "who knows what" page draws; kept in the manifest,
+    so a later build without ``track`` draws them again (``[]`` stops tracking)."""
     workspace.require()
     out = (out or workspace.root / DEFAULT_FOLDER).resolve()
     if out.exists() and not out.is_dir():
@@ -88,7 +91,9 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
     _check_out(workspace, out)
     studio = load_studio(workspace)
     result = BuildResult(out)
-    writer = _Writer(out, _read_manifest(out), result)
+    old_pages, old_tracked = _read_manifest(out)
+    writer = _Writer(out, old_pages, result)
+    tracked = list(dict.fromkeys(q.strip() for q in (old_tracked if track is None else track) if q.strip()))
     code = _code_fingerprint()
     language, title = studio.language, studio.world.studio
     words = labels(language)
@@ -119,18 +124,61 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
             f'{words["day"]} {day}',
             day_page.render_day(studio, day, {r.ref: scene_turns(workspace, r) for r in records}, day_summary(workspace, day)),
             "../", "days"))
+    writer.page("talks.html", _fingerprint(everything, tracked), lambda: frame(
+        words["talks"], talks.render_talks(studio, bool(tracked)), "", "talks"))
+    if tracked:
+        from ..who_knows import who_knows
+
+        writer.page("knows.html", _fingerprint(everything, tracked), lambda: frame(
+            words["knows"], knows.render_knows(studio, [who_knows(workspace, q) for q in tracked]), "", "talks"))
+    elif (out / "knows.html").is_file():  # tracking stopped: no page of it is left to be found
+        (out / "knows.html").unlink()
+    _scene_pages(workspace, studio, writer, code, frame)
+    _search(workspace, studio, writer, everything, frame)
     for agent_id in studio.agents:
         writer.page(character_file(agent_id), everything, lambda agent_id=agent_id: frame(
             studio.name(agent_id), character.render_character(studio, agent_id), "../", "characters", script=True))
     writer.page("gallery/index.html", everything, lambda: frame(
         words["gallery"], gallery.render_gallery_index(studio), "../", "gallery"))
     for path, artifact in studio.artifacts.items():
-        inputs = _fingerprint(code, title, names, artifact.__dict__, _file_bytes([workspace.root / path]),
+        series = gallery.versions(studio, artifact)
+        inputs = _fingerprint(code, title, names, artifact.__dict__, [a.__dict__ for a in series],
+                              _file_bytes([workspace.root / a.path for a in series]),
                               [(a, m.id, m.description, m.importance) for a, m in studio.mentions(artifact)], sorted(studio.records))
         writer.page(gallery_file(path), inputs, lambda artifact=artifact: frame(
             artifact.title, gallery.render_artifact(studio, artifact), "../", "gallery"))
-    _write_manifest(out, writer.pages)
+    _write_manifest(out, writer.pages, tracked)
     return result
+
+
+def _search(workspace: Workspace, studio: Studio, writer: _Writer, everything: str, frame) -> None:
+    """The search page and its index, made from every day's files and every artifact."""
+    records = [r for day in studio.days for r in studio.records[day]]
+    inputs = [p for day in studio.days for p in day_input_files(workspace, studio.records[day], day)]
+    inputs += [workspace.root / path for path in studio.artifacts]
+    fingerprint = _fingerprint(everything, _file_bytes(inputs))
+    words = labels(studio.language)
+    writer.page("search/index.js", fingerprint, lambda: search.build_index(
+        studio, {r.ref: scene_turns(workspace, r) for r in records}).script())
+    writer.page("search.html", fingerprint, lambda: frame(words["search_all"], search.render_search(studio), "", "search"))
+
+
+def _scene_pages(workspace: Workspace, studio: Studio, writer: _Writer, code: str, frame) -> None:
+    """One page per scene: each reply with what its character was shown, prev/next scene."""
+    refs = [r for day in studio.days for r in studio.records[day]]
+    names = {a.id: a.name for a in studio.agents.values()}
+    for n, record in enumerate(refs):
+        neighbours = (refs[n - 1].ref if n else None, refs[n + 1].ref if n + 1 < len(refs) else None)
+        turns = scene_turns(workspace, record)
+        inputs = [workspace.scene_dir(record.ref) / "scene.json"]
+        inputs += [p for p in (workspace_file(workspace, r) for r in (record.replies or {}).values()) if p]
+        inputs += [p for t in turns for p in scene_page.turn_files(workspace, record, t.label)]
+        linked = sorted({i for t in turns for i in scene_page.shown_ids(workspace, record, t.label) or []} & studio.known_ids)
+        fingerprint = _fingerprint(code, studio.world.studio, names, neighbours, _file_bytes(inputs), linked)
+        writer.page(scene_file(record.ref), fingerprint, lambda record=record, turns=turns, neighbours=neighbours: frame(
+            f'{record.ref}', scene_page.render_scene(
+                studio, record, turns, {t.label: scene_page.read_shown(workspace, record, t) for t in turns}, neighbours),
+            "../", "days"))
 
 
 #: The workspace's own folders: a report written into one (its manifest, its pages) would
@@ -171,17 +219,20 @@ def _day_context(studio: Studio, day: int) -> list:
     return [briefs, events, titles, ids]
 
 
-def _read_manifest(out: Path) -> dict[str, str]:
+def _read_manifest(out: Path) -> tuple[dict[str, str], list[str]]:
+    """The last build's page fingerprints and tracked queries."""
     try:
         data = jsontext.loads((out / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}  # no manifest (or a damaged one): every page is rendered again
+        return {}, []  # no manifest (or a damaged one): every page is rendered again
     if not isinstance(data, dict) or data.get("version") != MANIFEST_VERSION or not isinstance(data.get("pages"), dict):
-        return {}
-    return {k: v for k, v in data["pages"].items() if isinstance(k, str) and isinstance(v, str)}
+        return {}, []
+    tracked = data.get("tracked") if isinstance(data.get("tracked"), list) else []
+    return ({k: v for k, v in data["pages"].items() if isinstance(k, str) and isinstance(v, str)},
+            [q for q in tracked if isinstance(q, str)])
 
 
-def _write_manifest(out: Path, pages: dict[str, str]) -> None:
+def _write_manifest(out: Path, pages: dict[str, str], tracked: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    text = jsontext.dumps({"version": MANIFEST_VERSION, "pages": pages}, indent=1, sort_keys=True) + "\n"
+    text = jsontext.dumps({"version": MANIFEST_VERSION, "pages": pages, "tracked": tracked}, indent=1, sort_keys=True) + "\n"
     atomic_write_bytes(out / MANIFEST, text.encode("utf-8"), durable=False)

@@ -34,19 +34,36 @@ def _day_of(memory: Memory) -> int:
     return memory.scene_key[0] if memory.scene_key else 0
 
 
+#: Where a memory came from when it is something the character learned from outside.
+LEARNED = ("heard", "meeting", "event", "brief", "artifact")
+
+
+def _learned(memory: Memory) -> bool:
+    source = memory.metadata.get("source")
+    return memory.type == "conversation" or (memory.type == "observation" and isinstance(source, str)
+                                              and (source in LEARNED or source.startswith("library/")))
+
+
 def _plans(studio: Studio, stream: list[Memory], words: dict[str, str]) -> str:
-    by_day: dict[int, list[Memory]] = {}
+    """Per day what changed for the character: the plan, new reflections, what they learned."""
+    by_day: dict[int, dict[str, list[Memory]]] = {}
     for memory in stream:
-        if memory.type == "plan":
-            by_day.setdefault(_day_of(memory), []).append(memory)
+        group = ("plan" if memory.type == "plan" else "reflections" if memory.type == "reflection"
+                 else "learned" if _learned(memory) else None)
+        if group:
+            by_day.setdefault(_day_of(memory), {}).setdefault(group, []).append(memory)
     if not by_day:
         return ""
-    rows = "".join(
-        f'<li><span class="when">{_day_link(studio, day, words)}</span>'
-        f'<ul>{"".join(f"<li>{esc(m.description)} {_anchor(m)}</li>" for m in plans)}</ul></li>'
-        for day, plans in sorted(by_day.items())
-    )
-    return f'<section id="plans"><h2>{esc(words["plans"])}</h2><ul class="plans">{rows}</ul></section>'
+    rows = []
+    for n, (day, groups) in enumerate(sorted(by_day.items(), reverse=True)):
+        parts = "".join(
+            f'<h4>{esc(words[key])} ({len(groups[key])})</h4><ul>'
+            + "".join(f"<li>{esc(m.description)} {_anchor(m)}</li>" for m in groups[key]) + "</ul>"
+            for key in ("plan", "reflections", "learned") if groups.get(key))
+        counts = " · ".join(f"{len(groups[k])} {words[k]}" for k in ("plan", "reflections", "learned") if groups.get(k))
+        rows.append(f'<li><details{" open" if n == 0 else ""}><summary>{_day_link(studio, day, words)} '
+                    f'<span class="muted">{esc(counts)}</span></summary>{parts}</details></li>')
+    return f'<section id="plans"><h2>{esc(words["plans"])}</h2><ul class="plans">{"".join(rows)}</ul></section>'
 
 
 def _day_link(studio: Studio, day: int, words: dict[str, str], scene: int | None = None) -> str:
@@ -76,7 +93,10 @@ def _reflections(studio: Studio, stream: list[Memory], words: dict[str, str]) ->
     cited = {e for m in reflections for e in m.evidence}
     roots = [m for m in reflections if m.id not in cited]
 
+    expanded: set[str] = set()  # a reflection's tree is drawn once; later it is a link to it
+
     def tree(memory: Memory, seen: frozenset[str]) -> str:
+        expanded.add(memory.id)
         items = []
         for evidence_id in memory.evidence:
             evidence = by_id.get(evidence_id)
@@ -84,11 +104,15 @@ def _reflections(studio: Studio, stream: list[Memory], words: dict[str, str]) ->
                 items.append(f'<li>{_foreign(studio, evidence_id)}</li>')
             elif evidence is None:
                 items.append(f'<li class="missing">{esc(evidence_id)}</li>')
+            elif evidence.type == "reflection" and evidence.id in expanded:
+                items.append(f'<li>{_anchor(evidence)} {badge(evidence.type, "m-" + evidence.type)} {esc(evidence.description)} '
+                             f'<a class="subtree" href="#tree-{esc(evidence.id)}">{esc(words["subtree"])}</a></li>')
             elif evidence.type == "reflection" and evidence.id not in seen:
                 items.append(f'<li>{tree(evidence, seen | {evidence.id})}</li>')
             else:
                 items.append(f'<li>{_anchor(evidence)} {badge(evidence.type, "m-" + evidence.type)} {esc(evidence.description)}</li>')
-        return (f'<div class="insight depth-{min(memory.depth, 4)}">{badge(words["depth"] + " " + str(memory.depth), "depth")} '
+        return (f'<div class="insight depth-{min(memory.depth, 4)}" id="tree-{esc(memory.id)}">'
+                f'{badge(words["depth"] + " " + str(memory.depth), "depth")} '
                 f'{_anchor(memory)} {esc(memory.description)}</div>'
                 f'<ul class="evidence" aria-label="{esc(words["evidence"])}">{"".join(items)}</ul>')
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..lang import join_names, phrase, short_name
 from ..records import DaySummary, SceneRecord, WrittenMemory
-from .html import badge, character_file, esc, gallery_file, labels, link, paragraphs
+from .html import badge, character_file, esc, gallery_file, labels, link, paragraphs, scene_file
+from .shown import turn_anchor
 from .studio import Studio, Turn
 
 
@@ -16,7 +17,11 @@ def render_day(studio: Studio, day: int, turns: dict[str, list[Turn]], summary: 
         for r in records
     )
     earlier = [d for d in studio.days if d < day]
-    back = f'<p class="pager">{link(f"day-{earlier[-1]:03d}.html", "← " + words["previous_day"])}</p>' if earlier else ""
+    later = [d for d in studio.days if d > day]
+    steps = [link(f"day-{earlier[-1]:03d}.html", "← " + words["previous_day"]) if earlier else "",
+             link("index.html", words["timeline"]),
+             link(f"day-{later[0]:03d}.html", words["next_day"] + " →") if later else ""]
+    back = f'<p class="pager">{" · ".join(s for s in steps if s)}</p>'
     cards = "".join(_scene_card(studio, record, turns.get(record.ref, []), words) for record in records)
     weekday = phrase(studio.language, "weekday_" + studio.world.weekday(day))
     return (
@@ -56,8 +61,9 @@ def _scene_card(studio: Studio, record: SceneRecord, turns: list[Turn], words: d
         people = "<br>".join(f'{esc(words["room"])} {n}: ' + ", ".join(_who(studio, p) for p in room)
                              for n, room in enumerate(record.rooms, 1))
     head = (f'<header><span class="num">{record.scene:02d}</span> {badge(record.type, "t-" + record.type.lower())}'
-            f'<h2>{esc(record.topic or scene_people(studio, record))}</h2></header>')
-    facts = (f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(record.reason)}</dd>'
+            f'<h2>{esc(record.topic or scene_people(studio, record))}</h2>'
+            f'<a class="open" href="{esc("../" + scene_file(record.ref))}">{esc(words["open_scene"])} →</a></header>')
+    facts = (f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(studio.reason(record))}</dd>'
              f'<dt>{esc(words["who"])}</dt><dd>{people}</dd></dl>')
     parts = [head, facts]
     briefs = studio.brief_texts
@@ -67,21 +73,7 @@ def _scene_card(studio: Studio, record: SceneRecord, turns: list[Turn], words: d
     if record.event_id:
         text = studio.event_texts.get(record.event_id, record.event_id)
         parts.append(f'<p class="note event"><strong>{esc(words["event"])}</strong>: {esc(text)}</p>')
-    if record.transcript:
-        lines = "".join(
-            f'<li><span class="speaker">{_who(studio, line.speaker)}</span><q>{esc(line.says)}</q></li>'
-            for line in record.transcript
-        )
-        parts.append(f'<h3>{esc(words["dialogue"])}</h3><ol class="dialogue">{lines}</ol>')
-    acted = []
-    for turn in turns:
-        if turn.reply is None:
-            acted.append(f'<li>{_who(studio, turn.agent)}: <em>{esc(words["no_reply"])}</em></li>')
-            continue
-        said = "" if record.transcript or not turn.reply.says else f'<q>{esc(turn.reply.says)}</q>'
-        acted.append(f'<li><span class="speaker">{_who(studio, turn.agent)}</span>{paragraphs(turn.reply.action)}{said}</li>')
-    if acted:
-        parts.append(f'<h3>{esc(words["actions"])}</h3><ul class="acts">{"".join(acted)}</ul>')
+    parts.append(_exchange(studio, record, turns, words))
     if record.artifacts:
         items = "".join(f"<li>{_artifact_link(studio, path)}</li>" for path in record.artifacts)
         parts.append(f'<h3>{esc(words["artifacts"])}</h3><ul class="artifacts">{items}</ul>')
@@ -98,8 +90,48 @@ def _scene_card(studio: Studio, record: SceneRecord, turns: list[Turn], words: d
             f'<div class="who">{_who(studio, agent)}<ul class="mems">{"".join(_memory_line(studio, w) for w in items)}</ul></div>'
             for agent, items in by_agent.items()
         )
-        parts.append(f'<details{" open" if group is own else ""}><summary>{esc(title)} ({len(group)})</summary>{blocks}</details>')
+        parts.append(f'<details><summary>{esc(title)} ({len(group)})</summary>{blocks}</details>')
     return f'<li class="card" id="scene-{record.scene:02d}">{"".join(parts)}</li>'
+
+
+def _shown_link(studio: Studio, record: SceneRecord, turn: Turn, words: dict[str, str]) -> str:
+    """The way from a reply to what its character was shown (the scene page keeps the prompt)."""
+    if not (record.prompts or {}).get(turn.label):
+        return ""
+    href = f"../{scene_file(record.ref)}#{turn_anchor(turn.label)}"
+    text = words["shown_link"].format(name=short_name(studio.name(turn.agent)))
+    return f' <a class="shown" href="{esc(href)}">{esc(text)}</a>'
+
+
+def _exchange(studio: Studio, record: SceneRecord, turns: list[Turn], words: dict[str, str]) -> str:
+    """Each turn: who, what they did and, beside it, the line they said (a MEETING's action stays
+    with its line); lines of the transcript no turn accounts for are listed where they fell."""
+    lines = list(record.transcript or [])
+    items = []
+    for turn in turns:
+        said = ""
+        if turn.reply is not None and not record.transcript:
+            said = turn.reply.says or ""
+        elif turn.reply is not None and turn.reply.says:
+            mine = next((n for n, line in enumerate(lines) if line.speaker == turn.agent), None)
+            if mine is not None:
+                for stray in lines[:mine]:  # lines no reply of this record accounts for, where they fell
+                    items.append(f'<li><span class="speaker">{_who(studio, stray.speaker)}</span><q>{esc(stray.says)}</q></li>')
+                said, lines = lines[mine].says, lines[mine + 1:]
+        if turn.reply is None:
+            items.append(f'<li><span class="speaker">{_who(studio, turn.agent)}</span><em>{esc(words["no_reply"])}</em></li>')
+            continue
+        quote = f'<q>{esc(said)}</q>' if said else ""
+        items.append(f'<li><span class="speaker">{_who(studio, turn.agent)}{_shown_link(studio, record, turn, words)}</span>'
+                     f'{quote}<div class="act">{paragraphs(turn.reply.action)}</div></li>')
+    items += [f'<li><span class="speaker">{_who(studio, line.speaker)}</span><q>{esc(line.says)}</q></li>' for line in lines]
+    if not items:
+        return ""
+    title = words["dialogue"] if record.transcript else words["actions"]
+    body = f'<ol class="dialogue">{"".join(items)}</ol>'
+    if len(items) > 4:  # a long exchange is folded: the page stays a scan of the day
+        return f'<details class="exchange"><summary>{esc(title)} ({len(items)})</summary>{body}</details>'
+    return f'<h3>{esc(title)}</h3>{body}'
 
 
 def _artifact_link(studio: Studio, path: str) -> str:

@@ -13,6 +13,29 @@ def markdown_html(text: str) -> str:
     return MarkdownIt("commonmark", {"html": False}).render(text)
 
 
+def versions(studio: Studio, artifact: Artifact) -> list[Artifact]:
+    """Every artifact of the same kind and title, oldest first: the versions of one piece of work."""
+    same = [a for a in studio.artifacts.values() if a.kind == artifact.kind and a.title == artifact.title]
+    return sorted(same, key=lambda a: (studio.scene_day(a.created) or 0, a.created or "", a.path))
+
+
+def _diff(studio: Studio, before: Artifact, after: Artifact, words: dict[str, str]) -> str:
+    """The previous version → this one, line by line (difflib), every line escaped."""
+    import difflib
+
+    old = (artifact_body(studio.workspace, before) or "").splitlines()
+    new = (artifact_body(studio.workspace, after) or "").splitlines()
+    lines = list(difflib.unified_diff(old, new, before.path, after.path, lineterm="", n=2))
+    if not lines:
+        return f'<p class="muted">{esc(words["no_change"])}</p>'
+    css = {"+": "add", "-": "del", "@": "hunk"}
+    body = "".join(f'<span class="{css.get(line[:1], "same")}">{esc(line)}</span>' for line in lines[2:])
+    added = sum(1 for line in lines[2:] if line.startswith("+"))
+    removed = sum(1 for line in lines[2:] if line.startswith("-"))
+    return (f'<details class="changes" open><summary>{esc(words["diff"])}: {link("../" + gallery_file(before.path), before.path.rsplit("/", 1)[-1])} '
+            f'→ {esc(after.path.rsplit("/", 1)[-1])} <span class="muted">+{added} −{removed}</span></summary><pre class="diff">{body}</pre></details>')
+
+
 def render_artifact(studio: Studio, artifact: Artifact) -> str:
     words = labels(studio.language)
     body = artifact_body(studio.workspace, artifact)
@@ -32,8 +55,17 @@ def render_artifact(studio: Studio, artifact: Artifact) -> str:
     )
     mentioned = (f'<section><h2>{esc(words["mentioned_by"])} ({len(mentions)})</h2><ul class="mems">{listed}</ul></section>'
                  if mentions else "")
+    series = versions(studio, artifact)
+    changes = ""
+    if len(series) > 1:
+        place = series.index(artifact)
+        items = " · ".join(
+            (f"<strong>{n}</strong>" if a is artifact else link("../" + gallery_file(a.path), str(n)))
+            + f' <span class="muted">({esc(words["day"])} {studio.scene_day(a.created) or "?"})</span>' for n, a in enumerate(series, 1))
+        changes = f'<section id="versions"><h2>{esc(words["versions"])}</h2><p>{items}</p>'
+        changes += (_diff(studio, series[place - 1], artifact, words) if place else "") + "</section>"
     return (f'<p class="crumbs">{link("index.html", words["gallery"])}</p><h1>{esc(artifact.title)}</h1>'
-            f'<p class="facts-line">{" · ".join(facts)}</p><article class="markdown">{content}</article>{mentioned}')
+            f'<p class="facts-line">{" · ".join(facts)}</p>{changes}<article class="markdown">{content}</article>{mentioned}')
 
 
 def render_gallery_index(studio: Studio) -> str:

@@ -21,7 +21,7 @@ LABELS: dict[str, dict[str, str]] = {
         "dialogue": "Gespräch", "actions": "Was sie taten", "says": "sagt", "wrote": "Was sie sich merkten",
         "others_got": "Was andere mitbekamen", "brief": "Vorgabe des Creative Director", "event": "Ereignis",
         "summary": "Zusammenfassung des Tages", "highlights": "Höhepunkte", "open_threads": "Offene Fäden",
-        "none": "keine", "persona": "Persona", "role": "Rolle", "team": "Team", "plans": "Pläne pro Tag",
+        "none": "keine", "persona": "Persona", "role": "Rolle", "team": "Team", "plans": "Was sich pro Tag änderte", "learned": "Gelernt",
         "stream": "Erinnerungsstrom", "filter_type": "Typ", "filter_tag": "Schlagwort", "filter_day": "Tag",
         "filter_importance": "Wichtigkeit ab", "search": "Volltextsuche", "all": "alle", "shown": "angezeigt",
         "reset": "Filter zurücksetzen", "evidence": "Belege", "depth": "Tiefe", "accumulator": "Wichtigkeits-Akkumulator",
@@ -30,6 +30,18 @@ LABELS: dict[str, dict[str, str]] = {
         "pending": "offen", "importance": "Wichtigkeit", "no_reply": "keine Antwort gespeichert",
         "studio_report": "Logbuch", "scene": "Szene", "previous_day": "Vorheriger Tag", "no_days": "Noch kein Tag gespielt.",
         "no_artifacts": "Noch keine Artefakte.", "file_missing": "Datei fehlt", "plan": "Plan", "room": "Raum",
+        "what_shown": "Was im Prompt stand", "shown_link": "Was {name} sah", "full_prompt": "Ganzer Prompt",
+        "no_prompt": "Kein Prompt in diesem Szenenordner gespeichert.", "previous_scene": "Vorherige Szene",
+        "next_scene": "Nächste Szene", "search_all": "Suche im Studio", "hits": "Treffer", "no_hits": "keine Treffer",
+        "search_hint": "Erinnerungen, Antworten, Artefakte und Szenen aller Figuren; Wörter wie beim Erinnern zerlegt "
+                       "(Groß/klein, Umlaute, Wortformen: „Knochentürme“ findet auch „Knochenturm“).",
+        "kind_memory": "Erinnerung", "kind_reply": "Antwort", "kind_scene": "Szene", "kind_artifact": "Artefakt",
+        "timeline": "Ablauf aller Tage", "next_day": "Nächster Tag", "open_scene": "Szene im Detail",
+        "knows": "Wer weiß was", "knows_chain": "Wer es wem erzählt hat", "knows_days": "Wer es an welchem Tag wusste",
+        "knows_hint": "Für jede verfolgte Suche (report --track): wer sich daran erinnern würde, seit welcher Szene und von wem.",
+        "from": "von", "own": "selbst erlebt",
+        "subtree": "↑ Belege dort", "versions": "Versionen", "diff": "Änderungen", "no_change": "Text unverändert", "talks": "Wer mit wem spricht", "talks_overall": "Alle Tage",
+        "talks_hint": "Gespräche mit Inhalt (beide haben etwas gesagt), nicht Notizen über Treffen; jede Zelle führt zu den Szenen.",
     },
     "en": {
         "overview": "Overview", "days": "Days", "day": "Day", "characters": "Characters", "gallery": "Gallery",
@@ -40,7 +52,7 @@ LABELS: dict[str, dict[str, str]] = {
         "dialogue": "Dialogue", "actions": "What they did", "says": "says", "wrote": "What they remembered",
         "others_got": "What others noticed", "brief": "Creative Director brief", "event": "Event",
         "summary": "Day summary", "highlights": "Highlights", "open_threads": "Open threads",
-        "none": "none", "persona": "Persona", "role": "Role", "team": "Team", "plans": "Plans per day",
+        "none": "none", "persona": "Persona", "role": "Role", "team": "Team", "plans": "What changed per day", "learned": "Learned",
         "stream": "Memory stream", "filter_type": "Type", "filter_tag": "Tag", "filter_day": "Day",
         "filter_importance": "Importance from", "search": "Full-text search", "all": "all", "shown": "shown",
         "reset": "Reset filters", "evidence": "Evidence", "depth": "Depth", "accumulator": "Importance accumulator",
@@ -49,6 +61,18 @@ LABELS: dict[str, dict[str, str]] = {
         "pending": "pending", "importance": "Importance", "no_reply": "no reply stored",
         "studio_report": "Logbook", "scene": "Scene", "previous_day": "Previous day", "no_days": "No day played yet.",
         "no_artifacts": "No artifacts yet.", "file_missing": "file missing", "plan": "Plan", "room": "Room",
+        "what_shown": "What the prompt showed", "shown_link": "What {name} was shown", "full_prompt": "Full prompt",
+        "no_prompt": "No prompt kept in this scene folder.", "previous_scene": "Previous scene",
+        "next_scene": "Next scene", "search_all": "Search the studio", "hits": "results", "no_hits": "no results",
+        "search_hint": "Memories, replies, artifacts and scenes of every character; words analysed as recall does "
+                       "(case, umlauts, word forms).",
+        "kind_memory": "Memory", "kind_reply": "Reply", "kind_scene": "Scene", "kind_artifact": "Artifact",
+        "timeline": "Run timeline", "next_day": "Next day", "open_scene": "Scene in detail",
+        "knows": "Who knows what", "knows_chain": "Who told whom", "knows_days": "Who knew it on which day",
+        "knows_hint": "For each tracked query (report --track): who would recall it, since which scene and from whom.",
+        "from": "from", "own": "first-hand",
+        "subtree": "↑ evidence there", "versions": "Versions", "diff": "Changes", "no_change": "Text unchanged", "talks": "Who talks with whom", "talks_overall": "All days",
+        "talks_hint": "Conversations with content (both said something), not notices of meetings; each cell leads to its scenes.",
     },
 }
 
@@ -70,6 +94,11 @@ def script_json(data: object) -> str:
 
 def day_file(day: int) -> str:
     return f"days/day-{day:03d}.html"
+
+
+def scene_file(ref: str) -> str:
+    """``day-001/scene-02`` → ``scenes/day-001-scene-02.html``."""
+    return "scenes/" + ref.replace("/", "-") + ".html"
 
 
 def character_file(agent_id: str) -> str:
@@ -96,12 +125,15 @@ def page(*, title: str, studio: str, language: str, body: str, prefix: str, curr
     """A whole HTML document; ``prefix`` leads from the page's folder back to the report's root."""
     words = labels(language)
     nav = [("index.html", words["overview"], "overview"), ("days/index.html", words["days"], "days"),
-           ("characters/index.html", words["characters"], "characters"), ("gallery/index.html", words["gallery"], "gallery")]
+           ("characters/index.html", words["characters"], "characters"), ("talks.html", words["talks"], "talks"),
+           ("gallery/index.html", words["gallery"], "gallery")]
     here = ' aria-current="page"'
     items = "".join(
         f'<a href="{esc(prefix + href)}"{here if key == current else ""}>{esc(text)}</a>' for href, text, key in nav
     )
     js = f'<script src="{esc(prefix)}assets/app.js"></script>' if script else ""
+    find = (f'<form class="find" role="search" action="{esc(prefix)}search.html"><input type="search" name="q" '
+            f'aria-label="{esc(words["search_all"])}" placeholder="{esc(words["search_all"])}"></form>')
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{esc(language)}">\n<head>\n<meta charset="utf-8">\n'
@@ -109,7 +141,7 @@ def page(*, title: str, studio: str, language: str, body: str, prefix: str, curr
         f"<title>{esc(title)} · {esc(studio)}</title>\n"
         f'<link rel="stylesheet" href="{esc(prefix)}assets/style.css">\n</head>\n<body>\n'
         f'<header class="top"><a class="brand" href="{esc(prefix)}index.html">{esc(studio)} · {esc(words["studio_report"])}</a>'
-        f'<nav>{items}</nav></header>\n<main>\n{body}\n</main>\n{js}\n</body>\n</html>\n'
+        f'<nav>{items}</nav>{find}</header>\n<main>\n{body}\n</main>\n{js}\n</body>\n</html>\n'
     )
 
 

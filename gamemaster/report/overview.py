@@ -94,7 +94,25 @@ def render_days_index(studio: Studio) -> str:
         kinds = " ".join(badge(r.type, "t-" + r.type.lower()) for r in studio.records[day])
         items.append(f'<li>{link(day_file(day).split("/", 1)[1], words["day"] + " " + str(day))} '
                      f'<span class="muted">{esc(phrase(studio.language, "weekday_" + studio.world.weekday(day)))}</span><div class="kinds">{kinds}</div></li>')
-    return f'<h1>{esc(words["days"])}</h1><ul class="cards days">{"".join(items)}</ul>'
+    return (f'<h1>{esc(words["days"])}</h1>' + _timeline(studio, words)
+            + f'<ul class="cards days">{"".join(items)}</ul>')
+
+
+def _mark_title(record) -> str:
+    return f"{record.scene:02d} {record.type} {record.topic or ''}".strip()
+
+
+def _timeline(studio: Studio, words: dict[str, str]) -> str:
+    """The whole run at a glance: one row a day, one mark a scene (its type's colour), each a link."""
+    rows = []
+    for day in studio.days:
+        marks = "".join(
+            f'<a class="badge tick t-{esc(r.type.lower())}" title="{esc(_mark_title(r))}" '
+            f'href="{esc(day_file(day).split("/", 1)[1])}#scene-{r.scene:02d}">{r.scene:02d}</a>'
+            for r in studio.records[day])
+        rows.append(f'<li><span class="when">{link(day_file(day).split("/", 1)[1], words["day"] + " " + str(day))}</span>'
+                    f'<span class="marks">{marks}</span></li>')
+    return f'<section id="timeline"><h2>{esc(words["timeline"])}</h2><ol class="runline">{"".join(rows)}</ol></section>'
 
 
 def render_characters_index(studio: Studio) -> str:

@@ -50,6 +50,12 @@ class Studio:
     def days(self) -> list[int]:
         return sorted(self.records)
 
+    def reason(self, record: SceneRecord) -> str:
+        """The Game Master's reason in the studio's language, with first names."""
+        from ..lang import reason
+
+        return reason(self.language, record.reason, {a.id: a.name for a in self.agents.values()})
+
     def name(self, agent_id: str) -> str:
         agent = self.agents.get(agent_id)
         return agent.name if agent else agent_id
