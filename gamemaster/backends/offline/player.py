@@ -81,6 +81,12 @@ class Player:
         for section in SECTIONS:
             if section not in kind.allows:
                 body.pop(section, None)
+        from .organise import proposal
+
+        proposed = proposal(self)
+        if proposed is not None:
+            body["gathering"], announced = proposed
+            body["says"] = f"{body.get('says', '').strip()} {announced}".strip()
         # Answered once, in the character's first turn of a scene.
         if self.req.invitations and not any(t.speaker == self.agent.id for t in self.req.transcript):
             from .invitations import answers
