@@ -172,7 +172,8 @@ def print_split(r: dict) -> None:
               f"{share(row['own'] + row['across'], row['new'])} | {share(row['repeats'], row['new'])} |")
     worst, agent, copies, count = split["worst"]
     print()
-    print(f"worst own stream: {agent} {copies} of {count} ({worst:.0%}); lines said again word for word by the same "
+    worst_stream = f"{agent} {copies} of {count} ({worst:.0%})" if copies else "none has a copy"
+    print(f"worst own stream: {worst_stream}; lines said again word for word by the same "
           f"character: {share(split['said_copies'], split['said'])}")
 
 
