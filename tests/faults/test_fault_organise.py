@@ -51,3 +51,12 @@ def test_the_same_brief_gives_the_same_proposal_for_the_same_seed(tmp_path):
     assert found[0] == found[1]
     assert [(g["host"], g["day"], g["slot"], g["place"], sorted(g["invited"])) for g in found[0]] == [
         ("nami", 2, "evening", "Innenhof", ["darius", "vera"])]
+
+
+def test_a_brief_for_a_day_further_ahead_than_a_reply_may_plan_proposes_nothing_and_the_day_plays(tmp_path):
+    workspace = fk.studio(tmp_path)
+    fk.run(workspace.root, "brief", "Organisiere an Tag 90 eine Feier und lade alle ein", "--to", "vera")
+    proc = fk.run(workspace.root, "day", "advance")
+    fk.assert_no_traceback(proc)
+    assert proc.returncode == 0, fk.show(proc)
+    assert _world(workspace.root)["gatherings"] == []

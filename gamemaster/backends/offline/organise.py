@@ -24,6 +24,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...lang import phrase, short_name
+from ...schedule import GATHERING_DAYS_AHEAD
 from ...slots import parse_slot, slot_label
 from .text import WORD_RE
 
@@ -81,6 +82,8 @@ def proposal(player: Player) -> tuple[dict, str] | None:
         if found is None:
             continue
         draft, place_said = found
+        if draft["day"] > player.spec.day + GATHERING_DAYS_AHEAD:
+            continue  # further ahead than a reply may plan: the reply would be refused
         if any(g.host == player.agent.id and (g.day, g.slot) == (draft["day"], draft["slot"])
                for g in player.req.engagements):
             return None
