@@ -109,7 +109,7 @@ def _studio_tags(agents) -> list[str]:
     for agent_id in sorted(agents):
         interests = getattr(agents[agent_id], "interests", None)
         for interest in interests if isinstance(interests, list) else []:
-            tags = interest.get("tags") if isinstance(interest, dict) else None
+            tags = interest.get("tags") if isinstance(interest, dict) else getattr(interest, "tags", None)
             found += [t for t in tags if isinstance(t, str) and t.strip()] if isinstance(tags, list) else []
     return list(dict.fromkeys(found))
 
