@@ -21,11 +21,15 @@ At the end:
   another (a heard memory naming the speaker).
 - memories per character-day: new memory lines over characters × days.
 
-``--party`` (default on for 25 characters) plays a run of its own: in her first reply after
-day 1's ARRIVAL the host proposes a gathering — the reply's ``gathering`` field, as a Claude
-character would write it — for day 3 at lunch and invites 12 others (drawn, seeded). The
-invitees answer in their own replies (the offline player: by their plans and how well they
-know the host). After day 3: how many accepted, and who was at the GATHERING, host included.
+``--party`` (default on for 25 characters) plays a run of its own: after day 1's ARRIVAL the
+host gets a brief (``gamemaster brief --to emre``) to organise a quince party on day 3's weekday
+at lunch in the courtyard and to invite 12 others (drawn, seeded), named as the Creative Director
+would name them; her offline reply proposes the gathering itself (``backends/offline/organise.py``).
+``--inject`` instead puts the proposal into her first reply after that ARRIVAL, as a Claude
+character would write the ``gathering`` field (what the bench did before the offline player could
+organise). The invitees answer in their own replies (the offline player: by their plans and how
+well they know the host). After day 3: how many accepted, and who was at the GATHERING, host
+included.
 
 Runs on any commit of the project (``--root`` of a checkout on PYTHONPATH): without
 ``gamemaster.who_knows`` the same rule is applied here. Tables go to stdout, progress to stderr.
@@ -240,9 +244,21 @@ class _Host:
         return getattr(self.inner, name)
 
 
-def party(size: int, tmp: Path, seed: int) -> dict:
+def party_brief(workspace, guests: list[str]) -> str:
+    """The Creative Director's brief to the host: the party, its weekday and time, the guests by name."""
+    from gamemaster.lang import join_names, phrase, short_name
+
+    world = workspace.load_world()
+    weekday = phrase(world.language, "weekday_" + world.weekday(PARTY["day"]))
+    names = join_names(world.language, [short_name(workspace.load_agent(g).name) for g in guests])
+    return f"Organisiere am {weekday} mittags ein Quittenfest im Innenhof und lade {names} ein."
+
+
+def party(size: int, tmp: Path, seed: int, inject: bool = False) -> dict:
+    from gamemaster.backends.offline import OfflineBackend
+    from gamemaster.briefs import give_brief
     from gamemaster.gm import GameMaster
-    from gamemaster.loop import advance_days
+    from gamemaster.loop import advance_days, run_scene
 
     workspace = build_studio(tmp / f"party-{size}-{seed}", size)
     # The seed draws the guests and the offline player's answers.
@@ -250,10 +266,14 @@ def party(size: int, tmp: Path, seed: int) -> dict:
     workspace.world_path.write_text(json.dumps({**world, "seed": seed}, ensure_ascii=False), encoding="utf-8")
     others = [a for a in workspace.agent_ids() if a != HOST]
     guests = sorted(random.Random(seed).sample(others, min(GUESTS, len(others))))
-    backend = _Host(guests)
+    backend = _Host(guests) if inject else OfflineBackend()
     start = time.perf_counter()
+    gm = GameMaster(workspace)
     try:
-        advance_days(GameMaster(workspace), backend, PARTY["day"])
+        run_scene(gm, backend)  # day 1's ARRIVAL
+        if not inject:
+            give_brief(workspace, party_brief(workspace, guests), to=[HOST])
+        advance_days(gm, backend, PARTY["day"])
     except Exception as exc:  # a commit without gatherings rejects the reply that proposes one
         log(f"  party at {size} characters: {str(exc).splitlines()[-1]}")
         return {"size": size, "seed": seed, "proposed": False}
@@ -266,7 +286,7 @@ def party(size: int, tmp: Path, seed: int) -> dict:
         record = json.loads((workspace.scene_dir(gathering.held) / "scene.json").read_text(encoding="utf-8"))
     present = record["participants"] if record else []
     log(f"  party at {size} characters: {time.perf_counter() - start:.0f} s")
-    return {"size": size, "seed": seed, "proposed": True, "invited": len(gathering.invited),
+    return {"size": size, "seed": seed, "proposed": True, "created": gathering.created, "invited": len(gathering.invited),
             "accepted": sum(1 for a in gathering.invited if gathering.answers.get(a) == "accepted"),
             "declined": sum(1 for a in gathering.invited if gathering.answers.get(a) == "declined"),
             "held": gathering.held, "slot": record.get("slot") if record else None,
@@ -286,6 +306,8 @@ def main() -> None:
     parser.add_argument("--party", default="25", help="sizes to play the party run at (empty: none)")
     parser.add_argument("--party-seeds", type=int, default=1, help="party runs per size (seeds 1, 2, …)")
     parser.add_argument("--no-diffusion", action="store_true", help="only the party run")
+    parser.add_argument("--inject", action="store_true",
+                        help="the party's proposal put into the host's reply instead of asked for by a brief")
     args = parser.parse_args()
     sizes = [] if args.no_diffusion else [int(s) for s in args.sizes.split(",") if s.strip()]
     results, parties = [], []
@@ -293,7 +315,7 @@ def main() -> None:
         for size in sizes:
             results.append(run(size, args.days, Path(tmp), 1, args.lines))
         for size in [int(s) for s in args.party.split(",") if s.strip()]:
-            parties += [party(size, Path(tmp), seed) for seed in range(1, args.party_seeds + 1)]
+            parties += [party(size, Path(tmp), seed, args.inject) for seed in range(1, args.party_seeds + 1)]
     if parties:
         print_parties(parties)
     if not results:
@@ -311,14 +333,15 @@ def main() -> None:
 
 
 def print_parties(parties: list[dict]) -> None:
-    print(f"| characters | seed | invited | accepted | declined | held | host present | came (host included) | invitees who came |")
-    print("|---" * 9 + "|")
+    print("| characters | seed | proposed in | invited | accepted | declined | held | host present | came (host included) "
+          "| invitees who came |")
+    print("|---" * 10 + "|")
     for p in parties:
         if not p["proposed"]:
-            print(f"| {p['size']} | {p['seed']} | — (the reply's gathering was not taken) | | | | | | |")
+            print(f"| {p['size']} | {p['seed']} | — (no gathering proposed) | | | | | | | |")
             continue
         held = f"{p['held']} ({p['slot']})" if p["held"] else "not held"
-        print(f"| {p['size']} | {p['seed']} | {p['invited']} | {p['accepted']} | {p['declined']} | {held} | "
+        print(f"| {p['size']} | {p['seed']} | {p['created']} | {p['invited']} | {p['accepted']} | {p['declined']} | {held} | "
               f"{'yes' if p['host_present'] else 'no'} | {p['came']} | {p['guests_came']} of {p['invited']} |")
     print()
 

@@ -9,6 +9,12 @@ backend, ``--days`` days. Of the memories written in those days (their descripti
   and the same among what the characters wrote themselves (no ``metadata.source``: their notes,
   plans, summaries, insights and artifacts; not the notices, events, library reads and heard
   lines the tool writes alike for everyone who was there);
+- the copies split (``--split``, a second table): by who wrote them (the character, or the tool:
+  by ``metadata.source``) and by where the earlier copy is — in the same character's own stream,
+  or only in someone else's (across the studio); and, last column, the copies that remain when a
+  text the tool gives several characters in one scene (an event, a notice, what a table heard)
+  counts once — a copy there repeats a text of an earlier scene; plus the lines said (``says``)
+  that repeat an earlier line of the same character word for word, and the worst single stream;
 - English tags: the share that say „Stichwort <tag>“ with a lower-case ASCII tag (``core-loop``);
 - third person: the share in which a character names itself (its first name as a word),
   a notice, brief or heard line excepted (those quote others);
@@ -83,8 +89,92 @@ def measure(workspace, before: dict[str, int]) -> dict:
             actions[action.replace(name, "X", 1) if name else action] += 1
     gesture, count = actions.most_common(1)[0] if actions else ("—", 0)
     total = len(new)
-    return {"memories": total, "copies": copies, "written": written, "written_copies": written_copies, "english": english, "third": third, "gesture": gesture,
+    split = _split(streams(workspace), before)
+    split["said"], split["said_copies"] = _said_copies(workspace)
+    return {"split": split, "memories": total, "copies": copies, "written": written, "written_copies": written_copies, "english": english, "third": third, "gesture": gesture,
             "gesture_count": count}
+
+
+def _split(found: dict[str, list[dict]], before: dict[str, int]) -> dict:
+    """Copies among the new memories by writer (``character`` or the tool's source) and place
+    (``own``: the character's own stream has the text already; ``across``: only another's)."""
+    studio: Counter = Counter()
+    own: dict[str, Counter] = {a: Counter() for a in found}
+    scenes: dict[str, set] = {}
+    for agent, memories in found.items():
+        for memory in memories[: before.get(agent, 0)]:
+            studio[memory["description"]] += 1
+            own[agent][memory["description"]] += 1
+            scenes.setdefault(memory["description"], set()).add(memory.get("created"))
+    rows: dict[str, Counter] = {}
+    worst = (0.0, "", 0, 0)
+    order = sorted(((m.get("created") or "", agent, i, m) for agent, memories in found.items()
+                    for i, m in enumerate(memories) if i >= before.get(agent, 0)), key=lambda t: (t[0], t[1], t[2]))
+    per_agent: dict[str, list[int]] = {a: [0, 0] for a in found}
+    for _, agent, _, memory in order:
+        text = memory["description"]
+        writer = (memory.get("metadata") or {}).get("source") or "character"
+        row = rows.setdefault(writer, Counter())
+        row["new"] += 1
+        if own[agent][text]:
+            row["own"] += 1
+            per_agent[agent][0] += 1
+        elif studio[text]:
+            row["across"] += 1
+        if scenes.get(text, set()) - {memory.get("created")}:
+            row["repeats"] += 1
+        scenes.setdefault(text, set()).add(memory.get("created"))
+        per_agent[agent][1] += 1
+        studio[text] += 1
+        own[agent][text] += 1
+    for agent, (copies, count) in per_agent.items():
+        if count and copies / count > worst[0]:
+            worst = (copies / count, agent, copies, count)
+    return {"rows": rows, "worst": worst}
+
+
+def _said_copies(workspace) -> tuple[int, int]:
+    """Lines said in the played scenes, and those a character had said word for word before."""
+    said: dict[str, set] = {}
+    total = copies = 0
+    for path in sorted(workspace.root.glob("scenes/day-*/scene-*/replies/*.json"),
+                       key=lambda p: (p.parent.parent.parent.name, p.parent.parent.name, p.name)):
+        reply = json.loads(path.read_text(encoding="utf-8"))
+        text = (reply.get("says") or "").strip()
+        if not text:
+            continue
+        total += 1
+        mine = said.setdefault(reply.get("agent"), set())
+        copies += text in mine
+        mine.add(text)
+    return total, copies
+
+
+def print_split(r: dict) -> None:
+    split = r["split"]
+    rows = split["rows"]
+    share = lambda n, d: f"{n} ({n / max(d, 1):.0%})"  # noqa: E731
+    print("| written by | new memories | copy in its own stream | copy only in another's | copies in all "
+          "| copies, one scene's shared text once |")
+    print("|---|---|---|---|---|---|")
+    tool = Counter()
+    for writer in ["character"] + sorted(w for w in rows if w != "character"):
+        if writer not in rows:
+            continue
+        row = rows[writer]
+        if writer != "character":
+            tool.update(row)
+        print(f"| {writer} | {row['new']} | {share(row['own'], row['new'])} | {share(row['across'], row['new'])} | "
+              f"{share(row['own'] + row['across'], row['new'])} | {share(row['repeats'], row['new'])} |")
+    every = tool + rows.get("character", Counter())
+    for label, row in (("the tool, all", tool), ("everyone", every)):
+        print(f"| **{label}** | {row['new']} | {share(row['own'], row['new'])} | {share(row['across'], row['new'])} | "
+              f"{share(row['own'] + row['across'], row['new'])} | {share(row['repeats'], row['new'])} |")
+    worst, agent, copies, count = split["worst"]
+    print()
+    worst_stream = f"{agent} {copies} of {count} ({worst:.0%})" if copies else "none has a copy"
+    print(f"worst own stream: {worst_stream}; lines said again word for word by the same "
+          f"character: {share(split['said_copies'], split['said'])}")
 
 
 def run(days: int, size: int, tmp: Path) -> dict:
@@ -103,6 +193,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=int, default=5)
     parser.add_argument("--size", type=int, default=7)
+    parser.add_argument("--split", action="store_true", help="also the copies by writer and by stream")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         r = run(args.days, args.size, Path(tmp))
@@ -113,6 +204,9 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     print(f"| {r['memories']} | {share(r['copies'])} | {own} | {share(r['english'])} | {share(r['third'])} | "
           f"{r['gesture_count']}× „{r['gesture']}“ |")
+    if args.split:
+        print()
+        print_split(r)
 
 
 if __name__ == "__main__":

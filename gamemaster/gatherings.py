@@ -193,3 +193,43 @@ def attendance_line(gathering: Gathering, seen: dict[str, list[str]]) -> str:
     if seen["uninvited"]:
         parts.append("came uninvited: " + ", ".join(seen["uninvited"]))
     return "; ".join(parts)
+
+
+def overview(gathering: Gathering, came: list[str] | None) -> dict:
+    """A gathering as ``status`` and the report show it: its facts, the answers, and, once held
+    (``came``: the held scene's participants), who came, who accepted and stayed away and who came
+    uninvited."""
+    present = list(came or [])
+    seen = attendance(gathering, present)
+    return {
+        "id": gathering.id, "host": gathering.host, "what": gathering.what, "day": gathering.day, "slot": gathering.slot,
+        "place": gathering.place, "created": gathering.created, "held": gathering.held,
+        "invited": seen["invited"], "accepted": seen["accepted"], "declined": seen["declined"],
+        "no_answer": seen["no_answer"], "came": present,
+        "absent": seen["absent"] if gathering.held else [], "uninvited": seen["uninvited"] if gathering.held else [],
+    }
+
+
+def overviews(world: World, record_of) -> list[dict]:
+    """Every gathering's ``overview``; ``record_of`` reads a scene's record (who was there)."""
+    rows = []
+    for gathering in world.gatherings:
+        record = record_of(gathering.held) if gathering.held else None
+        rows.append(overview(gathering, record.participants if record else None))
+    return rows
+
+
+def overview_lines(row: dict) -> list[str]:
+    """Two English lines for ``status``: what, when, where and who; then the answers and who came."""
+    def people(label: str, key: str) -> list[str]:
+        return [f"{label} {', '.join(row[key])}"] if row[key] else []
+
+    head = f"{row['id']} · day {row['day']:03d} {row['slot']} · {row['place']} · host {row['host']}: {row['what']}"
+    parts = people("invited", "invited") + people("accepted", "accepted") + people("declined", "declined") \
+        + people("no answer", "no_answer")
+    if row["held"]:
+        parts.append(f"held {row['held']}: came {', '.join(row['came']) or 'nobody'}")
+        parts += people("accepted but absent:", "absent") + people("came uninvited:", "uninvited")
+    else:
+        parts.append("upcoming")
+    return [head, "  " + " · ".join(parts)]

@@ -12,6 +12,7 @@ from pathlib import Path
 from .backends.base import ReplyRequest
 from .briefs import BRIEF_IMPORTANCE, give_brief, received_ref
 from .fsio import atomic_write_json
+from .gatherings import overviews
 from .models import Agent, Brief, Memory, World, memory_author, scene_ref
 from .pending import (
     ApplyOutcome,
@@ -165,6 +166,7 @@ class GameMaster:
             "reflection_threshold": world.reflection_threshold,
             "pending": pending.describe() if pending else None,
             "briefs": [b.model_dump() for b in world.briefs],
+            "gatherings": overviews(world, self.scene_record),
             "agents": [
                 {
                     "id": a.id,

@@ -183,7 +183,8 @@ LIBRARY_MEMORY_IMPORTANCE = 3
 
 
 def remember_readings(scene) -> None:
-    """One memory per document a character was shown, with the document's path as its source."""
+    """One memory per document a character was shown, with the document's path as its source;
+    none where the character's newest memories hold the same reading (same document, same sections)."""
     from .lang import phrase
 
     for agent_id in scene.spec.participants:
@@ -192,11 +193,14 @@ def remember_readings(scene) -> None:
             by_document.setdefault(excerpt["path"], []).append(excerpt)
         for path, excerpts in by_document.items():
             headings = [e["heading"] for e in excerpts if e["heading"]]
+            description = phrase(scene.language, "library_read", title=excerpts[0]["title"],
+                                 sections=", ".join(headings) or excerpts[0]["title"])
+            if scene.remembers(agent_id, description):
+                continue  # the same sections read again: the character remembers reading them already
             scene.remember(
                 agent_id,
                 type="observation",
-                description=phrase(scene.language, "library_read", title=excerpts[0]["title"],
-                                   sections=", ".join(headings) or excerpts[0]["title"]),
+                description=description,
                 importance=LIBRARY_MEMORY_IMPORTANCE,
                 tags=["library"],
                 metadata={"source": path, "sections": headings},

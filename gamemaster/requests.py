@@ -131,4 +131,6 @@ def build_request(
         listeners=listeners(spec, agents, world, agent_id),
         invitations=invitations,
         engagements=engagements(world, agent_id, spec.day),
+        roster=names,
+        weekday=world.weekday(spec.day),
     )

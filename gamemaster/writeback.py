@@ -104,7 +104,17 @@ def plan_scene(
         return memory
 
     new_world = _advance_world(world, spec, agents)
-    scene = SceneWrite(spec, turns, agents, updated, remember, language, new_world, readings or {})
+    newest: dict[str, set[str]] = {}
+
+    def remembers(agent: str, description: str) -> bool:
+        if agent not in newest:
+            from .news import TAIL
+
+            found, _ = workspace.stream(agent).tail(TAIL)
+            newest[agent] = {located.memory.description for located in found}
+        return description in newest[agent]
+
+    scene = SceneWrite(spec, turns, agents, updated, remember, language, new_world, readings or {}, remembers)
     kind.before_replies(scene)
     for agent_id, reply in turns:
         agent = updated[agent_id]

@@ -144,3 +144,33 @@ def test_an_english_studio_hears_in_english(gm, workspace):
     assert heard["description"].startswith("Heard: ") and "Vera: “The publisher sold the quince tree" in heard["description"]
     shown = [h for p in recall(workspace, listener, "quince tree courtyard").picked for h in p.heard]
     assert shown == ["  Vera said: “The publisher sold the quince tree in the courtyard.”"]
+
+
+def test_a_line_naming_the_listeners_topic_is_recalled_among_its_many_notes_on_that_topic(gm, workspace):
+    """A line that names a topic („Vertical Slice“) the listener has hundreds of tagged notes on
+    is still recalled: the query's phrase finds those notes by their tag first, so the heard
+    memory carries the topics its lines name as tags too, and its words decide among them."""
+    line = "Guten Morgen! Der Verlag will im Vertical Slice eine Szene mit dem Quittenbaum im Innenhof sehen."
+
+    def reply(request):  # whoever sits at Darius' table says it
+        return {**valid_reply(request), "says": line if request.agent.id != "darius" else ""}
+
+    outcome = arrive(gm, reply)
+    # Then many notes on that topic, newer than the line, so it is not among the newest memories.
+    path = workspace.memories_dir / "darius.jsonl"
+    with path.open("a", encoding="utf-8") as handle:
+        for n in range(150):  # more than fill the memory budget, fewer than a search's candidates
+            handle.write(json.dumps({"id": f"darius-{900 + n}", "created": outcome.spec.ref, "type": "observation",
+                                     "description": f"Notiz {n} zum Vertical Slice: Umfang der Ebene {n} prüfen, "
+                                                    "bevor die Termine für den Turm feststehen.",
+                                     "importance": 5, "tags": ["vertical-slice", "scope"], "metadata": {}},
+                                    ensure_ascii=False) + "\n")
+    ids = json.loads((workspace.root / "state/memory_ids.json").read_text(encoding="utf-8")) \
+        if (workspace.root / "state/memory_ids.json").exists() else {}
+    ids["darius"] = 1199
+    (workspace.root / "state/memory_ids.json").write_text(json.dumps(ids), encoding="utf-8")
+    heard = [m for m in lines(workspace, "darius") if m["created"] == outcome.spec.ref and m["metadata"].get("source") == "heard"]
+    assert len(heard) == 1
+    picked = recall(workspace, "darius", line).picked
+    assert heard[0]["id"] in [p.memory.id for p in picked]
+    assert "vertical-slice" in heard[0]["tags"]

@@ -126,3 +126,18 @@ def test_the_library_command_lists_documents_and_who_read_what(tmp_path):
     assert "Die Knochentürme" in after[0]["read_by"]["vera"]
     text = runner.invoke(app, [*root, "library"]).output
     assert "library/lore-bibel.md: Lore-Bibel „Titanenasche“" in text and "vera read: " in text
+
+
+def test_reading_the_same_sections_again_is_not_remembered_twice(tmp_path):
+    workspace = init_workspace(tmp_path / "studio")
+    gm = GameMaster(workspace)
+    run_scene(gm, OfflineBackend())  # the ARRIVAL
+    for _ in range(3):
+        _work_with_plan(workspace, "Ich schlage in der Bibliothek nach, wie die Knochentürme wachsen.", ["bone-towers"])
+        run_scene(gm, OfflineBackend(), Force(type="WORK", participants=["vera"]))
+    lines = [json.loads(l) for l in (workspace.memories_dir / "vera.jsonl").read_text(encoding="utf-8").splitlines()]
+    reads = [m for m in lines if m["metadata"].get("source", "").startswith("library/")]
+    # Read three times, remembered once (one memory per document read).
+    assert {m["created"] for m in reads} == {"day-001/scene-02"}
+    assert len(reads) == len({m["metadata"]["source"] for m in reads})
+    assert any("Die Knochentürme" in m["metadata"]["sections"] for m in reads)

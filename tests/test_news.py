@@ -149,3 +149,26 @@ def test_claude_characters_see_what_they_heard_lately_and_are_asked_to_pass_it_o
     section = prompt.split("**Was du kürzlich gehört hast**", 1)[1]
     assert "Vera (day-001/scene-02)" in section and "Klapptafel mit Perlmutt-Lack" in section
     assert "takeaways" in prompt
+
+
+@pytest.mark.parametrize("says", [
+    "Stellt euch vor, Vera meinte vorhin, dass der Quittenbaum im Innenhof nächste Woche gefällt wird!",
+    "Habt ihr schon gehört? Der Quittenbaum im Innenhof wird nächste Woche gefällt.",
+    "Wusstest du schon, dass der Quittenbaum im Innenhof nächste Woche gefällt wird? Schade drum.",
+])
+def test_news_a_claude_character_relays_in_its_own_words_is_passed_on_by_an_offline_listener(arrived, workspace, says):
+    offline = OfflineBackend()
+
+    def reply(request):
+        if request.agent.id == "darius":  # as a Claude character would put it: no template of the phrase bank
+            return {**valid_reply(request), "says": says}
+        return offline.reply(request)
+
+    turns = 2 * arrived.world().meeting_rounds
+    run_scene(arrived, ScriptedBackend([reply] * turns),
+              Force(type=SceneType.MEETING, participants=["darius", "emre"], topic="Farbpalette der Sumpfstädte"))
+    second = meet(arrived, "emre", "nami")
+    emre = " ".join(r["says"] for r in replies_of(workspace, second.spec.ref, "emre"))
+    assert "Darius" in emre and "Quittenbaum im Innenhof" in emre, emre
+    rows = {row.agent: row for row in who_knows(workspace, "Quittenbaum Innenhof gefällt").rows}
+    assert (rows["nami"].knows, rows["nami"].source) == (True, "emre")

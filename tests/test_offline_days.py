@@ -194,3 +194,20 @@ def test_ranked_reflections_cite_what_their_prompt_showed(three_days):
     root, _ = three_days
     assert json.loads((root / "state/world.json").read_text(encoding="utf-8"))["selection"] == "ranked"
     assert_reflections_cite_their_prompts(root)
+
+
+def test_no_character_writes_the_same_memory_text_into_its_own_stream_again(three_days):
+    """Of the memories three offline days add to a stream, at most 5 % repeat a text the stream
+    already has (a plan, a note, an insight, a re-read, a notice): a character's stream is not padded
+    with copies. (The same event or artifact seen by several characters is one text in several
+    streams: that is not counted here.)"""
+    root, _ = three_days
+    for agent, lines in streams(root).items():
+        seen: set[str] = set()
+        new = copies = 0
+        for memory in lines:
+            if not memory["created"].startswith("day-000"):
+                new += 1
+                copies += memory["description"] in seen
+            seen.add(memory["description"])
+        assert copies <= 0.05 * new, (agent, copies, new)

@@ -315,3 +315,27 @@ def test_a_work_scene_in_rooms_shows_who_sat_in_which_room(tmp_path):
         assert f"Raum {number}: " in card
         row = card.split(f"Raum {number}: ")[1].split("<br>")[0]
         assert [f"{agent}.html" in row for agent in room] == [True] * len(room)
+
+
+def test_a_gathering_is_shown_on_its_day_page_escaped_with_who_came(tmp_path):
+    root = tmp_path / "studio"
+    init_workspace(root)
+    world_path = root / "state/world.json"
+    world = json.loads(world_path.read_text(encoding="utf-8"))
+    world["gatherings"] = [{"id": "gathering-001", "host": "vera", "what": f"Quittenfest {PAYLOAD}", "day": 1,
+                            "slot": "morning", "place": "Innenhof", "invited": ["darius", "nami"],
+                            "answers": {"darius": "accepted", "nami": "declined"}, "created": "day-001/scene-01"}]
+    world["gatherings_issued"] = 1
+    world_path.write_text(json.dumps(world, ensure_ascii=False), encoding="utf-8")
+    gamemaster(root, "scene", "run")
+    gamemaster(root, "next", "--type", "GATHERING", "--with", "vera,tobi")
+    gamemaster(root, "scene", "run")
+    gamemaster(root, "report")
+    page = (root / "report/days/day-001.html").read_text(encoding="utf-8")
+    section = page.split('id="gatherings"')[1].split("</section>")[0]
+    assert f"Quittenfest {ESCAPED}" in section and "<script>" not in page
+    assert "Innenhof" in section and "day-001.html#scene-02" in section
+    came = section.split("Gekommen</dt><dd>")[1].split("</dd>")[0]
+    assert "vera.html" in came and "tobi.html" in came
+    assert "darius.html" in section.split("Zugesagt, nicht gekommen</dt><dd>")[1].split("</dd>")[0]
+    assert "tobi.html" in section.split("Ungeladen gekommen</dt><dd>")[1].split("</dd>")[0]

@@ -106,8 +106,9 @@ def test_meeting_is_a_sequential_exchange_and_leaves_conversation_memories(gm, w
     assert conversation[0]["metadata"]["with"] == ["darius"]
     assert [t["speaker"] for t in conversation[0]["metadata"]["transcript"]] == ["vera", "darius", "vera", "darius"]
     notice = [m for m in lines(workspace, "emre") if m["created"] == outcome.spec.ref]
-    assert [m["description"] for m in notice] == ["Vera und Darius hatten eine Besprechung."]
-    assert "Knochentürme" not in json.dumps(notice, ensure_ascii=False)  # only that it happened
+    # That it happened and on what (the topic, as anyone could see it); never what was said.
+    assert [m["description"] for m in notice] == ["Vera und Darius hatten eine Besprechung zum Thema Knochentürme."]
+    assert "antwortet" not in json.dumps(notice, ensure_ascii=False)
 
 
 def test_reflection_cites_evidence_sets_depth_and_resets_the_accumulator(gm, workspace):

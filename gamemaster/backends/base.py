@@ -64,6 +64,10 @@ class ReplyRequest:
     invitations: list = field(default_factory=list)
     #: Gatherings still ahead the character hosts or has accepted (``models.Gathering``).
     engagements: list = field(default_factory=list)
+    #: Everyone in the studio (id → name), and the scene day's weekday (``mon`` … ``sun``):
+    #: what a brief to organise something names (whom, which day).
+    roster: dict[str, str] = field(default_factory=dict)
+    weekday: str = ""
 
 
 @dataclass(frozen=True)

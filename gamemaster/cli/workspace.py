@@ -58,6 +58,13 @@ def status(ctx: typer.Context, as_json: JsonOption = False) -> None:
         console.print(table)
         for brief in data["briefs"]:
             console.print(printable(f"brief {brief['id']} waiting: {brief['text']}"), markup=False)
+        if data["gatherings"]:
+            from ..gatherings import overview_lines
+
+            console.print("gatherings:", style="bold")
+            for row in data["gatherings"]:
+                for line in overview_lines(row):
+                    console.print(printable(line), markup=False, highlight=False, soft_wrap=True)
 
     run(ctx, action)
 

@@ -55,6 +55,9 @@ class SceneWrite:
     world: "World"
     #: agent → the library excerpts its prompt showed (``Excerpt.as_dict``)
     readings: dict[str, list[dict]] = field(default_factory=dict)
+    #: ``remembers(agent, description)``: does one of the agent's newest memories (``news.TAIL``)
+    #: say this word for word already? For what the tool would otherwise write again (a re-read).
+    remembers: Callable[[str, str], bool] = lambda agent, description: False
 
 
 class SceneKind:

@@ -12,6 +12,7 @@ and are found and shown by the rule in ``retrieval/heard.py``.
 from __future__ import annotations
 
 import random
+import re
 from math import ceil
 
 from .base import SceneWrite
@@ -24,6 +25,8 @@ HEARD_IMPORTANCE = 3
 #: the lines themselves stay whole in ``metadata.heard``.
 DESCRIBED_SPEAKERS = 3
 DESCRIBED_CHARS = 90
+#: Topic tags a heard memory carries at most besides ``heard`` and its speakers.
+TOPIC_TAGS = 4
 
 
 def tables(spec, agents, world) -> list[list[str]]:
@@ -72,6 +75,7 @@ def remember_heard(scene: SceneWrite) -> None:
             said[agent_id] = reply.says.strip()
     if not said:
         return
+    named = _named_topics(said, agents)
     for table in tables(spec, agents, scene.world):
         for listener in table:
             speakers = [a for a in table if a != listener and a in said]
@@ -92,11 +96,41 @@ def remember_heard(scene: SceneWrite) -> None:
                 type="observation",
                 description=phrase(scene.language, "heard", lines=" · ".join(described)),
                 importance=HEARD_IMPORTANCE,
-                tags=["heard", *speakers],
+                tags=["heard", *speakers, *_topics(named, speakers)],
                 metadata={"source": "heard", "heard": [{"speaker": a, "says": _kept(said[a], len(speakers) + len(own))}
                                                        for a in speakers + own],
                           "with": [a for a in table if a != listener], "scene": spec.ref},
             )
+
+
+def _studio_tags(agents) -> list[str]:
+    """The tags of every character's interests: the studio's topics, as its memories are tagged."""
+    found: list[str] = []
+    for agent_id in sorted(agents):
+        interests = getattr(agents[agent_id], "interests", None)
+        for interest in interests if isinstance(interests, list) else []:
+            tags = interest.get("tags") if isinstance(interest, dict) else getattr(interest, "tags", None)
+            found += [t for t in tags if isinstance(t, str) and t.strip()] if isinstance(tags, list) else []
+    return list(dict.fromkeys(found))
+
+
+def _named_topics(said: dict[str, str], agents) -> dict[str, list[str]]:
+    """Speaker → the studio's topic tags their line names, as words (``Vertical Slice`` names
+    ``vertical-slice``). A query naming a topic finds the memories tagged with it before those
+    that merely share words (``strategies/ranked.py``); a heard memory tagged with the topics its
+    lines name stays findable among a listener's many notes on the same topic, where its words decide."""
+    from ..retrieval.text import fold, phrase_tags, tag_key
+
+    keys = {tag_key(t): t for t in _studio_tags(agents)}
+    named = {}
+    for speaker, says in said.items():
+        spoken = set(phrase_tags(says)) | set(re.findall(r"\w+", fold(says)))
+        named[speaker] = [tag for key, tag in keys.items() if key in spoken]
+    return named
+
+
+def _topics(named: dict[str, list[str]], speakers: list[str]) -> list[str]:
+    return list(dict.fromkeys(t for s in speakers for t in named.get(s, [])))[:TOPIC_TAGS]
 
 
 def _kept(says: str, lines: int) -> str:

@@ -1,5 +1,5 @@
 """MEETING: two or more characters talk, turn by turn over several rounds, and each keeps
-a conversation memory; others notice that a meeting took place - by default those in the
+a conversation memory; others notice that a meeting took place and on what topic - by default those in the
 participants' teams, at most ``meeting_notices_per_day`` times a day (``notice_recipients``)."""
 
 from __future__ import annotations
@@ -8,6 +8,8 @@ from .base import ReplyCheck, SceneKind, SceneWrite
 from .conversation import conversation_problems, remember_conversation
 
 MEETING_NOTICE_IMPORTANCE = 2
+#: Characters of the topic a notice names; a long topic (a brief's text) is cut at a word.
+NOTICE_TOPIC_CHARS = 90
 
 
 def hears_of(world, agents, participants) -> list[str]:
@@ -59,15 +61,22 @@ class Meeting(SceneKind):
 
     def write_back(self, scene: SceneWrite) -> None:
         from ..lang import join_names, phrase, short_name
+        from ..retrieval.heard import cut
 
         remember_conversation(scene)
         spec, agents = scene.spec, scene.agents
         names = join_names(scene.language, [short_name(agents[p].name) for p in spec.participants])
+        # The topic, as everyone could see it on the door: the notice then says what the meeting was
+        # about, and two meetings of the same people are two different notices. What was said stays
+        # with those who were there.
+        topic = " ".join((spec.topic or "").split()).rstrip(" .!?")
+        notice = (phrase(scene.language, "meeting_elsewhere_topic", names=names, topic=cut(topic, NOTICE_TOPIC_CHARS))
+                  if topic else phrase(scene.language, "meeting_elsewhere", names=names))
         for agent_id in notice_recipients(scene.world, agents, spec):
             scene.remember(
                 agent_id,
                 type="observation",
-                description=phrase(scene.language, "meeting_elsewhere", names=names),
+                description=notice,
                 importance=MEETING_NOTICE_IMPORTANCE,
                 tags=list(dict.fromkeys(["meeting", *spec.participants])),
                 metadata={"source": "meeting", "participants": list(spec.participants)},

@@ -208,7 +208,10 @@ def _studio_state(studio: Studio) -> list:
 
 
 def _day_context(studio: Studio, day: int) -> list:
-    """What a day page shows from outside its own folder: brief and event texts, artifact titles, linkable memory ids."""
+    """What a day page shows from outside its own folder: brief and event texts, artifact titles, linkable memory ids,
+    gatherings."""
+    from .gatherings import shown_on as gatherings_shown
+
     records = studio.records[day]
     briefs = {b: studio.brief_texts.get(b) for r in records for b in r.brief_ids}
     events = {r.event_id: studio.event_texts.get(r.event_id) for r in records if r.event_id}
@@ -216,7 +219,7 @@ def _day_context(studio: Studio, day: int) -> list:
     paths = {p for r in records for p in r.artifacts or []} | set(summary.artifacts if summary else [])
     titles = {p: [studio.artifacts[p].title, studio.artifacts[p].author] if p in studio.artifacts else None for p in sorted(paths)}
     ids = sorted({w.id for r in records for w in r.written or []} & studio.known_ids)
-    return [briefs, events, titles, ids]
+    return [briefs, events, titles, ids, gatherings_shown(studio, day)]
 
 
 def _read_manifest(out: Path) -> tuple[dict[str, str], list[str]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..lang import join_names, phrase, short_name
 from ..records import DaySummary, SceneRecord, WrittenMemory
+from .gatherings import render_gatherings
 from .html import badge, character_file, esc, gallery_file, labels, link, paragraphs, scene_file
 from .shown import turn_anchor
 from .studio import Studio, Turn
@@ -28,6 +29,7 @@ def render_day(studio: Studio, day: int, turns: dict[str, list[Turn]], summary: 
         f'<h1>{esc(words["day"])} {day} <small>{esc(weekday)}</small></h1>{back}'
         f'<nav class="toc"><ol>{toc}</ol></nav>'
         f'<ol class="timeline">{cards}</ol>'
+        + render_gatherings(studio, day)
         + _summary(studio, summary, words)
     )
 

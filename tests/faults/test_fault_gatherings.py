@@ -118,3 +118,46 @@ def test_an_event_for_a_day_with_no_scene_left_goes_to_the_next_day_or_is_refuse
     drill = next(e for e in world["events"] if e["text"] == "Feueralarm-Probe.")
     assert drill["held"] == [2]
     assert "Pizza." not in [e["text"] for e in world["events"]]
+
+
+def test_status_and_the_report_show_held_and_upcoming_gatherings_with_who_came(tmp_path):
+    upcoming = {**GATHERING, "id": "gathering-002", "host": "emre", "what": "<b>Kuchen</b> & [bold]Most[/]", "day": 3,
+                "slot": "lunch", "place": "Küche", "invited": ["vera", "finn"], "answers": {"finn": "declined"}}
+    workspace = fk.studio(tmp_path)
+    _with_gatherings(workspace, GATHERING, upcoming)
+    assert fk.run(workspace.root, "scene", "run").returncode == 0  # ARRIVAL
+    assert fk.run(workspace.root, "next", "--type", "GATHERING", "--with", "vera,nami,tobi").returncode == 0
+    assert fk.run(workspace.root, "scene", "run").returncode == 0
+
+    proc = fk.run(workspace.root, "status")
+    fk.assert_no_traceback(proc)
+    lines = proc.stdout.splitlines()
+    assert "gathering-001 · day 001 morning · Innenhof · host vera: Quittenfest" in lines, fk.show(proc)
+    assert ("  invited darius, nami, leo · accepted darius, nami · declined leo · held day-001/scene-02: "
+            "came vera, nami, tobi · accepted but absent: darius · came uninvited: tobi") in lines, fk.show(proc)
+    # Text from the world file is printed as written, never read as markup.
+    assert "gathering-002 · day 003 lunch · Küche · host emre: <b>Kuchen</b> & [bold]Most[/]" in lines, fk.show(proc)
+    # Vera and Finn were at day 1's ARRIVAL and answered there.
+    world = json.loads((workspace.root / "state/world.json").read_text(encoding="utf-8"))
+    answers = world["gatherings"][1]["answers"]
+    said = [f"{word} {', '.join(a for a in ('vera', 'finn') if answers.get(a) == answer)}"
+            for word, answer in (("accepted", "accepted"), ("declined", "declined"))
+            if any(answers.get(a) == answer for a in ('vera', 'finn'))]
+    assert "  " + " · ".join(["invited vera, finn", *said, "upcoming"]) in lines, fk.show(proc)
+
+    data = json.loads(fk.run(workspace.root, "status", "--json").stdout)
+    held = data["gatherings"][0]
+    assert (held["id"], held["held"], held["came"], held["absent"], held["uninvited"]) == (
+        "gathering-001", "day-001/scene-02", ["vera", "nami", "tobi"], ["darius"], ["tobi"])
+    assert (data["gatherings"][1]["held"], data["gatherings"][1]["came"], data["gatherings"][1]["invited"]) == (
+        None, [], ["vera", "finn"])
+
+    assert fk.run(workspace.root, "report").returncode == 0
+    page = (workspace.root / "report/days/day-001.html").read_text(encoding="utf-8")
+    section = page.split('id="gatherings"')[1]
+    assert "Quittenfest" in section and "Innenhof" in section and "day-001/scene-02" in section
+    assert "vera.html" in section and "tobi.html" in section  # host and who came uninvited, linked
+    # The upcoming one is shown on the day it was planned for … which has no page yet, so on the
+    # latest day's page, escaped.
+    assert "&lt;b&gt;Kuchen&lt;/b&gt; &amp; [bold]Most[/]" in section
+    assert "<b>Kuchen</b>" not in page

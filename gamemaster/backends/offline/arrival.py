@@ -28,7 +28,7 @@ def play(player: Player) -> dict[str, Any]:
     greeting_bank = lines["greetings_named"] if "colleague" in ctx and player.rng.random() < 0.4 else lines["greetings"]
     says = [player.pick(greeting_bank, ctx)]
     says.append(player.pick(lines["plan_says_brief"] if "brief" in ctx else lines["plan_says"], ctx))
-    plan_text = player.pick(lines["plan_texts_brief"] if "brief" in ctx else lines["plan_texts"], ctx)
+    plan_text = player.pick_fresh(lines["plan_texts_brief"] if "brief" in ctx else lines["plan_texts"], ctx)
     importance = player.rng.randint(5, 6) if "brief" in ctx else player.rng.randint(3, 5)
     plan = {"text": plan_text, "tags": focus.tags[:5], "importance": importance}
 
@@ -41,7 +41,7 @@ def play(player: Player) -> dict[str, Any]:
         says.append(player.pick(lines["wish_says"], wish_ctx))
     reply["plan"] = plan
     if player.rng.random() < 0.5:
-        reply["memories"] = [player.note(player.pick(lines["memories"], ctx), player.rng.randint(2, 4), focus.tags)]
+        reply["memories"] = [player.note(player.pick_fresh(lines["memories"], ctx), player.rng.randint(2, 4), focus.tags)]
     # News comes last in drawing order, so a character without any plays as before.
     told = news.tell(player)
     if told:

@@ -50,7 +50,7 @@ def play(player: Player) -> dict[str, Any]:
 
     reply: dict[str, Any] = {"action": player.pick(lines["actions"], ctx), "says": " ".join(says)}
     if player.rng.random() < 0.4:
-        reply["memories"] = [player.note(player.pick(lines["memories"], ctx), player.rng.randint(3, 5), focus.tags)]
+        reply["memories"] = [player.note(player.pick_fresh(lines["memories"], ctx), player.rng.randint(3, 5), focus.tags)]
     if player.req.replan and not any(t.speaker == player.agent.id for t in player.req.transcript):
         own = plan_focus(player) or focus
         reply["plan"] = replan(player, own, player.since_highlight(),

@@ -52,12 +52,52 @@ def _patterns(code: str) -> tuple[re.Pattern, ...]:
     return tuple(found)
 
 
+#: How people pass news on in their own words (a Claude character, a human's reply): a line
+#: with one of these, lower-cased, passes on what follows it. Read, never said: not in the phrase bank.
+CUES = {
+    "de": ("hast du schon gehört", "habt ihr schon gehört", "schon gehört", "stell dir vor", "stellt euch vor",
+           "wusstest du", "wusstet ihr", "weißt du schon", "wisst ihr schon", "hat erzählt", "hat mir erzählt",
+           "hat gesagt", "meinte", "ich habe gehört", "hab gehört", "habe ich gehört", "neuigkeit"),
+    "en": ("did you hear", "have you heard", "heard that", "guess what", "told me", "said that", "apparently",
+           "did you know", "some news"),
+}
+#: What a cue must be followed by to be news: a few words, not a greeting.
+CUED_WORDS = 4
+_QUOTED = re.compile(r"[„“\"»«”]([^„“\"»«”]{20,1000})[“”\"«»]")
+_SENTENCES = re.compile(r"[^.!?]+[.!?]*")
+_THAT = {"de": re.compile(r"\bdass\s+"), "en": re.compile(r"\bthat\s+")}
+
+
 def told_in(code: str, says: str) -> list[str]:
-    """The news items a line passes on (by the phrase bank's templates)."""
+    """The news items a line passes on: by the phrase bank's templates (how the offline player
+    says it), else by the language's ``CUES`` (how anyone else might): a quoted passage after the
+    cue, or the rest of its sentence (after „dass“), or, when the cue is a question of its own
+    („Habt ihr schon gehört?“), the next sentence."""
     items = []
     for pattern in _patterns(code):
         items += [m.group("news").strip() for m in pattern.finditer(says)]
-    return list(dict.fromkeys(items))
+    return list(dict.fromkeys(items or _cued(code, says[:4000])))
+
+
+def _cued(code: str, says: str) -> list[str]:
+    cues = CUES.get(code, CUES["en"])
+    sentences = [m.group(0).strip() for m in _SENTENCES.finditer(says) if m.group(0).strip()]
+    for index, sentence in enumerate(sentences):
+        lower = sentence.lower()
+        ends = [lower.find(cue) + len(cue) for cue in cues if cue in lower]
+        if not ends:
+            continue
+        rest = sentence[max(ends):]
+        quoted = _QUOTED.search(" ".join([rest, *sentences[index + 1:index + 2]]))
+        if quoted:
+            return [quoted.group(1).strip().rstrip(".!?")]
+        that = _THAT.get(code, _THAT["en"]).search(rest)
+        rest = (rest[that.end():] if that else rest).strip(" ,:;-–.!?")
+        if len(rest.split()) < CUED_WORDS and index + 1 < len(sentences):
+            rest = sentences[index + 1].strip(" ,:;-–.!?")
+        if len(rest.split()) >= CUED_WORDS:
+            return [rest[:NEWS_CHARS * 2]]
+    return []
 
 
 def _plain(text: str) -> str:

@@ -81,6 +81,12 @@ class Player:
         for section in SECTIONS:
             if section not in kind.allows:
                 body.pop(section, None)
+        from .organise import proposal
+
+        proposed = proposal(self)
+        if proposed is not None:
+            body["gathering"], announced = proposed
+            body["says"] = f"{body.get('says', '').strip()} {announced}".strip()
         # Answered once, in the character's first turn of a scene.
         if self.req.invitations and not any(t.speaker == self.agent.id for t in self.req.transcript):
             from .invitations import answers
@@ -110,6 +116,26 @@ class Player:
 
     def pick(self, templates: Sequence[str], ctx: dict[str, Any]) -> str:
         return self.fill(self.rng.choice(self.usable(templates, ctx)), ctx)
+
+    def known(self, text: str) -> bool:
+        """Does one of the character's newest memories say ``text`` already (word for word, or within it)?"""
+        return any(text in remembered for remembered in self.req.remembered)
+
+    def said(self, text: str) -> bool:
+        """Has the character said ``text`` before, as far as its own memories keep its lines (``news.exchanges``)?"""
+        return any(line.says == text for line in self.req.exchanges if line.speaker == self.agent.id)
+
+    def pick_fresh(self, templates: Sequence[str], ctx: dict[str, Any], spoken: bool = False) -> str:
+        """``pick``, but a text the character has already written (``spoken``: said) is avoided where
+        another template gives one it has not: a memory written again word for word is noise in its
+        stream, and so is a stock line said again to the same people. The first draw is ``pick``'s,
+        so the rest of the reply is drawn as before unless the text was known."""
+        seen = self.said if spoken else self.known
+        first = self.pick(templates, ctx)
+        if not seen(first):
+            return first
+        fresh = [text for text in (self.fill(t, ctx) for t in self.usable(templates, ctx)) if not seen(text)]
+        return self.rng.choice(fresh) if fresh else first
 
     def pick_many(self, templates: Sequence[str], ctx: dict[str, Any], count: int) -> list[str]:
         usable = self.usable(templates, ctx)

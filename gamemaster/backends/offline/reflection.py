@@ -16,7 +16,7 @@ def play(player: Player) -> dict[str, Any]:
     pool = [m for m in player.req.memories if m.description.strip()] or list(player.req.since)
     reply: dict[str, Any] = {"action": player.pick(lines["actions"], {"name": player.me}), "says": ""}
     if player.rng.random() < 0.5:
-        reply["says"] = player.pick(lines["says"], {"name": player.me})
+        reply["says"] = player.pick_fresh(lines["says"], {"name": player.me}, spoken=True)
     reply["insights"] = insights(player, pool, lines)
     return reply
 
@@ -99,6 +99,8 @@ def insight(player: Player, cited: list[Memory], lines: dict, frames_used: set[s
         bank = lines["frames_single"] + (lines["frames_people"] if authors else [])
     candidates = player.usable(bank, ctx)
     fresh = [t for t in candidates if t not in frames_used] or candidates
+    # An insight the character has already had, word for word, is no new insight.
+    fresh = [t for t in fresh if not player.known(player.fill(t, ctx))] or fresh
     template = player.rng.choice(fresh)
     frames_used.add(template)
     depth_bonus = 1 if any(m.type == "reflection" for m in cited) and player.rng.random() < 0.6 else 0

@@ -25,7 +25,7 @@ def play(player: Player) -> dict[str, Any]:
     bank = lines["actions_brief"] if "brief" in ctx and player.rng.random() < 0.7 else lines["actions"]
     reply: dict[str, Any] = {"action": player.pick(bank, ctx), "says": ""}
     if player.rng.random() < 0.4:
-        reply["says"] = player.pick(lines["says"], ctx)
+        reply["says"] = player.pick_fresh(lines["says"], ctx, spoken=True)
 
     memory_count = 1 if player.rng.random() < 0.5 else 2
     notes = []
@@ -72,7 +72,7 @@ def replan(player: Player, focus: Focus, since: Memory | None, ctx: dict[str, An
         plan_ctx["source"] = lines["source_brief"]
     else:
         plan_ctx["source"] = lines["source_other"]
-    return {"text": player.pick(lines["replan_texts"], plan_ctx), "tags": focus.tags[:5], "importance": importance}
+    return {"text": player.pick_fresh(lines["replan_texts"], plan_ctx), "tags": focus.tags[:5], "importance": importance}
 
 
 # -- artifacts ---------------------------------------------------------------
@@ -83,7 +83,7 @@ def artifact(player: Player, focus: Focus, ctx: dict[str, Any]) -> dict[str, Any
     title = clip(player.pick(family["titles"], ctx), 80)
     content = artifact_content(player, title, focus, ctx)
     summary_ctx = dict(ctx, quality=player.rng.choice(family["qualities"]))
-    summary = player.pick(family["summaries"], summary_ctx)
+    summary = player.pick_fresh(family["summaries"], summary_ctx)
     importance = player.rng.randint(5, 7) + (1 if focus.brief or len(focus.facts) > 1 else 0)
     tags = dedupe(focus.tags[:4] + [slug(player.agent.artifact_kind)], 6)
     return {
