@@ -8,6 +8,7 @@ import re
 from html import escape, unescape
 
 import pytest
+import yaml
 
 from report_studio import gamemaster, pages, played_studio, scene_records
 
@@ -172,24 +173,39 @@ def _body(path) -> list[str]:
     return (text.split("\n---\n", 1)[1] if text.startswith("---\n") else text).strip().splitlines()
 
 
+def _front(path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    return yaml.safe_load(text.split("\n---\n", 1)[0].removeprefix("---\n"))
+
+
 def test_a_later_version_of_an_artifact_shows_what_changed_since_the_one_before(studio):
     root, out = studio
-    first, second = sorted((root / "gallery/production").glob("day-003_zeitplan-risiken-und-umfang_v*.md"))
-    older = sorted((root / "gallery/production").glob("*zeitplan-risiken-und-umfang_v*.md"))
-    assert len(older) == 3  # the three cards titled „Zeitplan – Risiken und Umfang“
-    page = (out / "gallery/production__day-003_zeitplan-risiken-und-umfang_v2.html").read_text(encoding="utf-8")
+    # the versions of one piece of work: same kind (folder) and title, e.g. three cards
+    # titled „Zeitplan – Risiken und Umfang“; take the first series whose two latest differ
+    series: dict[tuple[str, str], list] = {}
+    for path in sorted((root / "gallery").glob("*/*.md")):
+        series.setdefault((path.parent.name, _front(path)["title"]), []).append(path)
+    pairs = [
+        (kind, paths[-2], paths[-1])
+        for (kind, _), paths in sorted(series.items())
+        if len(paths) >= 2 and _body(paths[-2]) != _body(paths[-1])
+    ]
+    assert pairs, "the played studio has no artifact in two differing versions"
+    kind, first, second = pairs[0]
+    page = (out / f"gallery/{kind}__{second.stem}.html").read_text(encoding="utf-8")
     diff = page.split('<pre class="diff">')[1].split("</pre>")[0]
     before, after = _body(first), _body(second)
     added = [l for l in after if l not in before]
     removed = [l for l in before if l not in after]
-    assert added and removed
+    assert added or removed
     for line in added:
         assert f'<span class="add">+{escape(line)}</span>' in diff
     for line in removed:
         assert f'<span class="del">-{escape(line)}</span>' in diff
     versions = page.split('id="versions"')[1].split("</p>")[0]
-    assert 'href="../gallery/production__day-001_zeitplan-risiken-und-umfang_v1.html"' in versions
-    assert '<pre class="diff">' not in (out / "gallery/production__day-001_zeitplan-risiken-und-umfang_v1.html").read_text(encoding="utf-8")
+    assert f'href="../gallery/{kind}__{first.stem}.html"' in versions
+    oldest = series[(kind, _front(second)["title"])][0]
+    assert '<pre class="diff">' not in (out / f"gallery/{kind}__{oldest.stem}.html").read_text(encoding="utf-8")
 
 
 def test_the_character_page_shows_per_day_the_plan_new_reflections_and_what_was_learned(studio):
