@@ -15,6 +15,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from pydantic_core import PydanticCustomError
 
 from . import ids, jsontext
+from .kinds import ReplyCheck, check_kind
 from .linesize import text_too_long
 from .models import GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX, Importance
 from .scenes import SceneSpec, scenes_left
@@ -226,8 +227,6 @@ def check_reply(
         problems.append(f"agent: expected {agent!r}, got {reply.agent!r}")
     if reply.scene != spec.ref:
         problems.append(f"scene: expected {spec.ref!r} (the pending scene), got {reply.scene!r}")
-    from .kinds import ReplyCheck, check_kind
-
     problems += check_kind(reply, ReplyCheck(agent, spec, roster, evidence_exists, final_turn, shown, said_before))
     known = set(roster)
     for index, wish in enumerate(reply.talk_wishes):

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..models import Agent, Brief, Memory
-from ..scenes import SceneSpec
+from ..scene_spec import SceneSpec
 
 
 @dataclass(frozen=True)

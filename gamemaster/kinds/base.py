@@ -3,7 +3,8 @@
 A kind says who takes part when it is chosen (from the state, pure), whether
 its turns run side by side or one after another, what its replies must and may
 carry, what writing it back changes beyond what every scene changes, whether
-it uses up one of the day's scenes, and how the offline player plays it. The
+it uses up one of the day's scenes, and when the studio chooses it. (How the offline player plays it is the player's
+business: ``backends/offline/composers.py``.) The
 rest of the toolkit asks the kind and never branches on its name.
 """
 
@@ -81,6 +82,11 @@ class SceneKind:
     consults_library: ClassVar[bool] = False
     #: The phrase (``lang.py``) that asks for the summary in a speaker's last turn.
     final_turn_phrase: ClassVar[str | None] = None
+    #: Where the kind is listed (error messages, ``--help``, the report): lowest first.
+    order: ClassVar[int] = 1000
+    #: Where ``scenes.decide_next`` asks it whether its scene is due (lowest first; the
+    #: Creative Director's briefs are asked at 50); None: only played when forced.
+    decides: ClassVar[int | None] = None
     #: How many participants a scene of this kind can have.
     min_participants: ClassVar[int] = 1
     max_participants: ClassVar[int | None] = None
@@ -132,7 +138,3 @@ class SceneKind:
         """The scene as it opens, chosen or forced: what follows from who is in it (a
         GATHERING's list of who came and who did not)."""
         return spec
-
-    def play_offline(self, player) -> dict:
-        """The offline player's reply body (without agent and scene)."""
-        raise NotImplementedError(f"the offline player cannot play a {self.name} scene")

@@ -14,6 +14,9 @@ from __future__ import annotations
 import random
 from math import ceil
 
+from ..lang import phrase, short_name
+from ..linesize import MAX_LINE_BYTES
+from ..retrieval.heard import cut
 from .base import SceneWrite
 
 #: A heard line is what someone else said in passing, not the listener's own experience:
@@ -62,8 +65,6 @@ def listeners(spec, agents, world, agent_id: str) -> list[str]:
 
 def remember_heard(scene: SceneWrite) -> None:
     """A heard memory for each participant whose table-mates said something."""
-    from ..lang import phrase, short_name
-    from ..retrieval.heard import cut
 
     spec, agents = scene.spec, scene.agents
     said: dict[str, str] = {}
@@ -103,8 +104,6 @@ def _kept(says: str, lines: int) -> str:
     """A line as one heard memory keeps it: all of a table's lines together stay within half a
     memory line (``linesize``), counting each character at its widest in JSON (6 bytes), so a
     large table of long replies can never make the memory too long to write."""
-    from ..linesize import MAX_LINE_BYTES
-    from ..retrieval.heard import cut
 
     limit = max(200, MAX_LINE_BYTES // 2 // 6 // max(lines, 1))
     return says if len(says) <= limit else cut(says, limit)

@@ -4,8 +4,12 @@ participants' teams, at most ``meeting_notices_per_day`` times a day (``notice_r
 
 from __future__ import annotations
 
+from ..lang import join_names, phrase, short_name
+from ..scenes import SceneSpec
+from . import get_kind
 from .base import ReplyCheck, SceneKind, SceneWrite
 from .conversation import conversation_problems, remember_conversation
+from .fairness import oldest_wishes_first
 
 MEETING_NOTICE_IMPORTANCE = 2
 
@@ -41,6 +45,8 @@ def notice_recipients(world, agents, spec) -> list[str]:
 
 class Meeting(SceneKind):
     name = "MEETING"
+    order = 30
+    decides = 70
     acting = True
     in_sequence = True
     allows = frozenset({"conversation", "takeaways"})
@@ -58,8 +64,6 @@ class Meeting(SceneKind):
         return conversation_problems(self.name, reply, ctx)
 
     def write_back(self, scene: SceneWrite) -> None:
-        from ..lang import join_names, phrase, short_name
-
         remember_conversation(scene)
         spec, agents = scene.spec, scene.agents
         names = join_names(scene.language, [short_name(agents[p].name) for p in spec.participants])
@@ -76,7 +80,6 @@ class Meeting(SceneKind):
     def choose(self, world, agents, roster):
         """Once work is under way, a talk wish becomes a meeting; never two in a row
         (a scene that does not count, like a reflection, does not break the row)."""
-        from . import get_kind
 
         counted = [e.type for e in world.today if get_kind(e.type, strict=False).counts_toward_day]
         worked = any(e.type == "WORK" for e in world.today)
@@ -86,8 +89,6 @@ class Meeting(SceneKind):
 
     def from_wishes(self, world, agents, roster):
         """The oldest talk wish becomes the meeting (see ``fairness``)."""
-        from ..scenes import SceneSpec
-        from .fairness import oldest_wishes_first
 
         for agent_id, wish in oldest_wishes_first(world, agents, roster):
             partners = [p for p in wish.with_ if p in agents and p != agent_id]
@@ -98,11 +99,6 @@ class Meeting(SceneKind):
                     reason=f"{agent_id} wants to talk with {', '.join(partners)} about {wish.topic}",
                 )
         return None
-
-    def play_offline(self, player) -> dict:
-        from ..backends.offline import meeting
-
-        return meeting.play(player)
 
 
 KIND = Meeting()
