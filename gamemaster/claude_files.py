@@ -16,6 +16,7 @@ import hashlib
 from dataclasses import dataclass
 
 from . import jsontext
+from .claude_plugin import workspace_settings
 from .fsio import atomic_write_bytes, atomic_write_json
 from .workspace import CLAUDE_CODE_FILES, Workspace, bundled_dir
 
@@ -43,8 +44,6 @@ COMMANDS, PLUGIN = "commands", "plugin"
 def shipped(mode: str = COMMANDS) -> dict[str, bytes]:
     """Relative path → the bytes the installed toolkit ships for a workspace in ``mode``."""
     if mode == PLUGIN:
-        from .claude_plugin import workspace_settings
-
         return {"CLAUDE.md": bundled_dir("CLAUDE.md").read_bytes(), ".claude/settings.json": workspace_settings()}
     files: dict[str, bytes] = {}
     for name in CLAUDE_CODE_FILES:

@@ -18,7 +18,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from . import __version__, jsontext
-from .fsio import dump_json
+from .fsio import atomic_write_bytes, dump_json
 from .workspace import bundled_dir
 
 NAME = "gamemaster"
@@ -74,8 +74,6 @@ def rendered() -> dict[str, bytes]:
 
 def write(target: Path | None = None) -> None:
     """Render the plugin into ``target`` (the package's own folder by default)."""
-    from .fsio import atomic_write_bytes
-
     target = target or plugin_dir()
     for relative, data in rendered().items():
         path = target / relative

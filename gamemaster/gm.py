@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .backends.base import ReplyRequest
+from .turns import ReplyRequest
 from .briefs import BRIEF_IMPORTANCE, give_brief, received_ref
 from .fsio import atomic_write_json
 from .models import Agent, Brief, Memory, World, memory_author, scene_ref

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from . import jsontext
-from .backends.base import ReplyRequest
+from .turns import ReplyRequest
 from .fsio import atomic_write_json, atomic_write_text
 from .ids import SCENE_REF_RE
 from .models import World

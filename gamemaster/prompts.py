@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable
 from string import Template
 
-from .backends.base import Turn
+from .turns import Turn
 from .lang import phrase
 from .models import Agent, Brief, Memory, World
 from .problems import StateError

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from .gm import GameMaster
 from .models import memory_author
+from .pending import missing_participants
 from .problems import Problem, StateError
+from .transaction import read_journal
 from .workspace import Workspace
 
 
@@ -88,10 +91,6 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
                 problems.append(Problem("state/world.json", None,
                                         f"gatherings.{index}: {gathering.id} names unknown agent(s) {', '.join(strangers)}"))
         if world.pending:
-            from .gm import GameMaster
-
-            from .pending import missing_participants
-
             try:
                 pending = GameMaster(workspace).pending(world)
             except StateError as exc:
@@ -104,8 +103,6 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
                     ))
     problems += [w for w in workspace.warnings if w not in problems]
     if workspace.journal_path.exists():
-        from .transaction import read_journal
-
         try:
             read_journal(workspace, workspace.journal_path.read_text(encoding="utf-8", errors="replace"))
         except StateError as exc:

@@ -15,6 +15,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from .. import jsontext
+from ..costs import cost_report
 from ..fsio import atomic_write_bytes, atomic_write_text
 from ..problems import GamemasterError, StateError
 from ..workspace import Workspace
@@ -102,7 +103,6 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
         writer.page(f"assets/{name}", _fingerprint(data), lambda data=data: data.decode("utf-8"))
 
     everything = _fingerprint(code, _studio_state(studio))
-    from ..costs import cost_report
 
     costs = cost_report(workspace)
     writer.page("index.html", _fingerprint(everything, costs),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..kinds.reflection import triggered_value
 from ..models import parse_scene_ref
 from .html import esc
 
@@ -57,8 +58,6 @@ def _starting_count(studio, agent_id: str, present, after: list[tuple[str, int]]
     """What the count held before the stream's first memory: a studio's characters may start
     with a history that is not all in their streams (the bundled ones do). Read from the value
     that triggered the first REFLECTION, or without one from the agent file's count now."""
-    from ..kinds.reflection import triggered_value
-
     first = next((r for r in present if r.type == "REFLECTION"), None)
     if first is None:
         agent = studio.agents.get(agent_id)

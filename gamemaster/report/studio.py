@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from ..gallery import read_front_matter
 from ..library import FOLDER as LIBRARY_FOLDER
 from ..models import Agent, Memory, World, parse_scene_ref
 from ..problems import Problem
@@ -149,8 +150,6 @@ def _artifacts(workspace: Workspace, memories: dict[str, list[Memory]]) -> dict[
 
 def _front_matter(workspace: Workspace, relative: str) -> dict:
     """A hand-added file's front matter (its title); a header that is not YAML is warned about by line."""
-    from ..gallery import read_front_matter
-
     try:
         text = (workspace.root / relative).read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -195,6 +194,5 @@ def artifact_body(workspace: Workspace, artifact: Artifact) -> str | None:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    from ..gallery import read_front_matter
 
     return read_front_matter(text).body.strip() + "\n"
