@@ -6,11 +6,11 @@ BEFORE and AFTER are git revisions of this repository (default: ``HEAD~1`` and t
 tree, written ``.``). Each is exported with ``git archive`` into a temporary folder and run as
 ``python -m gamemaster`` with that folder first on ``PYTHONPATH``: ``init`` the bundled studio,
 schedule an EVENT with a meeting for day 2, then ``day advance --days N`` with the offline
-player (its seed is the world's, so the run is fixed). Every file of the two workspaces is then
-hashed and compared, except those that depend on the clock or the process, not on behaviour:
-
-- ``.gamemaster.lock`` holds the process id of the last command;
-- ``state/.cache/`` holds the search indexes and parse caches, keyed by file mtimes.
+player (its seed is the world's, so the run is fixed). Every file the run writes (under ``state/``,
+``scenes/`` - with every prompt and reply - and ``gallery/``) is then hashed and compared, except
+those that depend on the clock, not on behaviour: ``state/.cache/`` holds the search indexes and
+parse caches, keyed by file mtimes. (The workspace's other files are the toolkit's templates;
+``.gamemaster.lock`` holds the process id of the last command.)
 
 Prints one line per differing file and a summary of scene kinds played; exits 1 on any difference.
 """
@@ -29,7 +29,9 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-VOLATILE = (".gamemaster.lock", "state/.cache/")
+#: What a run of the studio writes; the workspace's other files are copies of the toolkit's templates.
+COMPARED = ("state/", "scenes/", "gallery/")
+VOLATILE = ("state/.cache/",)
 
 
 def export(rev: str, into: Path) -> Path:
@@ -61,7 +63,7 @@ def hashes(root: Path) -> dict[str, str]:
     out = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
-        if path.is_file() and not any(rel == v or rel.startswith(v) for v in VOLATILE):
+        if path.is_file() and rel.startswith(COMPARED) and not rel.startswith(VOLATILE):
             out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
     return out
 

@@ -203,7 +203,7 @@ class GameMaster:
     ) -> Reply:
         """A checked reply; the evidence memories it cites are put in ``cited`` (id → memory)."""
         agent_id = pending.turns[turn]
-        reply = parse_reply(raw, agent_id)
+        reply = parse_reply(raw, agent_id, pending.spec.kind.reply_model)
         found = self.find_memories((e for insight in reply.insights for e in insight.evidence), agents)
         check_reply(
             reply,

@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Callable
 from string import Template
 
-from .turns import Turn
+from .contract import contract_values
 from .lang import phrase
 from .models import Agent, Brief, Memory, World
 from .problems import StateError
 from .scenes import SceneSpec
 from .retrieval.base import Selection
 from .retrieval.render import memory_line, memory_text
+from .turns import Turn
 
 EMPTY = "—"
 #: Lines in character.md that cut the prompt where API backends set cache breakpoints:
@@ -171,7 +172,8 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "rounds": str(spec.rounds),
         "library": phrase(language, "library", excerpts=ctx.library) if ctx.library else "",
         "heard_recently": phrase(language, "heard_recently", lines=ctx.heard_recently) if ctx.heard_recently else "",
-        "final_turn": phrase(language, spec.kind.final_turn_phrase) if ctx.final_turn and spec.kind.final_turn_phrase else "",
+        "final_turn": spec.kind.phrase(spec.kind.final_turn, language) if ctx.final_turn else "",
+        **contract_values(language),
     }
 
 

@@ -77,8 +77,9 @@ def format_validation_error(exc: ValidationError) -> list[str]:
     return problems
 
 
-def parse_reply(text: str | dict, agent: str) -> Reply:
-    """A ``Reply`` from raw text or a decoded object; ``ReplyError`` names agent and field."""
+def parse_reply(text: str | dict, agent: str, model: type[Reply] = Reply) -> Reply:
+    """A ``model`` (the scene kind's reply model) from raw text or a decoded object;
+    ``ReplyError`` names agent and field."""
     try:
         data = text if not isinstance(text, str) else extract_json(text)
     except ValueError as exc:
@@ -86,7 +87,7 @@ def parse_reply(text: str | dict, agent: str) -> Reply:
     if not isinstance(data, dict):
         raise ReplyError(agent, ["reply: expected a JSON object"])
     try:
-        return Reply.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         raise ReplyError(agent, format_validation_error(exc)) from None
 

@@ -141,5 +141,6 @@ class Reply(_Strict):
     invitations: Annotated[list[InvitationAnswer], Field(max_length=50)] = Field(default_factory=list)
 
 
-def reply_schema() -> dict:
-    return Reply.model_json_schema(by_alias=True)
+def reply_schema(model: type[Reply] = Reply) -> dict:
+    """The JSON Schema of ``model``: ``Reply``, or the reply model of one kind."""
+    return model.model_json_schema(by_alias=True)

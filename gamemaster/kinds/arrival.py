@@ -11,6 +11,8 @@ class Arrival(SceneKind):
     name = "ARRIVAL"
     order = 10
     decides = 20
+    colour = "#5b7c99"
+    contract_rules = {"de": {"plan": "ARRIVAL"}, "en": {"plan": "ARRIVAL"}}
     recalls_by_interests = True
 
     def check(self, reply, ctx: ReplyCheck) -> list[str]:

@@ -26,11 +26,17 @@ class Encounter(SceneKind):
     name = "ENCOUNTER"
     order = 50
     decides = 60
+    colour = "#b7791f"
+    contract_rules = {"de": {"conversation": "einer ENCOUNTER", "takeaways": "ENCOUNTER"},
+                      "en": {"conversation": "of an ENCOUNTER", "takeaways": "ENCOUNTER"}}
+    final_turn = {
+        "de": "Das ist dein letzter Beitrag in dieser Begegnung: fasse sie im Feld `conversation` aus deiner Sicht zusammen.",
+        "en": "This is your last turn in this encounter: summarise it from your view in `conversation`.",
+    }
     acting = True
     in_sequence = True
     counts_toward_day = False
     allows = frozenset({"conversation", "takeaways"})
-    final_turn_phrase = "final_turn_encounter"
     min_participants = max_participants = 2
 
     def turns(self, spec) -> list[str]:

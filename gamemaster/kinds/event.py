@@ -27,6 +27,7 @@ class EventKind(SceneKind):
     name = "EVENT"
     order = 60
     decides = 30
+    colour = "#b23a48"
     counts_toward_day = False
     recalls_by_plan = True
 

@@ -25,6 +25,7 @@ class GatheringKind(SceneKind):
     name = "GATHERING"
     order = 70
     decides = 40
+    colour = "#7d6b3d"
     acting = True
     in_sequence = True
     counts_toward_day = False

@@ -47,11 +47,26 @@ class Meeting(SceneKind):
     name = "MEETING"
     order = 30
     decides = 70
+    colour = "#8a5a9e"
+    contract_rules = {"de": {"conversation": "eines MEETING", "takeaways": "MEETING"},
+                      "en": {"conversation": "of a MEETING", "takeaways": "MEETING"}}
+    final_turn = {
+        "de": (
+            "Das ist dein letzter Beitrag in dieser Besprechung: fasse sie im Feld "
+            "`conversation` aus deiner Sicht zusammen. Hat vor dir schon jemand in dieser Runde ein "
+            "Ergebnis festgehalten, übernimm es in deiner Zusammenfassung (oder widersprich ausdrücklich); "
+            "sonst halte du eins fest, das die anderen übernehmen können."
+        ),
+        "en": (
+            "This is your last turn in this meeting: summarise it from your view in `conversation`. If someone "
+            "before you in this round stated an outcome, adopt it in your summary (or disagree explicitly); "
+            "otherwise state one the others can adopt."
+        ),
+    }
     acting = True
     in_sequence = True
     allows = frozenset({"conversation", "takeaways"})
     replans_on_news = True
-    final_turn_phrase = "final_turn"
     min_participants = 2
 
     def turns(self, spec) -> list[str]:

@@ -24,6 +24,8 @@ class Reflection(SceneKind):
     name = "REFLECTION"
     order = 40
     decides = 10
+    colour = "#2f6f73"
+    contract_rules = {"de": {"insights": "REFLECTION, 3–5"}, "en": {"insights": "REFLECTION, 3–5"}}
     counts_toward_day = False  # reflections come on top of the day's scenes
     allows = frozenset({"insights"})
     recalls_by_interests = True

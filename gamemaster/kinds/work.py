@@ -20,6 +20,8 @@ class Work(SceneKind):
     name = "WORK"
     order = 20
     decides = 80
+    colour = "#4f7a4a"
+    contract_rules = {"de": {"artifacts": "WORK"}, "en": {"artifacts": "WORK"}}
     acting = True
     allows = frozenset({"artifacts"})
     replans_on_news = True

@@ -20,6 +20,7 @@ from ..fsio import atomic_write_bytes, atomic_write_text
 from ..problems import GamemasterError, StateError
 from ..workspace import Workspace
 from . import character, day as day_page, gallery, overview
+from .charts import kind_css
 from .html import character_file, day_file, gallery_file, labels, page
 from .studio import Studio, day_input_files, day_summary, load_studio, scene_turns
 
@@ -48,6 +49,7 @@ def _code_fingerprint() -> str:
         digest.update((package / name).read_bytes())
     for name in ASSETS:
         digest.update((package / "assets" / name).read_bytes())
+    digest.update(kind_css().encode("utf-8"))
     return digest.hexdigest()
 
 
@@ -100,6 +102,8 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
 
     for name in ASSETS:
         data = (files("gamemaster.report") / "assets" / name).read_bytes()
+        if name == "style.css":
+            data += kind_css().encode("utf-8")
         writer.page(f"assets/{name}", _fingerprint(data), lambda data=data: data.decode("utf-8"))
 
     everything = _fingerprint(code, _studio_state(studio))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..lang import join_names, phrase, short_name
 from ..records import DaySummary, SceneRecord, WrittenMemory
+from .charts import type_class
 from .html import badge, character_file, esc, gallery_file, labels, link, paragraphs
 from .studio import Studio, Turn
 
@@ -12,7 +13,7 @@ def render_day(studio: Studio, day: int, turns: dict[str, list[Turn]], summary: 
     words = labels(studio.language)
     records = studio.records.get(day, [])
     toc = "".join(
-        f'<li><a href="#scene-{r.scene:02d}">{badge(r.type, "t-" + r.type.lower())} {esc(r.topic or scene_people(studio, r))}</a></li>'
+        f'<li><a href="#scene-{r.scene:02d}">{badge(r.type, type_class(r.type))} {esc(r.topic or scene_people(studio, r))}</a></li>'
         for r in records
     )
     earlier = [d for d in studio.days if d < day]
@@ -55,7 +56,7 @@ def _scene_card(studio: Studio, record: SceneRecord, turns: list[Turn], words: d
     if record.rooms:  # a large studio's WORK: who sat with whom
         people = "<br>".join(f'{esc(words["room"])} {n}: ' + ", ".join(_who(studio, p) for p in room)
                              for n, room in enumerate(record.rooms, 1))
-    head = (f'<header><span class="num">{record.scene:02d}</span> {badge(record.type, "t-" + record.type.lower())}'
+    head = (f'<header><span class="num">{record.scene:02d}</span> {badge(record.type, type_class(record.type))}'
             f'<h2>{esc(record.topic or scene_people(studio, record))}</h2></header>')
     facts = (f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(record.reason)}</dd>'
              f'<dt>{esc(words["who"])}</dt><dd>{people}</dd></dl>')
