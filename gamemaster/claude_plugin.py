@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import __version__, jsontext
 from .fsio import atomic_write_bytes, dump_json
+from .kind_docs import with_kinds
 from .workspace import bundled_dir
 
 NAME = "gamemaster"
@@ -67,7 +68,7 @@ def rendered() -> dict[str, bytes]:
         ".mcp.json": _json(mcp),
     }
     for name in SKILLS:
-        text = (commands / f"{name}.md").read_text(encoding="utf-8")
+        text = with_kinds((commands / f"{name}.md").read_text(encoding="utf-8"))
         out[f"skills/{name}/SKILL.md"] = _skill(name, text).encode("utf-8")
     return out
 

@@ -171,7 +171,7 @@ def scene_turns(workspace: Workspace, record: SceneRecord) -> list[Turn]:
     for label, relative in sorted((record.replies or {}).items()):
         agent = label.split("-", 1)[1] if "-" in label else label
         path = workspace_file(workspace, relative)
-        turns.append(Turn(label, agent, read_record(workspace, path, Reply) if path and path.is_file() else None))
+        turns.append(Turn(label, agent, read_record(workspace, path, record.spec.kind.reply_model) if path and path.is_file() else None))
     return turns
 
 
