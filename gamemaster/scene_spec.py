@@ -17,7 +17,7 @@ from .slots import Slot
 
 
 class SceneType:
-    """The names of the built-in kinds, for code that names one; ``kinds.KINDS`` is the truth."""
+    """The names of the built-in kinds, for code that names one; ``kinds.all_kinds()`` is the truth."""
 
     ARRIVAL = "ARRIVAL"
     WORK = "WORK"
