@@ -19,7 +19,7 @@ from .lang import phrase
 from .models import Agent, Brief, Memory, World
 from .problems import StateError
 from .scenes import SceneSpec
-from .retrieval.base import Selection
+from .retrieval.base import SECTIONS, Selection
 from .retrieval.render import memory_line, memory_text
 from .turns import Turn
 
@@ -133,7 +133,10 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         return bullet_list([memory_line(m, language) for m in items])
 
     def section(name: str) -> str:
-        picked = sorted(ctx.selection.section(name), key=lambda p: p.offset)
+        # The template has places for SECTIONS only; what a strategy labels otherwise is still
+        # what it chose for this scene, so it stands with the relevant memories, never dropped.
+        picked = [p for p in ctx.selection.picked if p.section == name or (name == "relevant" and p.section not in SECTIONS)]
+        picked = sorted(picked, key=lambda p: p.offset)
         return bullet_list([memory_text(p.memory, language, p.heard) for p in picked])
 
     return {

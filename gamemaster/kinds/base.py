@@ -82,6 +82,8 @@ class SceneKind:
     recalls_by_plan: ClassVar[bool] = False
     #: Without a topic, memory is ranked against the character's interests even with a plan.
     recalls_by_interests: ClassVar[bool] = False
+    #: Its replies cite evidence from the memories the prompt shows (a prompt showing none is an error).
+    cites_evidence: ClassVar[bool] = False
     #: Its prompts offer excerpts from the reference library (``library.py``).
     consults_library: ClassVar[bool] = False
     #: What asks a speaker for the summary in their last turn, per language (empty: nothing).

@@ -28,6 +28,7 @@ class Reflection(SceneKind):
     contract_rules = {"de": {"insights": "REFLECTION, 3–5"}, "en": {"insights": "REFLECTION, 3–5"}}
     counts_toward_day = False  # reflections come on top of the day's scenes
     allows = frozenset({"insights"})
+    cites_evidence = True
     recalls_by_interests = True
     min_participants = max_participants = 1
     #: How many insights a reflection draws.
