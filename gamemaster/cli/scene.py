@@ -180,10 +180,13 @@ def schema(
 ) -> None:
     """Print the JSON Schema of a character's reply (to a scene of one kind: --type)."""
     from ..kinds import get_kind
+    from ..problems import GamemasterError
     from ..replies import reply_schema
 
     try:
         model = get_kind(kind).reply_model if kind else None
+    except GamemasterError as exc:
+        fail(str(exc))
     except ValueError as exc:
         fail(f"--type: {exc}")
     print_json(reply_schema(model) if model else reply_schema())

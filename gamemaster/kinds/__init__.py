@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from ..problems import GamemasterError
 from .base import SECTIONS, ReplyCheck, SceneKind, SceneWrite
 
 ENTRY_POINT_GROUP = "gamemaster.kinds"
@@ -56,11 +57,11 @@ def _installed() -> list[SceneKind]:
         try:
             loaded = entry_point.load()
         except Exception as exc:  # someone else's package: one line naming it, not their traceback
-            raise ValueError(f"scene kind {entry_point.name!r} (entry point {entry_point.value}) does not load: "
+            raise GamemasterError(f"scene kind {entry_point.name!r} (entry point {entry_point.value}) does not load: "
                              f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
         kind = getattr(loaded, "KIND", loaded)
         if not isinstance(kind, SceneKind):
-            raise ValueError(f"scene kind {entry_point.name!r} (entry point {entry_point.value}) names "
+            raise GamemasterError(f"scene kind {entry_point.name!r} (entry point {entry_point.value}) names "
                              f"{type(kind).__name__}, not a SceneKind")
         kinds.append(kind)
     return kinds

@@ -141,3 +141,17 @@ def test_a_kind_from_another_package_is_everywhere_a_kind_is_named(lunch_package
     assert "--lunch: #c05621;" in css and ".bar.t-lunch { fill: var(--lunch); }" in css
     day = (root / "report" / "days").glob("*.html")
     assert any("t-lunch" in p.read_text(encoding="utf-8") for p in day)
+
+
+def test_a_kind_package_that_does_not_load_is_one_line_naming_it(lunch_package, tmp_path):
+    root = tmp_path / "ws"
+    ok(run(tmp_path, "init", str(root)))
+    (lunch_package / "lunch_kind" / "__init__.py").write_text("import no_such_module\n", encoding="utf-8")
+    assert ok(run(root, "status")).stdout  # what needs no kind still works
+    for args in (("next",), ("schema", "--type", "work"), ("scene", "run")):
+        proc = run(root, *args)
+        assert_no_traceback(proc)
+        assert proc.returncode == 1, show(proc)
+        assert proc.stderr.splitlines() == [
+            "error: scene kind 'lunch' (entry point lunch_kind) does not load: "
+            "ModuleNotFoundError: No module named 'no_such_module'"], show(proc)
