@@ -18,7 +18,7 @@ from .contract import contract_values
 from .lang import phrase
 from .models import Agent, Brief, Memory, World
 from .problems import StateError
-from .scenes import SceneSpec
+from .scene_spec import SceneSpec
 from .retrieval.base import SECTIONS, Selection
 from .retrieval.render import memory_line, memory_text
 from .turns import Turn

@@ -2,7 +2,9 @@
 
 Nothing here reads or writes files. ``decide_next`` gets the world and the
 agents and returns a ``SceneSpec`` with a one-line reason; the kinds in
-``gamemaster/kinds/`` decide in turn.
+``gamemaster/kinds/`` decide in turn, in the order of their ``decides``. The scene itself is a
+value of ``scene_spec.py`` (and ``topic_terms`` lives in ``topics.py``); both are named here too,
+where the rest of the toolkit has always imported them from.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from .slots import slot_at, slot_index
 from .topics import STOPWORDS, topic_terms
 
 __all__ = ["Force", "SceneSpec", "SceneType", "STOPWORDS", "decide_next", "topic_terms"]
-
 
 _NUMBERS = {1: "one", 2: "two", 3: "three"}
 
