@@ -16,6 +16,7 @@ from pathlib import Path
 from . import jsontext
 from .fsio import atomic_write_text
 from .models import Agent, World
+from .problems import GamemasterError
 from .prompts import render_template
 from .workspace import Workspace, find_workspace
 
@@ -112,8 +113,6 @@ def subagent_stop_hook(workspace: Workspace, event: str, from_plugin: bool = Fal
 
     ``from_plugin``: the plugin's hook, which steps aside where the workspace runs its own.
     """
-    from .problems import GamemasterError
-
     try:
         payload = jsontext.loads(event or "{}")
     except jsontext.JSONDecodeError as exc:
@@ -159,7 +158,6 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
     (no scene pending, not its turn) never blocks.
     """
     from .pending import set_rejections
-    from .problems import GamemasterError
     from .replies import ReplyError
 
     agent_id = agent_for_subagent(payload.get("agent_type"), gm.workspace.agent_ids())
@@ -209,8 +207,6 @@ def _write_back_if_complete(gm, pending) -> dict | None:
     to run `gamemaster apply` could stay pending. The Game Master's own `apply`
     then reports the scene as already applied.
     """
-    from .problems import GamemasterError
-
     if pending.missing():
         return None
     try:

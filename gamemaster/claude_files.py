@@ -16,7 +16,9 @@ import hashlib
 from dataclasses import dataclass
 
 from . import jsontext
+from .claude_plugin import workspace_settings
 from .fsio import atomic_write_bytes, atomic_write_json
+from .kind_docs import with_kinds
 from .workspace import CLAUDE_CODE_FILES, Workspace, bundled_dir
 
 RECORD = ".claude/gamemaster-files.json"
@@ -43,18 +45,22 @@ COMMANDS, PLUGIN = "commands", "plugin"
 def shipped(mode: str = COMMANDS) -> dict[str, bytes]:
     """Relative path → the bytes the installed toolkit ships for a workspace in ``mode``."""
     if mode == PLUGIN:
-        from .claude_plugin import workspace_settings
-
-        return {"CLAUDE.md": bundled_dir("CLAUDE.md").read_bytes(), ".claude/settings.json": workspace_settings()}
+        return {"CLAUDE.md": _kinds_listed(bundled_dir("CLAUDE.md")), ".claude/settings.json": workspace_settings()}
     files: dict[str, bytes] = {}
     for name in CLAUDE_CODE_FILES:
         source = bundled_dir(name)
         if source.is_dir():
             for path in sorted(p for p in source.rglob("*") if p.is_file()):
-                files[f"{name}/{path.relative_to(source).as_posix()}"] = path.read_bytes()
+                files[f"{name}/{path.relative_to(source).as_posix()}"] = _kinds_listed(path)
         else:
-            files[name] = source.read_bytes()
+            files[name] = _kinds_listed(source)
     return files
+
+
+def _kinds_listed(path) -> bytes:
+    """The file's bytes; a Markdown file with its lists of scene kinds as the registry has them."""
+    data = path.read_bytes()
+    return with_kinds(data.decode("utf-8")).encode("utf-8") if path.suffix == ".md" else data
 
 
 def placed(workspace: Workspace, mode: str | None = None, aside: bool | None = None) -> dict[str, bytes]:

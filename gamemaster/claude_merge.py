@@ -13,8 +13,9 @@ from __future__ import annotations
 import copy
 import json
 
-from .claude_files import CLAUDE_MD_ASIDE, install, shipped
 from . import jsontext
+from .claude_files import CLAUDE_MD_ASIDE, install, shipped
+from .claude_plugin import HOOK_COMMAND
 from .fsio import atomic_write_bytes, dump_json
 from .problems import Problem
 from .workspace import Workspace, bundled_dir
@@ -116,7 +117,5 @@ def _add(theirs: dict, ours: dict, prefix: str = "") -> list[str]:
 
 
 def _runs_reply_hook(settings: dict) -> bool:
-    from .claude_plugin import HOOK_COMMAND
-
     hooks = settings.get("hooks")
     return isinstance(hooks, dict) and HOOK_COMMAND in json.dumps(hooks.get("SubagentStop"))

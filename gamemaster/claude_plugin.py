@@ -18,7 +18,8 @@ from importlib.resources import files
 from pathlib import Path
 
 from . import __version__, jsontext
-from .fsio import dump_json
+from .fsio import atomic_write_bytes, dump_json
+from .kind_docs import with_kinds
 from .workspace import bundled_dir
 
 NAME = "gamemaster"
@@ -67,15 +68,13 @@ def rendered() -> dict[str, bytes]:
         ".mcp.json": _json(mcp),
     }
     for name in SKILLS:
-        text = (commands / f"{name}.md").read_text(encoding="utf-8")
+        text = with_kinds((commands / f"{name}.md").read_text(encoding="utf-8"))
         out[f"skills/{name}/SKILL.md"] = _skill(name, text).encode("utf-8")
     return out
 
 
 def write(target: Path | None = None) -> None:
     """Render the plugin into ``target`` (the package's own folder by default)."""
-    from .fsio import atomic_write_bytes
-
     target = target or plugin_dir()
     for relative, data in rendered().items():
         path = target / relative

@@ -11,6 +11,7 @@ from .linesize import text_too_long
 from .models import WEEKDAYS, Event
 from .problems import GamemasterError
 from .scenes import scenes_left
+from .slots import SLOTS, parse_slot
 from .streams import describe_validation_error
 from .transaction import recover
 from .workspace import Workspace
@@ -28,8 +29,6 @@ def schedule_event(
 ) -> Event:
     """Schedule an event once on ``day`` or every ``weekday``; neither: the current day.
     ``slot`` is its time of day (``slots.py``; default the morning, right after ARRIVAL)."""
-    from .slots import SLOTS, parse_slot
-
     if not text.strip():
         raise GamemasterError("event: the text is empty")
     too_long = text_too_long(text.strip())

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .ids import no_agent
+from .lang import phrase, short_name
 from .models import GATHERING_DAYS_AHEAD, Gathering, World
 from .slots import SLOTS, slot_index, slot_label
 
@@ -37,8 +39,6 @@ def invitees(invite: Iterable[str], host: str, roster: Iterable[str]) -> list[st
 def proposal_problems(draft, agent: str, spec, roster: Iterable[str], scenes_left: int | None = None) -> list[str]:
     """``gathering.<field>: reason`` for what a proposal cannot be (``scenes_left``: counted
     scenes today after this one, ``scenes.scenes_left``; a gathering is held before one)."""
-    from .ids import no_agent
-
     problems = []
     roster = sorted(roster)
     if draft.day < spec.day:
@@ -78,8 +78,6 @@ def answer_problems(answers, agent: str, day: int, gatherings: list[Gathering] |
 
 
 def when(language: str, world: World, gathering: Gathering) -> str:
-    from .lang import phrase
-
     weekday = phrase(language, f"weekday_{world.weekday(gathering.day)}")
     return phrase(language, "gathering_when", day=f"{gathering.day:03d}", weekday=weekday,
                   slot=slot_label(language, gathering.slot))
@@ -87,16 +85,12 @@ def when(language: str, world: World, gathering: Gathering) -> str:
 
 def describe(language: str, world: World, gathering: Gathering, host_name: str, key: str = "invitation",
              **more) -> str:
-    from .lang import phrase
-
     return phrase(language, key, host=host_name, what=gathering.what, when=when(language, world, gathering),
                   place=gathering.place, **more)
 
 
 def write_reply(scene, agent: str, reply) -> None:
     """What a reply's ``gathering`` and ``invitations`` change: the world's gatherings and memories."""
-    from .lang import short_name
-
     world, language = scene.world, scene.language
 
     def name(agent_id: str) -> str:
@@ -144,8 +138,6 @@ def engagements(world: World, agent: str, day: int) -> list[Gathering]:
 
 def render_invitations(language: str, world: World, gatherings: list[Gathering], names: dict[str, str]) -> str:
     """The prompt's invitations paragraph; empty without open invitations."""
-    from .lang import phrase, short_name
-
     if not gatherings:
         return ""
     lines = [f"- {g.id}: {describe(language, world, g, short_name(names.get(g.host, g.host)) or g.host)}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .backends.base import ReplyRequest
+from .turns import ReplyRequest
 from .briefs import BRIEF_IMPORTANCE, give_brief, received_ref
 from .fsio import atomic_write_json
 from .gatherings import overviews
@@ -205,7 +205,7 @@ class GameMaster:
     ) -> Reply:
         """A checked reply; the evidence memories it cites are put in ``cited`` (id → memory)."""
         agent_id = pending.turns[turn]
-        reply = parse_reply(raw, agent_id)
+        reply = parse_reply(raw, agent_id, pending.spec.kind.reply_model)
         found = self.find_memories((e for insight in reply.insights for e in insight.evidence), agents)
         check_reply(
             reply,

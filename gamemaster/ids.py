@@ -14,6 +14,8 @@ import os
 import re
 from pathlib import Path
 
+from .problems import StateError
+
 AGENT_ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 ARTIFACT_KIND_RE = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 SCENE_REF_RE = re.compile(r"^day-(\d{3,})/scene-(\d{2,})$")
@@ -131,8 +133,6 @@ def confined(path: Path) -> Path:
         return path
     base, target = os.path.realpath(root), os.path.realpath(path)
     if target != base and not target.startswith(base.rstrip(os.sep) + os.sep):
-        from .problems import StateError
-
         shown = os.path.relpath(os.path.abspath(path), root)
         raise StateError(f"{shown}: a symbolic link leads it out of the workspace (to {target}); nothing was written "
                          "through it: replace the link by a file or folder of the workspace")

@@ -16,13 +16,16 @@ from pydantic import BaseModel, Field, ValidationError
 
 from .backends.base import Answer, InterviewRequest
 from .fsio import dump_json
+from .gm import GameMaster
 from .lang import phrase
 from .linesize import text_too_long
 from .models import Agent, Memory, World
 from .problems import GamemasterError
 from .prompts import bullet_list, render_template
+from .replies import extract_json
 from .retrieval import Selection, recall
 from .retrieval.render import memory_text
+from .transaction import Transaction, commit, recover
 from .workspace import Workspace
 
 INTERVIEW_IMPORTANCE = 5
@@ -109,8 +112,6 @@ def run(built: Built, backend) -> Result:
 
 def from_text(built: Built, text: str) -> Result:
     """The answer in ``text``: the JSON object asked for, or failing that the prose itself."""
-    from .replies import extract_json
-
     shown = [p.memory.id for p in built.selection.in_prompt_order()]
     try:
         data = extract_json(text)
@@ -130,8 +131,6 @@ def remember(workspace: Workspace, built: Built, result: Result) -> str:
         too_long = text_too_long(text)
         if too_long:
             raise GamemasterError(f"{built.agent.id}: {name}: {too_long}; nothing was remembered")
-    from .gm import GameMaster
-    from .transaction import Transaction, commit, recover
 
     with workspace.lock:
         recover(workspace)

@@ -108,3 +108,16 @@ def dumps(data: Any, **options: Any) -> str:
     """``json.dumps`` that refuses NaN and infinities instead of writing what is not JSON."""
     options.setdefault("ensure_ascii", False)
     return json.dumps(data, allow_nan=False, **options)
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def without_bom(raw: bytes | str) -> bytes | str:
+    """A line without the byte-order mark some Windows editors put at the start of a file.
+
+    Offsets and line numbers still count it; the tool itself never writes one.
+    """
+    if isinstance(raw, bytes):
+        return raw[3:] if raw.startswith(BOM) else raw
+    return raw[1:] if raw.startswith("\ufeff") else raw

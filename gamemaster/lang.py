@@ -69,16 +69,6 @@ PHRASES: dict[str, dict[str, str]] = {
             "Seit deiner letzten Szene ist etwas Unerwartetes passiert (siehe oben). "
             "Ändert das deinen Plan für heute? Wenn ja, gib ein neues `plan`-Objekt an."
         ),
-        "final_turn": (
-            "Das ist dein letzter Beitrag in dieser Besprechung: fasse sie im Feld "
-            "`conversation` aus deiner Sicht zusammen. Hat vor dir schon jemand in dieser Runde ein "
-            "Ergebnis festgehalten, übernimm es in deiner Zusammenfassung (oder widersprich ausdrücklich); "
-            "sonst halte du eins fest, das die anderen übernehmen können."
-        ),
-        "final_turn_encounter": (
-            "Das ist dein letzter Beitrag in dieser Begegnung: fasse sie im Feld "
-            "`conversation` aus deiner Sicht zusammen."
-        ),
         "invalid_reply": "Deine letzte Antwort war ungültig: {error}\nBitte korrigiere sie.",
     },
     "en": {
@@ -140,12 +130,6 @@ PHRASES: dict[str, dict[str, str]] = {
             "Something unexpected happened since your last scene (see above). "
             "Does it change your plan for today? If so, give a new `plan` object."
         ),
-        "final_turn": (
-            "This is your last turn in this meeting: summarise it from your view in `conversation`. If someone "
-            "before you in this round stated an outcome, adopt it in your summary (or disagree explicitly); "
-            "otherwise state one the others can adopt."
-        ),
-        "final_turn_encounter": "This is your last turn in this encounter: summarise it from your view in `conversation`.",
         "invalid_reply": "Your last reply was invalid: {error}\nPlease correct it.",
     },
 }

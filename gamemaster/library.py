@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from .ids import reads_inside
+from .lang import phrase
 from .printable import printable
 from .problems import Problem
 from .retrieval.text import analyzer
@@ -185,8 +186,6 @@ LIBRARY_MEMORY_IMPORTANCE = 3
 def remember_readings(scene) -> None:
     """One memory per document a character was shown, with the document's path as its source;
     none where the character's newest memories hold the same reading (same document, same sections)."""
-    from .lang import phrase
-
     for agent_id in scene.spec.participants:
         by_document: dict[str, list[dict]] = {}
         for excerpt in scene.readings.get(agent_id, []):

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from .backends.base import Answer, Backend
+from .costs import cost_report, estimate_scene
 from .gm import GameMaster
 from .pending import Pending
 from .problems import GamemasterError
@@ -216,8 +217,6 @@ def advance_days(
 
 def check_budget(gm: GameMaster, backend: Backend, budget: float, batch: bool) -> None:
     """Stop before a scene whose estimated cost would take the total past ``budget``."""
-    from .costs import cost_report, estimate_scene
-
     pending, _ = gm.open_next()
     report = cost_report(gm.workspace)
     total = report["total"]["usd"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from .claude_code import sync_subagents
 from .fsio import atomic_write_text
 from .ids import agent_id as checked_agent_id
 from .models import Agent
@@ -47,7 +48,6 @@ def new_agent(
     except ValidationError as exc:
         raise GamemasterError(f"agents new: {describe_validation_error(exc)}") from None
 
-    from .claude_code import sync_subagents
 
     with workspace.lock:
         recover(workspace)

@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Callable
 from string import Template
 
-from .backends.base import Turn
+from .contract import contract_values
 from .lang import phrase, reason
 from .models import Agent, Brief, Memory, World
 from .problems import StateError
-from .scenes import SceneSpec
-from .retrieval.base import Selection
+from .scene_spec import SceneSpec
+from .retrieval.base import SECTIONS, Selection
 from .retrieval.render import memory_line, memory_text
+from .turns import Turn
 
 EMPTY = "—"
 #: Lines in character.md that cut the prompt where API backends set cache breakpoints:
@@ -132,7 +133,10 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         return bullet_list([memory_line(m, language) for m in items])
 
     def section(name: str) -> str:
-        picked = sorted(ctx.selection.section(name), key=lambda p: p.offset)
+        # The template has places for SECTIONS only; what a strategy labels otherwise is still
+        # what it chose for this scene, so it stands with the relevant memories, never dropped.
+        picked = [p for p in ctx.selection.picked if p.section == name or (name == "relevant" and p.section not in SECTIONS)]
+        picked = sorted(picked, key=lambda p: p.offset)
         return bullet_list([memory_text(p.memory, language, p.heard) for p in picked])
 
     return {
@@ -171,7 +175,8 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "rounds": str(spec.rounds),
         "library": phrase(language, "library", excerpts=ctx.library) if ctx.library else "",
         "heard_recently": phrase(language, "heard_recently", lines=ctx.heard_recently) if ctx.heard_recently else "",
-        "final_turn": phrase(language, spec.kind.final_turn_phrase) if ctx.final_turn and spec.kind.final_turn_phrase else "",
+        "final_turn": spec.kind.phrase(spec.kind.final_turn, language) if ctx.final_turn else "",
+        **contract_values(language),
     }
 
 

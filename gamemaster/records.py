@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .problems import StateError
-from .scenes import SceneSpec
+from .scene_spec import SceneSpec
 from .streams import describe_validation_error
 
 
@@ -54,26 +54,12 @@ class UsageFile(_Record):
 
 
 class SceneRecord(_Record):
-    """``scene.json``. The scene's fields are ``SceneSpec``'s (``spec`` reads them back)."""
+    """``scene.json``: the scene (a ``SceneSpec``, its fields at the top level of the file, as
+    ``spec.dump()`` writes them) and what became of it. The record's own fields follow."""
 
     ref: str
     status: Literal["pending", "applied"]
-    type: str
-    day: int
-    scene: int
-    participants: list[str]
-    topic: str | None = None
-    topic_tags: list[str] = Field(default_factory=list)
-    reason: str
-    rounds: int = 1
-    brief_ids: list[str] = Field(default_factory=list)
-    event_id: str | None = None
-    rooms: list[list[str]] = Field(default_factory=list)
-    slot: str | None = None
-    gathering_id: str | None = None
-    #: A GATHERING's guests: invited, accepted, declined, no_answer, absent (accepted, not there),
-    #: uninvited (there, not invited).
-    attendance: dict[str, list[str]] = Field(default_factory=dict)
+    spec: SceneSpec
     turns: list[str]
     #: Turn label ("03-vera") → the prompt file, relative to the workspace.
     prompts: dict[str, str] | None = None
@@ -88,13 +74,29 @@ class SceneRecord(_Record):
     written: list[WrittenMemory] | None = None
     artifacts: list[str] | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _scene_fields(cls, data: Any) -> Any:
+        """The file keeps the scene's fields at its top level; they are the record's ``spec``."""
+        if isinstance(data, dict) and "spec" not in data:
+            data = dict(data)
+            data["spec"] = {name: data.pop(name) for name in SceneSpec.model_fields if name in data}
+        return data
+
+    def __getattr__(self, name: str) -> Any:
+        # The scene's fields read as the record's own (``record.type``), as they stand in the file.
+        if name in SceneSpec.model_fields:
+            return getattr(self.spec, name)
+        return super().__getattr__(name)
+
+    def dump(self) -> dict[str, Any]:
+        own = self.model_dump(mode="json", exclude_unset=True, exclude={"spec"})
+        scene = self.spec.model_dump(mode="json", exclude_unset=True)
+        return {"ref": own.pop("ref"), "status": own.pop("status"), **scene, **own}
+
     @classmethod
     def opened(cls, spec: SceneSpec) -> "SceneRecord":
-        return cls(ref=spec.ref, status="pending", **spec.dump(), turns=spec.turns)
-
-    @property
-    def spec(self) -> SceneSpec:
-        return SceneSpec.model_validate(self.model_dump(mode="json"))
+        return cls.model_validate({"ref": spec.ref, "status": "pending", **spec.dump(), "turns": spec.turns})
 
     @property
     def applied(self) -> bool:

@@ -7,7 +7,7 @@ The memories come from the world's retrieval strategy, the library excerpts from
 from __future__ import annotations
 
 from . import news
-from .backends.base import ReplyRequest, Turn
+from .turns import ReplyRequest, Turn
 from .kinds.heard import listeners
 from .gatherings import engagements, open_invitations, render_invitations
 from .lang import phrase

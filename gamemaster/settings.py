@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from . import jsontext
 from .models import World
 from .problems import GamemasterError
+from .retrieval import available
 from .streams import describe_validation_error
 from .transaction import recover
 from .workspace import Workspace
@@ -115,7 +116,6 @@ def _validated(world: World, parts: tuple[str, ...], value: Any) -> World:
 def _check_known_strategy(world: World) -> None:
     # The model only checks that selection looks like a module name; an unknown one
     # would stop the next scene, so it is refused here instead.
-    from .retrieval import available
 
     if world.selection not in available():
         raise GamemasterError(f"selection: unknown strategy {world.selection!r}; choose one of {', '.join(available())}")

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .lang import phrase
+
 SLOTS = ("morning", "lunch", "afternoon", "evening")
 Slot = Literal["morning", "lunch", "afternoon", "evening"]
 
@@ -64,6 +66,4 @@ def slot_at(done: int, scenes_per_day: int) -> str:
 
 
 def slot_label(language: str, slot: str) -> str:
-    from .lang import phrase
-
     return phrase(language, f"slot_{slot}")

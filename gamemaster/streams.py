@@ -18,6 +18,7 @@ from typing import Iterable
 from pydantic import ValidationError
 
 from . import jsontext
+from .jsontext import without_bom
 from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, read_tail_lines
 from .linesize import MAX_LINE_BYTES, line_too_long
 from .models import Memory, memory_author
@@ -355,19 +356,6 @@ def issued_numbers(root: Path) -> dict[str, int]:
     if not isinstance(data, dict):
         return {}
     return {k: v for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)}
-
-
-BOM = b"\xef\xbb\xbf"
-
-
-def without_bom(raw: bytes | str) -> bytes | str:
-    """A line without the byte-order mark some Windows editors put at the start of a file.
-
-    Offsets and line numbers still count it; the tool itself never writes one.
-    """
-    if isinstance(raw, bytes):
-        return raw[3:] if raw.startswith(BOM) else raw
-    return raw[1:] if raw.startswith("\ufeff") else raw
 
 
 def stream_consistency(display: str, found: list[Located], agent: str | None = None) -> list[Problem]:

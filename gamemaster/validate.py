@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
+from .gm import GameMaster
 from .models import memory_author
+from .pending import missing_participants, shown_in_prompt
 from .problems import Problem, StateError
+from .transaction import read_journal
 from .workspace import Workspace
+
+
+def _nothing_to_cite(workspace: Workspace, pending) -> list[Problem]:
+    """A prompt that asks for evidence from the memories it shows (a REFLECTION's) and shows none:
+    no reply to it can be valid."""
+    kind = pending.spec.kind
+    if not kind.cites_evidence:
+        return []
+    problems = []
+    for turn, agent in enumerate(pending.turns):
+        if shown_in_prompt(workspace, pending, turn) == set():
+            problems.append(Problem(
+                workspace.rel(pending.dir / "shown" / f"{pending.label(turn)}.json"), None,
+                f"{agent}: the {kind.name} prompt asks for evidence from the memories it shows, and shows none "
+                "(the retrieval strategy chose none the prompt has a place for)",
+            ))
+    return problems
 
 
 def _evidence_across_streams(scanned: dict) -> list[Problem]:
@@ -88,10 +108,6 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
                 problems.append(Problem("state/world.json", None,
                                         f"gatherings.{index}: {gathering.id} names unknown agent(s) {', '.join(strangers)}"))
         if world.pending:
-            from .gm import GameMaster
-
-            from .pending import missing_participants
-
             try:
                 pending = GameMaster(workspace).pending(world)
             except StateError as exc:
@@ -102,10 +118,9 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
                         f"scenes/{world.pending}/scene.json", None,
                         f"participants: {agent} has no agent file state/agents/{agent}.json (scene {world.pending})",
                     ))
+                problems += _nothing_to_cite(workspace, pending)
     problems += [w for w in workspace.warnings if w not in problems]
     if workspace.journal_path.exists():
-        from .transaction import read_journal
-
         try:
             read_journal(workspace, workspace.journal_path.read_text(encoding="utf-8", errors="replace"))
         except StateError as exc:

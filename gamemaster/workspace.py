@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from . import jsontext
 from .fsio import WorkspaceLock, atomic_write_json
+from .kinds import all_kinds
 from .ids import SCENE_REF_RE, OutsideWorkspace, find_workspace, inside, is_agent_id, no_agent, reads_inside  # noqa: F401 (find_workspace re-exported)
 from .models import Agent, World
 from .problems import GamemasterError, Problem, StateError
@@ -242,6 +243,13 @@ class Workspace:
         return self.scenes / f"day-{day:03d}"
 
     def template_path(self, name: str) -> Path:
-        """The workspace's own template if it has one, else the bundled one."""
+        """The workspace's own template if it has one, else the bundled one, else the one a
+        kind from another package ships beside its module (``SceneKind.template_file``)."""
         local = self.root / "prompts" / name
-        return local if local.is_file() else bundled_dir("prompts") / name
+        if local.is_file():
+            return local
+        bundled = bundled_dir("prompts") / name
+        if bundled.is_file():
+            return bundled
+        shipped = next((k.template_file for k in all_kinds().values() if k.template == name), None)
+        return shipped if shipped is not None and shipped.is_file() else bundled

@@ -32,6 +32,7 @@ import anthropic
 from anthropic.resources.messages import DEPRECATED_MODELS
 from anthropic.types.model_param import ModelParam
 
+from ..interview import InterviewAnswer
 from ..pricing import USAGE_FIELDS
 from ..problems import GamemasterError
 from ..replies import reply_schema
@@ -187,8 +188,6 @@ class AnthropicBackend:
 
     def interview(self, request) -> Answer:
         """An answer to ``gamemaster ask``: one call, the interview answer's schema as output format."""
-        from ..interview import InterviewAnswer
-
         model = self.model_for(request)
         schema = anthropic.transform_schema(InterviewAnswer.model_json_schema())
         params = {

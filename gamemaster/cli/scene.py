@@ -7,14 +7,29 @@ import sys
 from typing import Annotated, Optional
 
 import typer
+from typer.core import TyperCommand
 
 from ..printable import printable
-from .common import Context, JsonOption, print_json, run, scene_lines
+from .common import Context, JsonOption, fail, print_json, run, scene_lines
 from .play import BackendOption, BatchOption, ConcurrencyOption, ModelOption, PollOption, outcome_json, play
 
 scene_app = typer.Typer(help="Play single scenes.", no_args_is_help=True)
 
-TypeOption = Annotated[Optional[str], typer.Option("--type", help="Force the scene type: ARRIVAL, WORK, MEETING, REFLECTION.")]
+class KindsCommand(TyperCommand):
+    """A command whose help names the scene kinds there are (``{kinds}`` in an option's help):
+    found only when the help is shown, since finding them imports every kind and the other
+    commands' start-up stays fast."""
+
+    def format_help(self, ctx, formatter) -> None:
+        from ..kinds import kind_names
+
+        for param in self.params:
+            if isinstance(param.help, str) and "{kinds}" in param.help:
+                param.help = param.help.replace("{kinds}", ", ".join(kind_names()))
+        super().format_help(ctx, formatter)
+
+
+TypeOption = Annotated[Optional[str], typer.Option("--type", help="Force the scene type: {kinds}.")]
 WithOption = Annotated[Optional[str], typer.Option("--with", help="Force the participants: comma-separated agent ids.")]
 TopicOption = Annotated[Optional[str], typer.Option("--topic", help="Force the scene's topic.")]
 
@@ -160,14 +175,24 @@ def _applied_before(workspace, outcome, as_json: bool) -> None:
     print(printable("\n".join(lines)))
 
 
-def schema() -> None:
-    """Print the JSON Schema of a character's reply."""
+def schema(
+    kind: Annotated[Optional[str], typer.Option("--type", help="The reply of this scene kind: {kinds}.")] = None,
+) -> None:
+    """Print the JSON Schema of a character's reply (to a scene of one kind: --type)."""
+    from ..kinds import get_kind
+    from ..problems import GamemasterError
     from ..replies import reply_schema
 
-    print_json(reply_schema())
+    try:
+        model = get_kind(kind).reply_model if kind else None
+    except GamemasterError as exc:
+        fail(str(exc))
+    except ValueError as exc:
+        fail(f"--type: {exc}")
+    print_json(reply_schema(model) if model else reply_schema())
 
 
-@scene_app.command("run")
+@scene_app.command("run", cls=KindsCommand)
 def scene_run(
     ctx: typer.Context,
     backend: BackendOption = None,

@@ -19,6 +19,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..create import add_workspace_files
+from ..gm import GameMaster
 from ..ids import reads_inside
 from ..problems import GamemasterError, StateError
 from ..workspace import Workspace, refuse_nested
@@ -96,12 +98,10 @@ def _build(studio_root: Path, state: Path, target: Path) -> ImportResult:
     workspace = Workspace(target)
     doctor = run_doctor(workspace, fix=True, studio_name=_studio_name(studio_root))
     result = ImportResult(workspace, state, len(keep) > 1, doctor, skipped=skipped)
-    from ..create import add_workspace_files
 
     try:
         with workspace.lock:
             add_workspace_files(workspace)
-        from ..gm import GameMaster
 
         summary = GameMaster(workspace).close_day_if_over()
     except StateError as exc:

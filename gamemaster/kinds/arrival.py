@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from ..scenes import SceneSpec, counted_scenes, day_is_over
 from .base import ReplyCheck, SceneKind
+from .heard import remember_heard
 
 
 class Arrival(SceneKind):
     name = "ARRIVAL"
+    order = 10
+    decides = 20
+    colour = "#5b7c99"
+    contract_rules = {"de": {"plan": "ARRIVAL"}, "en": {"plan": "ARRIVAL"}}
     recalls_by_interests = True
 
     def check(self, reply, ctx: ReplyCheck) -> list[str]:
@@ -19,8 +25,6 @@ class Arrival(SceneKind):
         return True
 
     def choose(self, world, agents, roster):
-        from ..scenes import SceneSpec, counted_scenes, day_is_over
-
         if world.day == 0:
             reason = "the studio opens: day 001 begins with ARRIVAL"
         elif day_is_over(world):
@@ -34,14 +38,7 @@ class Arrival(SceneKind):
         return sorted(agents)
 
     def write_back(self, scene) -> None:
-        from .heard import remember_heard
-
         remember_heard(scene)
-
-    def play_offline(self, player) -> dict:
-        from ..backends.offline import arrival
-
-        return arrival.play(player)
 
 
 KIND = Arrival()

@@ -3,14 +3,19 @@
 A kind says who takes part when it is chosen (from the state, pure), whether
 its turns run side by side or one after another, what its replies must and may
 carry, what writing it back changes beyond what every scene changes, whether
-it uses up one of the day's scenes, and how the offline player plays it. The
+it uses up one of the day's scenes, and when the studio chooses it. (How the offline player plays it is the player's
+business: ``backends/offline/composers.py``.) The
 rest of the toolkit asks the kind and never branches on its name.
 """
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ClassVar, Collection, Iterable
+
+from ..reply_models import Reply
 
 if TYPE_CHECKING:
     from ..models import Agent, Memory, TalkWish, World
@@ -80,10 +85,29 @@ class SceneKind:
     recalls_by_plan: ClassVar[bool] = False
     #: Without a topic, memory is ranked against the character's interests even with a plan.
     recalls_by_interests: ClassVar[bool] = False
+    #: Its replies cite evidence from the memories the prompt shows (a prompt showing none is an error).
+    cites_evidence: ClassVar[bool] = False
     #: Its prompts offer excerpts from the reference library (``library.py``).
     consults_library: ClassVar[bool] = False
-    #: The phrase (``lang.py``) that asks for the summary in a speaker's last turn.
-    final_turn_phrase: ClassVar[str | None] = None
+    #: What asks a speaker for the summary in their last turn, per language (empty: nothing).
+    final_turn: ClassVar[dict[str, str]] = {}
+    #: Its words in the reply contract's rules, per language: section (``SECTIONS``, or
+    #: ``plan`` where the kind requires one) → how the rule names this kind, e.g. WORK's
+    #: ``{"de": {"artifacts": "WORK"}}``; ``contract.py`` joins them over every kind.
+    contract_rules: ClassVar[dict[str, dict[str, str]]] = {}
+    #: Lines of its own for the reply contract (for fields of its own ``reply_model``), per language.
+    contract_lines: ClassVar[dict[str, list[str]]] = {}
+    #: What a reply to one of its scenes is (``gamemaster schema --type KIND``): ``Reply`` or a subclass.
+    reply_model: ClassVar[type[Reply]] = Reply
+    #: The colour of its scenes in the report (badges, bars).
+    colour: ClassVar[str] = "#6b6b6b"
+    #: Where it is described for the Game Master (CLAUDE.md, the /scene command): per language.
+    summary: ClassVar[dict[str, str]] = {}
+    #: Where the kind is listed (error messages, ``--help``, the report): lowest first.
+    order: ClassVar[int] = 1000
+    #: Where ``scenes.decide_next`` asks it whether its scene is due (lowest first; the
+    #: Creative Director's briefs are asked at 50); None: only played when forced.
+    decides: ClassVar[int | None] = None
     #: How many participants a scene of this kind can have.
     min_participants: ClassVar[int] = 1
     max_participants: ClassVar[int | None] = None
@@ -92,6 +116,16 @@ class SceneKind:
     def template(self) -> str:
         """The prompt template with this kind's task (in ``prompts/``)."""
         return f"{self.name.lower()}.md"
+
+    @property
+    def template_file(self) -> Path:
+        """Where the kind ships its template: beside its module. A workspace's ``prompts/`` and
+        the toolkit's bundled prompts come first (``Workspace.template_path``)."""
+        return Path(inspect.getfile(type(self))).with_name(self.template)
+
+    def phrase(self, table: dict[str, str], language: str) -> str:
+        """The entry of a per-language table for ``language``, else the English one, else none."""
+        return table.get(language, table.get("en", ""))
 
     def turns(self, spec: "SceneSpec") -> list[str]:
         return list(spec.participants)
@@ -135,7 +169,3 @@ class SceneKind:
         """The scene as it opens, chosen or forced: what follows from who is in it (a
         GATHERING's list of who came and who did not)."""
         return spec
-
-    def play_offline(self, player) -> dict:
-        """The offline player's reply body (without agent and scene)."""
-        raise NotImplementedError(f"the offline player cannot play a {self.name} scene")

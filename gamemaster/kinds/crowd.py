@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 
+from ..topics import topic_terms
+
 
 def agent_terms(agent) -> set[str]:
     """The terms an agent's day is about: today's plan (text and tags) and their interests."""
-    from ..scenes import topic_terms
-
     plan = agent.today_plan
     terms = set(topic_terms(plan.text, plan.tags)) if plan else set()
     for interest in getattr(agent, "interests", None) or []:
@@ -29,8 +29,6 @@ def _tiebreak(seed: int, agent_id: str) -> str:
 
 def most_concerned(world, agents, people: list[str], text: str | None, tags=()) -> list[str]:
     """At most ``world.meeting_max`` of ``people`` (all of them when they fit), in their given order."""
-    from ..scenes import topic_terms
-
     if len(people) <= world.meeting_max:
         return list(people)
     wanted = set(topic_terms(text, tags))

@@ -14,17 +14,29 @@ most shared interest tags is.
 
 from __future__ import annotations
 
+from ..scenes import SceneSpec, counted_scenes
+from ..slots import lunch_position
+from . import get_kind, meeting
 from .base import ReplyCheck, SceneKind, SceneWrite
 from .conversation import conversation_problems, remember_conversation
+from .fairness import oldest_wishes_first, waited_longest
 
 
 class Encounter(SceneKind):
     name = "ENCOUNTER"
+    order = 50
+    decides = 60
+    colour = "#b7791f"
+    contract_rules = {"de": {"conversation": "einer ENCOUNTER", "takeaways": "ENCOUNTER"},
+                      "en": {"conversation": "of an ENCOUNTER", "takeaways": "ENCOUNTER"}}
+    final_turn = {
+        "de": "Das ist dein letzter Beitrag in dieser Begegnung: fasse sie im Feld `conversation` aus deiner Sicht zusammen.",
+        "en": "This is your last turn in this encounter: summarise it from your view in `conversation`.",
+    }
     acting = True
     in_sequence = True
     counts_toward_day = False
     allows = frozenset({"conversation", "takeaways"})
-    final_turn_phrase = "final_turn_encounter"
     min_participants = max_participants = 2
 
     def turns(self, spec) -> list[str]:
@@ -40,10 +52,6 @@ class Encounter(SceneKind):
         remember_conversation(scene)
 
     def choose(self, world, agents, roster):
-        from ..scenes import SceneSpec, counted_scenes
-        from ..slots import lunch_position
-        from . import get_kind, meeting
-
         if world.day == 0 or len(roster) < 2 or not world.today or world.today[-1].type == self.name:
             return None
         if sum(1 for e in world.today if e.type == self.name) >= world.encounters_per_day:
@@ -68,7 +76,6 @@ class Encounter(SceneKind):
 
     def _since_lunch(self, world) -> bool:
         """An encounter already happened since the last scene that counts (lunch is taken)."""
-        from . import get_kind
 
         for entry in reversed(world.today):
             if entry.type == self.name:
@@ -79,8 +86,6 @@ class Encounter(SceneKind):
 
     @staticmethod
     def _talked_today(world) -> set[frozenset[str]]:
-        from . import get_kind
-
         pairs = set()
         for entry in world.today:
             if "conversation" in get_kind(entry.type, strict=False).allows:
@@ -90,8 +95,6 @@ class Encounter(SceneKind):
 
     @staticmethod
     def _wished_pair(world, agents, roster, talked):
-        from .fairness import oldest_wishes_first
-
         for agent_id, wish in oldest_wishes_first(world, agents, roster):
             for partner in wish.with_:
                 if partner in agents and partner != agent_id and frozenset((agent_id, partner)) not in talked:
@@ -102,7 +105,6 @@ class Encounter(SceneKind):
     @staticmethod
     def _pair_by_interests(world, agents, roster, talked):
         """The two who share the most interest tags; among equals those who waited longest to act."""
-        from .fairness import waited_longest
 
         def tags(agent_id) -> dict[str, str]:
             found = {}
@@ -128,11 +130,6 @@ class Encounter(SceneKind):
         if shared:
             return (first, second), tags(first)[shared[0]], shared, f"both care about {', '.join(shared)}"
         return (first, second), None, [], "they have not talked today"
-
-    def play_offline(self, player) -> dict:
-        from ..backends.offline import meeting
-
-        return meeting.play(player)
 
 
 KIND = Encounter()

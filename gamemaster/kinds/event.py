@@ -13,19 +13,25 @@ one of the day's scenes.
 
 from __future__ import annotations
 
+from ..lang import phrase
+from ..scenes import SceneSpec, slot_has_come
+from . import meeting
 from .base import SceneKind, SceneWrite
+from .crowd import most_concerned
+from .heard import remember_heard
 
 EVENT_IMPORTANCE = 7
 
 
 class EventKind(SceneKind):
     name = "EVENT"
+    order = 60
+    decides = 30
+    colour = "#b23a48"
     counts_toward_day = False
     recalls_by_plan = True
 
     def choose(self, world, agents, roster):
-        from ..scenes import SceneSpec
-
         if world.day == 0 or not world.today:
             return None
         follow_up = self._meeting_after(world, agents, roster)
@@ -43,7 +49,6 @@ class EventKind(SceneKind):
     @staticmethod
     def due(world, any_slot: bool = False):
         """Today's first event not yet held whose time of day has come (any time of day: forced)."""
-        from ..scenes import slot_has_come
 
         weekday = world.weekday()
         return next((e for e in world.events
@@ -59,13 +64,10 @@ class EventKind(SceneKind):
         Not only right after the EVENT: the event's own observation often tips someone
         over the reflection threshold, and the REFLECTION that is asked first must not
         swallow the meeting the event called."""
-        from ..scenes import SceneSpec
-        from . import meeting
 
         event = self._meeting_owed(world)
         if event is None:
             return None
-        from .crowd import most_concerned
 
         # Everyone concerned had the event as a memory in the EVENT itself; the meeting is capped.
         people = most_concerned(world, agents, self.concerned(event, roster), event.text)
@@ -103,8 +105,6 @@ class EventKind(SceneKind):
         return {"event_id": event.id, "topic": event.text} if event else {}
 
     def before_replies(self, scene: SceneWrite) -> None:
-        from ..lang import phrase
-
         event = next((e for e in scene.world.events if e.id == scene.spec.event_id), None)
         if event is None:
             return
@@ -121,14 +121,7 @@ class EventKind(SceneKind):
             )
 
     def write_back(self, scene: SceneWrite) -> None:
-        from .heard import remember_heard
-
         remember_heard(scene)
-
-    def play_offline(self, player) -> dict:
-        from ..backends.offline import event
-
-        return event.play(player)
 
 
 KIND = EventKind()

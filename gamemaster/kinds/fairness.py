@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 
 from ..models import parse_scene_ref
+from . import get_kind
 
 
 def seeded(seed: int, *parts: object) -> int:
@@ -19,8 +20,6 @@ def seeded(seed: int, *parts: object) -> int:
 
 def acted_today(world, roster: list[str]) -> dict[str, int]:
     """How many scenes that count as acting each agent had today."""
-    from . import get_kind
-
     counts = {a: 0 for a in roster}
     for entry in world.today:
         if get_kind(entry.type, strict=False).acting:

@@ -15,11 +15,17 @@ scene was forced) and who came uninvited are listed in the scene's ``attendance`
 
 from __future__ import annotations
 
+from ..gatherings import attendance, attendance_line, due, guests
+from ..scenes import SceneSpec, slot_has_come
 from .base import ReplyCheck, SceneKind, SceneWrite
+from .heard import remember_heard
 
 
 class GatheringKind(SceneKind):
     name = "GATHERING"
+    order = 70
+    decides = 40
+    colour = "#7d6b3d"
     acting = True
     in_sequence = True
     counts_toward_day = False
@@ -29,9 +35,6 @@ class GatheringKind(SceneKind):
         return [] if reply.says.strip() else ["says: a GATHERING turn must say something"]
 
     def choose(self, world, agents, roster):
-        from ..gatherings import due, guests
-        from ..scenes import SceneSpec, slot_has_come
-
         if world.day == 0 or not world.today:
             return None
         gathering = due(world, lambda slot: slot_has_come(world, slot))
@@ -52,24 +55,18 @@ class GatheringKind(SceneKind):
         return f"{gathering.id}: {gathering.host} invited for day {gathering.day:03d} at {gathering.slot}: {gathering.what}"
 
     def forced(self, world, agents, participants):
-        from ..gatherings import due, guests
-
         gathering = due(world)
         if gathering is None:
             raise ValueError(f"no gathering is set for day {world.day:03d}: a character's reply proposes one")
         return participants or guests(world, gathering, sorted(agents))
 
     def forced_fields(self, world) -> dict:
-        from ..gatherings import due
-
         gathering = due(world)
         if gathering is None:
             return {}
         return {"gathering_id": gathering.id, "topic": self._topic(gathering)}
 
     def settle(self, world, agents, spec):
-        from ..gatherings import attendance, attendance_line
-
         gathering = next((g for g in world.gatherings if g.id == spec.gathering_id), None)
         if gathering is None:
             return spec
@@ -84,14 +81,7 @@ class GatheringKind(SceneKind):
             gathering.held = scene.spec.ref
 
     def write_back(self, scene: SceneWrite) -> None:
-        from .heard import remember_heard
-
         remember_heard(scene)
-
-    def play_offline(self, player) -> dict:
-        from ..backends.offline import meeting
-
-        return meeting.play(player)
 
 
 KIND = GatheringKind()

@@ -15,6 +15,10 @@ import random
 import re
 from math import ceil
 
+from ..lang import phrase, short_name
+from ..linesize import MAX_LINE_BYTES
+from ..retrieval.heard import cut
+from ..retrieval.text import fold, phrase_tags, tag_key
 from .base import SceneWrite
 
 #: A heard line is what someone else said in passing, not the listener's own experience:
@@ -65,8 +69,6 @@ def listeners(spec, agents, world, agent_id: str) -> list[str]:
 
 def remember_heard(scene: SceneWrite) -> None:
     """A heard memory for each participant whose table-mates said something."""
-    from ..lang import phrase, short_name
-    from ..retrieval.heard import cut
 
     spec, agents = scene.spec, scene.agents
     said: dict[str, str] = {}
@@ -119,8 +121,6 @@ def _named_topics(said: dict[str, str], agents) -> dict[str, list[str]]:
     ``vertical-slice``). A query naming a topic finds the memories tagged with it before those
     that merely share words (``strategies/ranked.py``); a heard memory tagged with the topics its
     lines name stays findable among a listener's many notes on the same topic, where its words decide."""
-    from ..retrieval.text import fold, phrase_tags, tag_key
-
     keys = {tag_key(t): t for t in _studio_tags(agents)}
     named = {}
     for speaker, says in said.items():
@@ -137,8 +137,6 @@ def _kept(says: str, lines: int) -> str:
     """A line as one heard memory keeps it: all of a table's lines together stay within half a
     memory line (``linesize``), counting each character at its widest in JSON (6 bytes), so a
     large table of long replies can never make the memory too long to write."""
-    from ..linesize import MAX_LINE_BYTES
-    from ..retrieval.heard import cut
 
     limit = max(200, MAX_LINE_BYTES // 2 // 6 // max(lines, 1))
     return says if len(says) <= limit else cut(says, limit)

@@ -4,8 +4,13 @@ participants' teams, at most ``meeting_notices_per_day`` times a day (``notice_r
 
 from __future__ import annotations
 
+from ..lang import join_names, phrase, short_name
+from ..retrieval.heard import cut
+from ..scenes import SceneSpec
+from . import get_kind
 from .base import ReplyCheck, SceneKind, SceneWrite
 from .conversation import conversation_problems, remember_conversation
+from .fairness import oldest_wishes_first
 
 MEETING_NOTICE_IMPORTANCE = 2
 #: Characters of the topic a notice names; a long topic (a brief's text) is cut at a word.
@@ -43,11 +48,28 @@ def notice_recipients(world, agents, spec) -> list[str]:
 
 class Meeting(SceneKind):
     name = "MEETING"
+    order = 30
+    decides = 70
+    colour = "#8a5a9e"
+    contract_rules = {"de": {"conversation": "eines MEETING", "takeaways": "MEETING"},
+                      "en": {"conversation": "of a MEETING", "takeaways": "MEETING"}}
+    final_turn = {
+        "de": (
+            "Das ist dein letzter Beitrag in dieser Besprechung: fasse sie im Feld "
+            "`conversation` aus deiner Sicht zusammen. Hat vor dir schon jemand in dieser Runde ein "
+            "Ergebnis festgehalten, übernimm es in deiner Zusammenfassung (oder widersprich ausdrücklich); "
+            "sonst halte du eins fest, das die anderen übernehmen können."
+        ),
+        "en": (
+            "This is your last turn in this meeting: summarise it from your view in `conversation`. If someone "
+            "before you in this round stated an outcome, adopt it in your summary (or disagree explicitly); "
+            "otherwise state one the others can adopt."
+        ),
+    }
     acting = True
     in_sequence = True
     allows = frozenset({"conversation", "takeaways"})
     replans_on_news = True
-    final_turn_phrase = "final_turn"
     min_participants = 2
 
     def turns(self, spec) -> list[str]:
@@ -60,9 +82,6 @@ class Meeting(SceneKind):
         return conversation_problems(self.name, reply, ctx)
 
     def write_back(self, scene: SceneWrite) -> None:
-        from ..lang import join_names, phrase, short_name
-        from ..retrieval.heard import cut
-
         remember_conversation(scene)
         spec, agents = scene.spec, scene.agents
         names = join_names(scene.language, [short_name(agents[p].name) for p in spec.participants])
@@ -85,7 +104,6 @@ class Meeting(SceneKind):
     def choose(self, world, agents, roster):
         """Once work is under way, a talk wish becomes a meeting; never two in a row
         (a scene that does not count, like a reflection, does not break the row)."""
-        from . import get_kind
 
         counted = [e.type for e in world.today if get_kind(e.type, strict=False).counts_toward_day]
         worked = any(e.type == "WORK" for e in world.today)
@@ -95,8 +113,6 @@ class Meeting(SceneKind):
 
     def from_wishes(self, world, agents, roster):
         """The oldest talk wish becomes the meeting (see ``fairness``)."""
-        from ..scenes import SceneSpec
-        from .fairness import oldest_wishes_first
 
         for agent_id, wish in oldest_wishes_first(world, agents, roster):
             partners = [p for p in wish.with_ if p in agents and p != agent_id]
@@ -107,11 +123,6 @@ class Meeting(SceneKind):
                     reason=f"{agent_id} wants to talk with {', '.join(partners)} about {wish.topic}",
                 )
         return None
-
-    def play_offline(self, player) -> dict:
-        from ..backends.offline import meeting
-
-        return meeting.play(player)
 
 
 KIND = Meeting()

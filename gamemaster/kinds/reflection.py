@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..models import memory_author
+from ..scenes import SceneSpec, due_for_reflection
 from .base import ReplyCheck, SceneKind
 
 
@@ -21,8 +22,13 @@ def triggered_value(reason: str, agent_id: str) -> int | None:
 
 class Reflection(SceneKind):
     name = "REFLECTION"
+    order = 40
+    decides = 10
+    colour = "#2f6f73"
+    contract_rules = {"de": {"insights": "REFLECTION, 3–5"}, "en": {"insights": "REFLECTION, 3–5"}}
     counts_toward_day = False  # reflections come on top of the day's scenes
     allows = frozenset({"insights"})
+    cites_evidence = True
     recalls_by_interests = True
     min_participants = max_participants = 1
     #: How many insights a reflection draws.
@@ -51,8 +57,6 @@ class Reflection(SceneKind):
             updated[agent_id].importance_accumulator = 0  # reflected: the count starts again
 
     def choose(self, world, agents, roster):
-        from ..scenes import SceneSpec, due_for_reflection
-
         due = due_for_reflection(world, agents)
         if not due or world.day == 0:
             return None
@@ -61,17 +65,10 @@ class Reflection(SceneKind):
                          reason=trigger_reason(agent.id, agent.importance_accumulator, world.reflection_threshold))
 
     def forced(self, world, agents, participants):
-        from ..scenes import due_for_reflection
-
         if participants:
             return participants
         due = due_for_reflection(world, agents)
         return [due[0].id] if due else [max(sorted(agents), key=lambda a: (agents[a].importance_accumulator, a))]
-
-    def play_offline(self, player) -> dict:
-        from ..backends.offline import reflection
-
-        return reflection.play(player)
 
 
 KIND = Reflection()

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 from math import ceil
 
+from ..library import remember_readings
+from ..scenes import SceneSpec, counted_scenes
 from .base import SceneKind
+from .fairness import acted_today, waited_longest
+from .heard import remember_heard
 
 
 class Work(SceneKind):
     name = "WORK"
+    order = 20
+    decides = 80
+    colour = "#4f7a4a"
+    contract_rules = {"de": {"artifacts": "WORK"}, "en": {"artifacts": "WORK"}}
     acting = True
     allows = frozenset({"artifacts"})
     replans_on_news = True
@@ -22,8 +30,6 @@ class Work(SceneKind):
 
     def choose(self, world, agents, roster):
         """Those who waited longest to act work side by side (see ``fairness``)."""
-        from ..scenes import SceneSpec
-        from .fairness import acted_today
 
         rooms = self.seating(world, agents, roster)
         workers = [a for room in rooms for a in room]
@@ -39,8 +45,6 @@ class Work(SceneKind):
         """How many work in this WORK scene: ``work_rooms`` full rooms if set; else those who have
         not acted today, as many as must be seated now so that all of them get a seat in the WORK
         scenes left should every other scene be a MEETING - never fewer than one full room."""
-        from ..scenes import counted_scenes
-        from .fairness import acted_today
 
         group = world.work_group_size
         if world.work_rooms is not None:
@@ -53,7 +57,6 @@ class Work(SceneKind):
 
     def seating(self, world, agents, roster: list[str]) -> list[list[str]]:
         """The rooms, filled by who waited longest; people of one ``team`` share a room where they can."""
-        from .fairness import waited_longest
 
         group = world.work_group_size
         workers = waited_longest(world, agents, roster)[: self.seats(world, roster)]
@@ -72,16 +75,8 @@ class Work(SceneKind):
         return participants or self.seating(world, agents, sorted(agents))[0]
 
     def write_back(self, scene) -> None:
-        from ..library import remember_readings
-        from .heard import remember_heard
-
         remember_readings(scene)
         remember_heard(scene)
-
-    def play_offline(self, player) -> dict:
-        from ..backends.offline import work
-
-        return work.play(player)
 
 
 KIND = Work()

@@ -15,10 +15,14 @@ from importlib.resources import files
 from pathlib import Path
 
 from .. import jsontext
+from ..costs import cost_report
 from ..fsio import atomic_write_bytes, atomic_write_text
 from ..problems import GamemasterError, StateError
+from ..who_knows import who_knows
 from ..workspace import Workspace
 from . import character, day as day_page, gallery, knows, overview, search, shown as scene_page, talks
+from .charts import kind_css
+from .gatherings import shown_on as gatherings_shown
 from .html import character_file, day_file, gallery_file, labels, page, scene_file
 from .studio import Studio, day_input_files, day_summary, load_studio, scene_turns, workspace_file
 
@@ -47,6 +51,7 @@ def _code_fingerprint() -> str:
         digest.update((package / name).read_bytes())
     for name in ASSETS:
         digest.update((package / "assets" / name).read_bytes())
+    digest.update(kind_css().encode("utf-8"))
     return digest.hexdigest()
 
 
@@ -104,10 +109,11 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
 
     for name in ASSETS:
         data = (files("gamemaster.report") / "assets" / name).read_bytes()
+        if name == "style.css":
+            data += kind_css().encode("utf-8")
         writer.page(f"assets/{name}", _fingerprint(data), lambda data=data: data.decode("utf-8"))
 
     everything = _fingerprint(code, _studio_state(studio))
-    from ..costs import cost_report
 
     costs = cost_report(workspace)
     writer.page("index.html", _fingerprint(everything, costs),
@@ -127,7 +133,6 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
     writer.page("talks.html", _fingerprint(everything, tracked), lambda: frame(
         words["talks"], talks.render_talks(studio, bool(tracked)), "", "talks"))
     if tracked:
-        from ..who_knows import who_knows
 
         writer.page("knows.html", _fingerprint(everything, tracked), lambda: frame(
             words["knows"], knows.render_knows(studio, [who_knows(workspace, q) for q in tracked]), "", "talks"))
@@ -210,7 +215,6 @@ def _studio_state(studio: Studio) -> list:
 def _day_context(studio: Studio, day: int) -> list:
     """What a day page shows from outside its own folder: brief and event texts, artifact titles, linkable memory ids,
     gatherings."""
-    from .gatherings import shown_on as gatherings_shown
 
     records = studio.records[day]
     briefs = {b: studio.brief_texts.get(b) for r in records for b in r.brief_ids}

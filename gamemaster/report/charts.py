@@ -2,13 +2,39 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from ..kinds import all_kinds
+from ..kinds.reflection import triggered_value
 from ..models import parse_scene_ref
 from .html import esc
 
-#: One colour per scene type; the CSS variables in style.css use the same names.
-TYPE_ORDER = ("ARRIVAL", "WORK", "MEETING", "ENCOUNTER", "EVENT", "REFLECTION")
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{3,8}$")
+_DEFAULT_COLOUR = "#6b6b6b"
+
+
+def type_order() -> list[str]:
+    """The scene kinds in the order legends and stacked bars list them: the kinds' own order."""
+    return list(all_kinds())
+
+
+def type_class(kind: str) -> str:
+    """The CSS class of a kind's badges and bars."""
+    return "t-" + re.sub(r"[^a-z0-9-]", "-", kind.lower())
+
+
+def kind_css() -> str:
+    """Each kind's colour (``SceneKind.colour``) as a CSS variable, with its badge and bar
+    rules; appended to style.css, so a kind from another package is drawn in its colour."""
+    lines = ["", "/* Scene kinds: each kind's colour (SceneKind.colour), written by report/charts.py. */", ":root {"]
+    rules = []
+    for name, kind in all_kinds().items():
+        css = type_class(name)[2:]
+        colour = kind.colour if _COLOUR.match(kind.colour) else _DEFAULT_COLOUR
+        lines.append(f"  --{css}: {colour};")
+        rules.append(f".badge.t-{css} {{ background: var(--{css}); color: #fff; }} .bar.t-{css} {{ fill: var(--{css}); }}")
+    return "\n".join(lines + ["}"] + rules) + "\n"
 
 
 @dataclass
@@ -57,8 +83,6 @@ def _starting_count(studio, agent_id: str, present, after: list[tuple[str, int]]
     """What the count held before the stream's first memory: a studio's characters may start
     with a history that is not all in their streams (the bundled ones do). Read from the value
     that triggered the first REFLECTION, or without one from the agent file's count now."""
-    from ..kinds.reflection import triggered_value
-
     first = next((r for r in present if r.type == "REFLECTION"), None)
     if first is None:
         agent = studio.agents.get(agent_id)
@@ -120,15 +144,16 @@ def scenes_per_day_svg(counts: dict[int, dict[str, int]], label_day: str, width:
     most = max(sum(c.values()) for c in counts.values()) or 1
     slot = (width - left - right) / len(days)
     bar = min(slot * 0.7, 60)
+    order = type_order()
     parts = []
     for i, day in enumerate(days):
         x = left + slot * i + (slot - bar) / 2
         base = height - bottom
-        for kind in sorted(counts[day], key=lambda k: (TYPE_ORDER.index(k) if k in TYPE_ORDER else 99, k)):
+        for kind in sorted(counts[day], key=lambda k: (order.index(k) if k in order else 99, k)):
             amount = counts[day][kind]
             h = (height - top - bottom) * amount / most
             base -= h
-            parts.append(f'<rect class="bar t-{esc(kind.lower())}" x="{x:.1f}" y="{base:.1f}" width="{bar:.1f}" height="{h:.1f}">'
+            parts.append(f'<rect class="bar {esc(type_class(kind))}" x="{x:.1f}" y="{base:.1f}" width="{bar:.1f}" height="{h:.1f}">'
                          f"<title>{esc(label_day)} {day} · {esc(kind)}: {amount}</title></rect>")
         parts.append(f'<text class="axis" x="{x + bar / 2:.1f}" y="{height - 8}" text-anchor="middle">{day}</text>')
     return f'<svg class="chart" viewBox="0 0 {width} {height}" role="img">{"".join(parts)}</svg>'

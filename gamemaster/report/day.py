@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..lang import join_names, phrase, short_name
 from ..records import DaySummary, SceneRecord, WrittenMemory
+from .charts import type_class
 from .gatherings import render_gatherings
 from .html import badge, character_file, esc, gallery_file, labels, link, paragraphs, scene_file
 from .shown import turn_anchor
@@ -14,7 +15,7 @@ def render_day(studio: Studio, day: int, turns: dict[str, list[Turn]], summary: 
     words = labels(studio.language)
     records = studio.records.get(day, [])
     toc = "".join(
-        f'<li><a href="#scene-{r.scene:02d}">{badge(r.type, "t-" + r.type.lower())} {esc(r.topic or scene_people(studio, r))}</a></li>'
+        f'<li><a href="#scene-{r.scene:02d}">{badge(r.type, type_class(r.type))} {esc(r.topic or scene_people(studio, r))}</a></li>'
         for r in records
     )
     earlier = [d for d in studio.days if d < day]
@@ -62,7 +63,7 @@ def _scene_card(studio: Studio, record: SceneRecord, turns: list[Turn], words: d
     if record.rooms:  # a large studio's WORK: who sat with whom
         people = "<br>".join(f'{esc(words["room"])} {n}: ' + ", ".join(_who(studio, p) for p in room)
                              for n, room in enumerate(record.rooms, 1))
-    head = (f'<header><span class="num">{record.scene:02d}</span> {badge(record.type, "t-" + record.type.lower())}'
+    head = (f'<header><span class="num">{record.scene:02d}</span> {badge(record.type, type_class(record.type))}'
             f'<h2>{esc(record.topic or scene_people(studio, record))}</h2>'
             f'<a class="open" href="{esc("../" + scene_file(record.ref))}">{esc(words["open_scene"])} →</a></header>')
     facts = (f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(studio.reason(record))}</dd>'

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..lang import phrase
-from .charts import TYPE_ORDER, scenes_per_day_svg
+from .charts import scenes_per_day_svg, type_class, type_order
 from .html import badge, character_file, day_file, esc, labels, link, table
 from .studio import Studio
 
@@ -19,7 +19,8 @@ def type_counts(studio: Studio) -> dict[int, dict[str, int]]:
 
 def _ordered_types(counts: dict[int, dict[str, int]]) -> list[str]:
     present = {kind for c in counts.values() for kind in c}
-    return sorted(present, key=lambda k: (TYPE_ORDER.index(k) if k in TYPE_ORDER else 99, k))
+    order = type_order()
+    return sorted(present, key=lambda k: (order.index(k) if k in order else 99, k))
 
 
 def render_overview(studio: Studio, costs: dict | None) -> str:
@@ -39,7 +40,7 @@ def render_overview(studio: Studio, costs: dict | None) -> str:
         parts.append(f'<p class="muted">{esc(words["no_days"])}</p>')
     else:
         kinds = _ordered_types(counts)
-        legend = "".join(f'<span class="legend">{badge(k, "t-" + k.lower())}</span>' for k in kinds)
+        legend = "".join(f'<span class="legend">{badge(k, type_class(k))}</span>' for k in kinds)
         rows = [[link(day_file(day), f'{words["day"]} {day}'), *[str(counts[day].get(k, 0) or "") for k in kinds],
                  f"<strong>{sum(counts[day].values())}</strong>"] for day in studio.days]
         parts.append(f'<section id="scenes"><h2>{esc(words["scenes_per_type"])}</h2>'
@@ -91,7 +92,7 @@ def render_days_index(studio: Studio) -> str:
         return f'<h1>{esc(words["days"])}</h1><p class="muted">{esc(words["no_days"])}</p>'
     items = []
     for day in studio.days:
-        kinds = " ".join(badge(r.type, "t-" + r.type.lower()) for r in studio.records[day])
+        kinds = " ".join(badge(r.type, type_class(r.type)) for r in studio.records[day])
         items.append(f'<li>{link(day_file(day).split("/", 1)[1], words["day"] + " " + str(day))} '
                      f'<span class="muted">{esc(phrase(studio.language, "weekday_" + studio.world.weekday(day)))}</span><div class="kinds">{kinds}</div></li>')
     return (f'<h1>{esc(words["days"])}</h1>' + _timeline(studio, words)
@@ -107,7 +108,7 @@ def _timeline(studio: Studio, words: dict[str, str]) -> str:
     rows = []
     for day in studio.days:
         marks = "".join(
-            f'<a class="badge tick t-{esc(r.type.lower())}" title="{esc(_mark_title(r))}" '
+            f'<a class="badge tick {esc(type_class(r.type))}" title="{esc(_mark_title(r))}" '
             f'href="{esc(day_file(day).split("/", 1)[1])}#scene-{r.scene:02d}">{r.scene:02d}</a>'
             for r in studio.records[day])
         rows.append(f'<li><span class="when">{link(day_file(day).split("/", 1)[1], words["day"] + " " + str(day))}</span>'

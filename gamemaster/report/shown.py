@@ -18,6 +18,7 @@ from .. import jsontext
 from ..models import memory_author
 from ..records import SceneRecord
 from ..workspace import Workspace
+from .charts import type_class
 from .html import badge, character_file, day_file, esc, labels, link, paragraphs, scene_file
 from .studio import Studio, Turn, workspace_file
 
@@ -164,7 +165,7 @@ def render_scene(studio: Studio, record: SceneRecord, turns: list[Turn], shown: 
             f'<h2>{who}</h2></header>{reply}'
             f'<h3>{esc(words["what_shown"])}</h3>{render_shown(studio, view, words) if view else ""}</li>')
     title = record.topic or ", ".join(studio.name(p) for p in record.participants)
-    return (f'<h1>{esc(words["scene"])} {esc(record.ref)} {badge(record.type, "t-" + record.type.lower())}</h1>'
+    return (f'<h1>{esc(words["scene"])} {esc(record.ref)} {badge(record.type, type_class(record.type))}</h1>'
             f'<p class="pager">{pager}</p><p><strong>{esc(title)}</strong></p>'
             f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(studio.reason(record))}</dd></dl>'
             f'<ol class="turns">{"".join(cards)}</ol><p class="pager">{pager}</p>')

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from ..gallery import read_front_matter
 from ..library import FOLDER as LIBRARY_FOLDER
+from ..lang import reason
 from ..models import Agent, Memory, World, parse_scene_ref
 from ..problems import Problem
 from ..records import DaySummary, SceneRecord, read_record
@@ -52,8 +54,6 @@ class Studio:
 
     def reason(self, record: SceneRecord) -> str:
         """The Game Master's reason in the studio's language, with first names."""
-        from ..lang import reason
-
         return reason(self.language, record.reason, {a.id: a.name for a in self.agents.values()})
 
     def name(self, agent_id: str) -> str:
@@ -155,8 +155,6 @@ def _artifacts(workspace: Workspace, memories: dict[str, list[Memory]]) -> dict[
 
 def _front_matter(workspace: Workspace, relative: str) -> dict:
     """A hand-added file's front matter (its title); a header that is not YAML is warned about by line."""
-    from ..gallery import read_front_matter
-
     try:
         text = (workspace.root / relative).read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -178,7 +176,7 @@ def scene_turns(workspace: Workspace, record: SceneRecord) -> list[Turn]:
     for label, relative in sorted((record.replies or {}).items()):
         agent = label.split("-", 1)[1] if "-" in label else label
         path = workspace_file(workspace, relative)
-        turns.append(Turn(label, agent, read_record(workspace, path, Reply) if path and path.is_file() else None))
+        turns.append(Turn(label, agent, read_record(workspace, path, record.spec.kind.reply_model) if path and path.is_file() else None))
     return turns
 
 
@@ -201,6 +199,5 @@ def artifact_body(workspace: Workspace, artifact: Artifact) -> str | None:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    from ..gallery import read_front_matter
 
     return read_front_matter(text).body.strip() + "\n"

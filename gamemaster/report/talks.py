@@ -11,6 +11,7 @@ from itertools import combinations
 
 from ..lang import short_name
 from ..records import SceneRecord
+from .charts import type_class
 from .html import day_file, esc, labels, link
 from .studio import Studio
 
@@ -76,7 +77,7 @@ def render_talks(studio: Studio, tracked: bool = False) -> str:
     for pair, scenes in sorted(overall.items(), key=lambda item: (-len(item[1]), item[0])):
         names = " – ".join(studio.name(a) for a in pair)
         items = "".join(f'<li>{link(_scene_href(r), words["day"] + f" {r.day} · {r.scene:02d}")} '
-                        f'<span class="badge t-{esc(r.type.lower())}">{esc(r.type)}</span> {esc(r.topic or "")}</li>' for r in scenes)
+                        f'<span class="badge {esc(type_class(r.type))}">{esc(r.type)}</span> {esc(r.topic or "")}</li>' for r in scenes)
         pairs.append(f'<li id="{esc(_pair_id(pair))}"><strong>{esc(names)}</strong> ({len(scenes)})<ul>{items}</ul></li>')
     parts.append(f'<section id="pairs"><h2>{esc(words["scenes"])}</h2><ul class="pairs">{"".join(pairs)}</ul></section>')
     return "".join(parts)

@@ -12,11 +12,13 @@ import pkgutil
 import re
 from typing import TYPE_CHECKING, Callable
 
+from ..lang import short_name
+from ..models import World, field_value
 from ..problems import GamemasterError, StateError
 from .base import SECTIONS, Picked, Query, Selection, Settings, Strategy
 
 if TYPE_CHECKING:
-    from ..models import Agent, Brief, World
+    from ..models import Agent, Brief
     from ..scenes import SceneSpec
     from ..workspace import Workspace
 
@@ -57,8 +59,6 @@ def speaker_names(workspace: "Workspace", known: "dict[str, str] | None" = None)
     """An agent id → how colleagues call them (``lang.short_name``), read only when asked:
     a selection names just the few speakers whose lines it shows. An agent that is gone or
     does not load is shown by its id."""
-    from ..lang import short_name
-
     cache: dict[str, str] = {}
 
     def name_of(agent_id: str) -> str:
@@ -116,9 +116,6 @@ def recall(
     A ``budget`` given instead of the world's ``memory_budget`` keeps that setting's bounds."""
     world = world or workspace.load_world()
     if budget is not None:
-        from ..models import World, field_value
-        from ..problems import GamemasterError
-
         try:
             budget = field_value(World, "memory_budget", budget)
         except ValueError as exc:

@@ -14,7 +14,6 @@ import sys
 from .. import jsontext
 from ..ids import SCENE_REF_RE
 from ..linesize import MAX_LINE_BYTES
-from ..streams import without_bom
 from .heard import heard_lines
 from .text import analyzer, tag_key
 
@@ -127,7 +126,7 @@ def _parse(raw: bytes) -> tuple[dict, list[str]] | None:
     if len(raw) > MAX_LINE_BYTES:
         return None  # not even parsed: `validate` and the prompts name it
     try:
-        data = jsontext.loads(without_bom(raw))
+        data = jsontext.loads(jsontext.without_bom(raw))
     except ValueError:
         return None
     if type(data) is not dict or type(data.get("id")) is not str or type(data.get("description")) is not str:

@@ -5,17 +5,15 @@ arrived since the last scene, colleagues, the meeting transcript), never the
 prose prompt, and assembles a reply from the phrase banks in ``phrases/``.
 The same request always gives the same text (see ``player``).
 
-``player`` holds what every scene kind needs; ``arrival``, ``work``,
-``meeting`` and ``reflection`` each play one kind; ``interview`` answers
-``gamemaster ask``.
+``player`` holds what every scene kind needs; ``composers`` says which of
+``arrival``, ``work``, ``meeting``, ``event`` and ``reflection`` plays which kind; ``interview`` answers ``gamemaster ask``.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
-
 from ..base import Capabilities, InterviewRequest, ReplyRequest
+from .composers import COMPOSERS, play, register
 from .interview import answer
 from .phrase_banks import (
     DEFAULT_LANGUAGE,
@@ -44,12 +42,8 @@ class OfflineBackend:
         return json.dumps(answer(request), ensure_ascii=False)
 
 
-def play(request: ReplyRequest) -> dict[str, Any]:
-    """The reply for ``request`` as a plain dict (what ``OfflineBackend.reply`` serialises)."""
-    return Player(request).play()
-
-
 __all__ = [
+    "COMPOSERS",
     "DEFAULT_LANGUAGE",
     "FAMILIES",
     "LANGUAGES",
@@ -57,6 +51,7 @@ __all__ = [
     "Player",
     "artifact_family",
     "derive_seed",
+    "register",
     "language_code",
     "language_lines",
     "phrase_bank",

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ...lang import short_name
-from ...scenes import topic_terms
+from ...topics import topic_terms
 from ..base import Turn
 from . import news
 from .focus import Focus, plan_focus, scene_focus

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from ...lang import phrase, short_name
 from ...schedule import GATHERING_DAYS_AHEAD
-from ...slots import parse_slot, slot_label
+from ...slots import parse_slot, slot_index, slot_label
 from .text import WORD_RE
 
 if TYPE_CHECKING:
@@ -173,6 +173,5 @@ def _weekday(player: Player, day: int) -> str:
 
 
 def _index(slot: str) -> int:
-    from ...slots import slot_index
 
     return slot_index(slot)

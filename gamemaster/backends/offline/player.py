@@ -13,11 +13,12 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
+from ...kinds import SECTIONS
 from ...lang import join_names, short_name
 from ...models import Brief, Memory
-from ...scenes import STOPWORDS, topic_terms
+from ...topics import STOPWORDS, topic_terms
 from ..base import ReplyRequest
 from .focus import Focus, Interest
 from .phrase_banks import artifact_family, language_code, phrase_bank, template_fields
@@ -63,12 +64,11 @@ class Player:
         """Draws every participant of the scene shares (``label`` names what for), unlike ``rng``."""
         return random.Random(derive_seed(self.req.seed, self.spec.ref, label, 0))
 
-    def play(self) -> dict[str, Any]:
-        """The reply, shaped by the scene kind's reply model: what it does not allow is left out."""
-        from ...kinds import SECTIONS
-
+    def play(self, compose: "Callable[[Player], dict[str, Any]]") -> dict[str, Any]:
+        """The reply ``compose`` (the kind's composer, ``composers.py``) writes, shaped by the
+        scene kind's reply model: what it does not allow is left out."""
         kind = self.spec.kind
-        body = kind.play_offline(self)
+        body = compose(self)
         # A note the character already has, word for word, adds nothing but a duplicate.
         known = set(self.req.remembered)
         notes = []
@@ -81,18 +81,11 @@ class Player:
         for section in SECTIONS:
             if section not in kind.allows:
                 body.pop(section, None)
-        from .organise import proposal
-
-        proposed = proposal(self)
-        if proposed is not None:
-            body["gathering"], announced = proposed
-            body["says"] = f"{body.get('says', '').strip()} {announced}".strip()
-        # Answered once, in the character's first turn of a scene.
-        if self.req.invitations and not any(t.speaker == self.agent.id for t in self.req.transcript):
-            from .invitations import answers
-
-            body["invitations"] = answers(self)
         return {"agent": self.agent.id, "scene": self.spec.ref, **body}
+
+    def answers_invitations(self) -> bool:
+        """Invitations are answered once, in the character's first turn of a scene."""
+        return bool(self.req.invitations) and not any(t.speaker == self.agent.id for t in self.req.transcript)
 
     def rng_for(self, key: str) -> random.Random:
         """A draw of its own for ``key`` (an invitation): the same whatever scene or turn asks,

@@ -1,0 +1,103 @@
+"""Is a seeded offline run byte-identical between two commits?
+
+    python bench/same_run.py [BEFORE [AFTER]] [--days 6] [--keep DIR]
+
+BEFORE and AFTER are git revisions of this repository (default: ``HEAD~1`` and the working
+tree, written ``.``). Each is exported with ``git archive`` into a temporary folder and run as
+``python -m gamemaster`` with that folder first on ``PYTHONPATH``: ``init`` the bundled studio,
+schedule an EVENT with a meeting for day 2, then ``day advance --days N`` with the offline
+player (its seed is the world's, so the run is fixed). Every file the run writes (under ``state/``,
+``scenes/`` - with every prompt and reply - and ``gallery/``) is then hashed and compared, except
+those that depend on the clock, not on behaviour: ``state/.cache/`` holds the search indexes and
+parse caches, keyed by file mtimes. (The workspace's other files are the toolkit's templates;
+``.gamemaster.lock`` holds the process id of the last command.)
+
+Prints one line per differing file and a summary of scene kinds played; exits 1 on any difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+#: What a run of the studio writes; the workspace's other files are copies of the toolkit's templates.
+COMPARED = ("state/", "scenes/", "gallery/")
+VOLATILE = ("state/.cache/",)
+
+
+def export(rev: str, into: Path) -> Path:
+    """The package at REV (``.``: the working tree as it is) as a folder to put on PYTHONPATH."""
+    into.mkdir(parents=True)
+    if rev == ".":
+        shutil.copytree(REPO / "gamemaster", into / "gamemaster", ignore=shutil.ignore_patterns("__pycache__"))
+        return into
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", rev, "gamemaster"], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def play(code: Path, root: Path, days: int) -> None:
+    env = dict(os.environ, PYTHONPATH=str(code))
+    env.pop("ANTHROPIC_API_KEY", None)
+    env.pop("GAMEMASTER_ROOT", None)
+
+    def gm(*args: str) -> None:
+        subprocess.run([sys.executable, "-m", "gamemaster", "--root", str(root), *args], env=env, check=True,
+                       capture_output=True, cwd=code)
+
+    gm("init", str(root))
+    gm("event", "Der Publisher kommt zu Besuch und will den Vertical Slice sehen.", "--day", "2", "--meeting")
+    gm("day", "advance", "--days", str(days), "--backend", "offline")
+
+
+def hashes(root: Path) -> dict[str, str]:
+    out = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.is_file() and rel.startswith(COMPARED) and not rel.startswith(VOLATILE):
+            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def kinds(root: Path) -> collections.Counter:
+    return collections.Counter(json.loads(p.read_text(encoding="utf-8"))["type"]
+                               for p in root.glob("scenes/day-*/scene-*/scene.json"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", nargs="?", default="HEAD~1")
+    parser.add_argument("after", nargs="?", default=".")
+    parser.add_argument("--days", type=int, default=6)
+    parser.add_argument("--keep", type=Path, help="keep both workspaces under this folder")
+    args = parser.parse_args()
+    base = Path(tempfile.mkdtemp(prefix="same-run-")) if args.keep is None else args.keep
+    runs = {}
+    for side, rev in (("before", args.before), ("after", args.after)):
+        code = export(rev, base / side / "code")
+        root = base / side / "ws"
+        play(code, root, args.days)
+        runs[side] = root
+    a, b = hashes(runs["before"]), hashes(runs["after"])
+    differ = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+    for rel in differ:
+        print(f"differs: {rel}" if rel in a and rel in b else f"only {'before' if rel in a else 'after'}: {rel}")
+    played = kinds(runs["after"])
+    print(f"{args.before} vs {args.after}: {len(a)} files compared, {len(differ)} differ; "
+          f"scenes played: " + ", ".join(f"{k} {n}" for k, n in sorted(played.items())))
+    if args.keep is None:
+        shutil.rmtree(base)
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

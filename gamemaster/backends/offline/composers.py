@@ -1,0 +1,69 @@
+"""Which module writes the offline reply for which scene kind, and the reply for a kind without one.
+
+The kinds know nothing of the offline player: it keeps this table. A kind from another
+package (``kinds/__init__.py``) that adds no composer is still played: ``default_body``
+writes the smallest reply its reply model and rules accept (an action, a line, a note, and
+the conversation summary where the kind asks for one in a last turn), never a traceback.
+A package that wants better lines calls ``register(name, compose)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..base import ReplyRequest
+from . import arrival, event, meeting, reflection, work
+from .invitations import answers
+from .organise import proposal
+from .player import Player
+
+Composer = Callable[[Player], dict[str, Any]]
+
+COMPOSERS: dict[str, Composer] = {
+    "ARRIVAL": arrival.play,
+    "WORK": work.play,
+    "MEETING": meeting.play,
+    "REFLECTION": reflection.play,
+    "ENCOUNTER": meeting.play,
+    "EVENT": event.play,
+    "GATHERING": meeting.play,
+}
+
+_DEFAULT_LINES = {
+    "de": {"action": "{me} ist bei der Szene {kind} dabei.", "says": "Ich bin dabei.",
+           "note": "In {ref} war ich bei einer Szene {kind} dabei.", "summary": "Wir waren zusammen bei {kind}."},
+    "en": {"action": "{me} takes part in the {kind} scene.", "says": "I am here.",
+           "note": "In {ref} I took part in a {kind} scene.", "summary": "We were together at {kind}."},
+}
+
+
+def register(name: str, compose: Composer) -> None:
+    """The composer for the kind called ``name`` (a kind's package calls this when it loads)."""
+    COMPOSERS[name.upper()] = compose
+
+
+def default_body(player: Player) -> dict[str, Any]:
+    """A valid reply for a kind the player has no composer for."""
+    lines = _DEFAULT_LINES.get(player.code, _DEFAULT_LINES["en"])
+    fields = {"me": player.me, "kind": player.spec.type, "ref": player.spec.ref}
+    body: dict[str, Any] = {
+        "action": lines["action"].format_map(fields),
+        "says": lines["says"].format_map(fields),
+        "memories": [player.note(lines["note"].format_map(fields), 3, [player.spec.type.lower()])],
+    }
+    if "conversation" in player.spec.kind.allows and player.req.final_turn:
+        body["conversation"] = {"summary": lines["summary"].format_map(fields), "importance": 3, "tags": []}
+    return body
+
+
+def play(request: ReplyRequest) -> dict[str, Any]:
+    """The reply for ``request`` as a plain dict."""
+    player = Player(request)
+    reply = player.play(COMPOSERS.get(request.spec.type, default_body))
+    proposed = proposal(player)
+    if proposed is not None:
+        reply["gathering"], announced = proposed
+        reply["says"] = f"{reply.get('says', '').strip()} {announced}".strip()
+    if player.answers_invitations():
+        reply["invitations"] = answers(player)
+    return reply

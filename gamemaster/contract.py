@@ -1,0 +1,54 @@
+"""The kind rules of the reply contract (``prompts/contract.md``), joined from every kind.
+
+The contract names, for a reply section only some kinds allow, which kinds those are:
+„`artifacts` (nur WORK)“, „`conversation` (nur im letzten Beitrag eines MEETING oder einer
+ENCOUNTER)“. The frame of each rule is the toolkit's (below, per language); the words for
+each kind are the kind's own (``SceneKind.contract_rules``), and a kind's own reply fields
+bring their own lines (``SceneKind.contract_lines``). ``contract.md`` places them with
+``$rule_<section>`` and ``$kind_lines``, so a kind found later is in every prompt's contract
+without an edit to the template.
+"""
+
+from __future__ import annotations
+
+from .kinds import all_kinds
+
+#: section → (before the kinds, the word before the last kind, after the kinds), per language.
+RULES: dict[str, dict[str, tuple[str, str, str]]] = {
+    "de": {
+        "artifacts": ("nur ", "und", ""),
+        "plan": ("Pflicht bei ", "und", ""),
+        "insights": ("nur ", "und", ""),
+        "conversation": ("nur im letzten Beitrag ", "oder", ""),
+        "takeaways": ("nur ", "und", ", optional"),
+    },
+    "en": {
+        "artifacts": ("only ", "and", ""),
+        "plan": ("required in ", "and", ""),
+        "insights": ("only ", "and", ""),
+        "conversation": ("only in your last turn ", "or", ""),
+        "takeaways": ("only ", "and", ", optional"),
+    },
+}
+
+
+def _joined(words: list[str], last: str) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def contract_values(language: str) -> dict[str, str]:
+    """``rule_<section>`` (with its leading space and brackets, empty where no kind has the rule)
+    and ``kind_lines`` (each on a line of its own, after a line break) for ``contract.md``."""
+    frames = RULES.get(language, RULES["en"])
+    values = {}
+    for section, (before, last, after) in frames.items():
+        words = [word for k in all_kinds().values() if (word := _rule_word(k, language, section))]
+        values[f"rule_{section}"] = f" ({before}{_joined(words, last)}{after})" if words else ""
+    lines = [line for k in all_kinds().values() for line in k.contract_lines.get(language, k.contract_lines.get("en", []))]
+    values["kind_lines"] = "".join("\n" + line for line in lines)
+    return values
+
+
+def _rule_word(kind, language: str, section: str) -> str:
+    table = kind.contract_rules.get(language, kind.contract_rules.get("en", {}))
+    return table.get(section, "")

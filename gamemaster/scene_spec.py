@@ -1,0 +1,113 @@
+"""The scene as a value: ``SceneSpec`` (who, what about, why) and ``Force`` (what the Creative
+Director pins down). Nothing here reads files or decides anything; ``scenes.py`` decides.
+
+The kind named by ``type`` is looked up in the registry (``kinds/__init__.py``), which itself
+imports nothing but ``kinds/base.py``: the kind modules it finds import this module, never the
+other way round.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .ids import agent_id
+from .kinds import get_kind
+from .models import scene_ref
+from .slots import Slot
+
+
+class SceneType:
+    """The names of the built-in kinds, for code that names one; ``kinds.all_kinds()`` is the truth."""
+
+    ARRIVAL = "ARRIVAL"
+    WORK = "WORK"
+    MEETING = "MEETING"
+    REFLECTION = "REFLECTION"
+
+
+class SceneSpec(BaseModel):
+    """A typed scene: who is in it, what it is about and why it was chosen."""
+
+    model_config = ConfigDict(defer_build=True)
+
+    type: str
+    day: int
+    scene: int
+    participants: list[str] = Field(min_length=1)
+    topic: str | None = None
+    topic_tags: list[str] = Field(default_factory=list)
+    reason: str
+    rounds: int = 1
+    brief_ids: list[str] = Field(default_factory=list)
+    #: The scheduled event this scene is (an EVENT) or answers (the MEETING it opens).
+    event_id: str | None = None
+    #: A WORK scene in a large studio seats people in several rooms side by side: each sees
+    #: and observes only the others in their room. Empty: everyone is in one room.
+    rooms: list[list[str]] = Field(default_factory=list)
+    #: The time of day (``slots.py``); None in a scene opened before the day had slots.
+    slot: Slot | None = None
+    #: The gathering this scene is (a GATHERING), and who was invited, came and stayed away.
+    gathering_id: str | None = None
+    attendance: dict[str, list[str]] = Field(default_factory=dict)
+
+    @field_validator("type")
+    @classmethod
+    def _type(cls, value: str) -> str:
+        return get_kind(value).name
+
+    @field_validator("participants")
+    @classmethod
+    def _participants(cls, value: list[str]) -> list[str]:
+        return [agent_id(v) for v in value]
+
+    @field_validator("rooms")
+    @classmethod
+    def _rooms(cls, value: list[list[str]]) -> list[list[str]]:
+        return [[agent_id(v) for v in room] for room in value]
+
+    @model_validator(mode="after")
+    def _rooms_hold_everyone_once(self) -> "SceneSpec":
+        if self.rooms:
+            seated = [a for room in self.rooms for a in room]
+            if sorted(seated) != sorted(self.participants) or any(not room for room in self.rooms):
+                raise ValueError("rooms: every participant sits in exactly one room, and no room is empty")
+        return self
+
+    @property
+    def ref(self) -> str:
+        return scene_ref(self.day, self.scene)
+
+    def room_of(self, agent: str) -> list[str]:
+        """Who is in the same room as ``agent`` (``agent`` included): the people they see at work."""
+        return next((room for room in self.rooms if agent in room), self.participants)
+
+    def dump(self) -> dict:
+        """The scene as JSON holds it; what a scene does not have (rooms, a gathering) is left out."""
+        absent = {"rooms"} if not self.rooms else set()
+        absent |= {"gathering_id", "attendance"} if self.gathering_id is None else set()
+        absent |= {"slot"} if self.slot is None else set()
+        return self.model_dump(mode="json", exclude=absent or None)
+
+    @property
+    def kind(self):
+        return get_kind(self.type)
+
+    @property
+    def turns(self) -> list[str]:
+        """Speaking order: once each side by side, or every participant once per round in sequence."""
+        return self.kind.turns(self)
+
+
+class Force(BaseModel):
+    """What the Creative Director pins down; the rest is decided as usual."""
+
+    model_config = ConfigDict(defer_build=True)
+
+    type: str | None = None
+    participants: list[str] = Field(default_factory=list)
+    topic: str | None = None
+
+    @field_validator("type")
+    @classmethod
+    def _type(cls, value: str | None) -> str | None:
+        return None if value is None else get_kind(value).name

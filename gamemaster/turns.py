@@ -1,0 +1,89 @@
+"""What a backend is asked, as values: one spoken turn, one scene or turn to play, one question.
+
+The value layer: built by ``requests.py`` and ``interview.py``, read by the prompts and the
+backends; imports nothing that decides or reads files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .models import Agent, Brief, Memory
+from .scene_spec import SceneSpec
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One spoken MEETING turn, as the next speaker sees it."""
+
+    speaker: str
+    name: str
+    says: str
+
+
+@dataclass(frozen=True)
+class ReplyRequest:
+    """Everything a backend may use to play one character in one scene or turn.
+
+    ``prompt`` is the full text a language model gets. The other fields are the
+    same facts in structured form, for backends that do not read prose (the
+    offline player, test doubles).
+    """
+
+    agent: Agent
+    spec: SceneSpec
+    prompt: str
+    language: str
+    seed: int
+    memories: list[Memory] = field(default_factory=list)
+    since: list[Memory] = field(default_factory=list)
+    colleagues: dict[str, str] = field(default_factory=dict)
+    briefs: list[Brief] = field(default_factory=list)
+    transcript: list[Turn] = field(default_factory=list)
+    turn: int = 0
+    final_turn: bool = True
+    replan: bool = False
+    previous_error: str | None = None
+    #: The start of ``prompt`` that stays the same from scene to scene (cacheable).
+    stable_prompt: str = ""
+    #: What follows it and stays the same for every turn and retry of this scene (cacheable).
+    memory_prompt: str = ""
+    #: The world's default model (``world.json`` ``model``), used when the agent names none.
+    default_model: str | None = None
+    #: Excerpts from the reference library shown in ``prompt`` (``library.Excerpt``).
+    library: list = field(default_factory=list)
+    #: The memory ids ``prompt`` shows: what evidence may cite (``retrieval.render.shown_ids``).
+    shown: list[str] = field(default_factory=list)
+    #: The lines the character's own recent memories keep, who said them and who heard them
+    #: (``news.Exchange``): what it can know about who knows what.
+    exchanges: list = field(default_factory=list)
+    #: Its own recent observations important enough to tell others (``news.held``).
+    news: list[Memory] = field(default_factory=list)
+    #: The descriptions of its newest memories (``news.TAIL``), so a note is not written twice.
+    remembered: frozenset[str] = frozenset()
+    #: Who hears what it says in this scene: its table or room, or the others in a conversation.
+    listeners: list[str] = field(default_factory=list)
+    #: Invitations ``prompt`` asks the character to answer (``models.Gathering``).
+    invitations: list = field(default_factory=list)
+    #: Gatherings still ahead the character hosts or has accepted (``models.Gathering``).
+    engagements: list = field(default_factory=list)
+    #: Everyone in the studio (id → name), and the scene day's weekday (``mon`` … ``sun``):
+    #: what a brief to organise something names (whom, which day).
+    roster: dict[str, str] = field(default_factory=dict)
+    weekday: str = ""
+
+
+@dataclass(frozen=True)
+class InterviewRequest:
+    """A question to one character outside any scene (``gamemaster ask``)."""
+
+    agent: Agent
+    question: str
+    prompt: str
+    language: str
+    seed: int
+    #: What the character recalls for the question, in prompt order.
+    memories: list[Memory] = field(default_factory=list)
+    #: The ids among ``memories`` that matched the question (not just recent or reflections).
+    relevant: list[str] = field(default_factory=list)
+    default_model: str | None = None

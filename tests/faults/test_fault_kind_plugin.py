@@ -1,0 +1,157 @@
+"""A scene kind from another package is a complete plug-in: its module and its template, found
+through the ``gamemaster.kinds`` entry point, and nothing else edited.
+
+The package is written to a temporary folder with its ``.dist-info`` (which is what installing it
+leaves), put on PYTHONPATH, and every command runs in its own process as a user's would. This is
+what README's "Adding a scene kind" describes, step for step.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from faultkit import assert_no_traceback, env, run, show
+
+KIND_MODULE = '''
+"""LUNCH: two to four characters eat together, one turn each, and keep the talk as a memory."""
+
+from pydantic import Field
+
+from gamemaster.kinds import SceneKind
+from gamemaster.kinds.conversation import conversation_problems, remember_conversation
+from gamemaster.reply_models import Reply
+
+
+class LunchReply(Reply):
+    dish: str = Field("", max_length=80, description="What the character eats.")
+
+
+class Lunch(SceneKind):
+    name = "LUNCH"
+    acting = True
+    in_sequence = True
+    min_participants = 2
+    max_participants = 4
+    allows = frozenset({"conversation"})
+    reply_model = LunchReply
+    colour = "#c05621"
+    contract_rules = {"de": {"conversation": "eines LUNCH"}, "en": {"conversation": "of a LUNCH"}}
+    contract_lines = {"de": ["- `dish` (nur LUNCH): was du isst"], "en": ["- `dish` (LUNCH only): what you eat"]}
+    final_turn = {"de": "Das ist dein letzter Beitrag beim Mittagessen: fasse es im Feld `conversation` zusammen.",
+                  "en": "This is your last turn at lunch: summarise it in `conversation`."}
+
+    def check(self, reply, ctx):
+        return conversation_problems(self.name, reply, ctx)
+
+    def write_back(self, scene):
+        remember_conversation(scene)
+
+
+KIND = Lunch()
+'''
+
+TEMPLATE = """\
+## Deine Aufgabe: Mittagessen ($scene_ref, $weekday, Tag $day)
+
+Du sitzt beim Mittagessen mit: $present.
+Thema: $topic
+
+$transcript
+
+$final_turn
+"""
+
+
+@pytest.fixture
+def lunch_package(tmp_path, monkeypatch) -> Path:
+    """A package ``lunch_kind`` that adds LUNCH through the entry point, as if installed."""
+    site = tmp_path / "site"
+    package = site / "lunch_kind"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(textwrap.dedent(KIND_MODULE), encoding="utf-8")
+    (package / "lunch.md").write_text(TEMPLATE, encoding="utf-8")
+    info = site / "lunch_kind-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: lunch-kind\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[gamemaster.kinds]\nlunch = lunch_kind\n", encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    monkeypatch.setenv("COLUMNS", "250")  # each --help line whole
+    return site
+
+
+def ok(proc):
+    assert proc.returncode == 0, show(proc)
+    assert_no_traceback(proc)
+    return proc
+
+
+def test_a_kind_from_another_package_is_everywhere_a_kind_is_named(lunch_package, tmp_path):
+    root = tmp_path / "ws"
+    ok(run(tmp_path, "init", str(root)))
+
+    # The Game Master's files name it among the kinds that run one turn after another.
+    claude = (root / "CLAUDE.md").read_text(encoding="utf-8")
+    assert "<!--kinds:in-sequence-->MEETING, ENCOUNTER, GATHERING, LUNCH<!--/kinds-->" in claude
+    assert "ENCOUNTER, EVENT, GATHERING, LUNCH<!--/kinds-->" in claude
+    command = (root / ".claude/commands/scene.md").read_text(encoding="utf-8")
+    assert "<!--kinds:in-sequence-->MEETING, ENCOUNTER, GATHERING, LUNCH<!--/kinds-->" in command
+    assert "<!--kinds:side-by-side-->ARRIVAL, WORK, REFLECTION, EVENT<!--/kinds-->" in command
+    skill = subprocess.run([sys.executable, "-c", "import sys; from gamemaster.claude_plugin import rendered; "
+                            "sys.stdout.buffer.write(rendered()['skills/scene/SKILL.md'])"],
+                           capture_output=True, text=True, env=env())
+    assert "<!--kinds:in-sequence-->MEETING, ENCOUNTER, GATHERING, LUNCH<!--/kinds-->" in skill.stdout, skill.stderr
+
+    # --help and the schema.
+    for args in (("next", "--help"), ("scene", "run", "--help"), ("schema", "--help")):
+        assert "EVENT, GATHERING, LUNCH." in ok(run(root, *args)).stdout, args
+    schema = json.loads(ok(run(root, "schema", "--type", "lunch")).stdout)
+    assert schema["properties"]["dish"]["description"] == "What the character eats."
+    assert "dish" not in json.loads(ok(run(root, "schema", "--type", "work")).stdout)["properties"]
+
+    # Its prompts: its template, the contract naming it where it allows a section, its own line.
+    ok(run(root, "day", "advance"))
+    opened = json.loads(ok(run(root, "next", "--type", "lunch", "--with", "vera,emre", "--json")).stdout)
+    assert opened["type"] == "LUNCH" and opened["in_sequence"] is True
+    first = ok(run(root, "prompt", "vera")).stdout
+    assert "## Deine Aufgabe: Mittagessen" in first
+    assert "`conversation` (nur im letzten Beitrag eines MEETING, einer ENCOUNTER oder eines LUNCH)" in first
+    assert "- `dish` (nur LUNCH): was du isst" in first
+    assert "beim Mittagessen: fasse es im Feld `conversation`" in first  # one turn each: every turn is the last
+
+    # The offline player has no composer for it: it answers with a valid reply, no traceback.
+    ok(run(root, "scene", "run"))
+    lunches = [json.loads(p.read_text(encoding="utf-8")) for p in root.glob("scenes/day-*/scene-*/scene.json")]
+    lunch = next(r for r in lunches if r["type"] == "LUNCH")
+    assert lunch["status"] == "applied" and lunch["participants"] == ["vera", "emre"], lunch
+    memories = [json.loads(line) for line in (root / "state/memories/vera.jsonl").read_text(encoding="utf-8").splitlines()]
+    talk = [m for m in memories if m.get("created") == lunch["ref"] and m["type"] == "conversation"]
+    assert [m["description"] for m in talk] == ["Wir waren zusammen bei LUNCH."]
+    assert talk[0]["metadata"]["with"] == ["emre"]
+    assert ok(run(root, "validate")).stdout
+
+    # The report draws it in its colour.
+    ok(run(root, "report"))
+    css = (root / "report/assets/style.css").read_text(encoding="utf-8")
+    assert "--lunch: #c05621;" in css and ".bar.t-lunch { fill: var(--lunch); }" in css
+    day = (root / "report" / "days").glob("*.html")
+    assert any("t-lunch" in p.read_text(encoding="utf-8") for p in day)
+
+
+def test_a_kind_package_that_does_not_load_is_one_line_naming_it(lunch_package, tmp_path):
+    root = tmp_path / "ws"
+    ok(run(tmp_path, "init", str(root)))
+    (lunch_package / "lunch_kind" / "__init__.py").write_text("import no_such_module\n", encoding="utf-8")
+    assert ok(run(root, "status")).stdout  # what needs no kind still works
+    for args in (("next",), ("schema", "--type", "work"), ("scene", "run")):
+        proc = run(root, *args)
+        assert_no_traceback(proc)
+        assert proc.returncode == 1, show(proc)
+        assert proc.stderr.splitlines() == [
+            "error: scene kind 'lunch' (entry point lunch_kind) does not load: "
+            "ModuleNotFoundError: No module named 'no_such_module'"], show(proc)

@@ -1,0 +1,159 @@
+"""The import graph of gamemaster/: no cycle, a value layer at the bottom, and every function-local
+import of the package's own modules listed here with the reason it is local.
+
+The graph counts every import, also those inside functions (they are cycles all the same, only
+deferred), except ``if TYPE_CHECKING:`` blocks, as /work/shared/hooks/import_cycles.py does.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "gamemaster"
+
+_STARTUP = ("start-up: `gamemaster --help` and every command load all command groups, so a command "
+            "imports what it works with only when it runs")
+
+#: The one place that says which modules import their own package's modules inside functions,
+#: and why. Every other import is at the top of its module. A module imported at start-up
+#: (``python -X importtime -m gamemaster --help``) defers what only some commands need.
+LAZY_IMPORTS: dict[str, str] = {
+    "gamemaster.cli": _STARTUP,
+    "gamemaster.cli.agents": _STARTUP,
+    "gamemaster.cli.common": _STARTUP,
+    "gamemaster.cli.config": _STARTUP,
+    "gamemaster.cli.cost": _STARTUP,
+    "gamemaster.cli.day": _STARTUP,
+    "gamemaster.cli.doctor": _STARTUP,
+    "gamemaster.cli.hook": _STARTUP,
+    "gamemaster.cli.mcp": _STARTUP,
+    "gamemaster.cli.memory": _STARTUP,
+    "gamemaster.cli.play": _STARTUP,
+    "gamemaster.cli.plugin": _STARTUP,
+    "gamemaster.cli.report": _STARTUP,
+    "gamemaster.cli.scene": _STARTUP,
+    "gamemaster.cli.studio": _STARTUP,
+    "gamemaster.cli.workspace": _STARTUP,
+    "gamemaster.backends": "start-up: the CLI lists backends for --help; the request types (pydantic) load "
+                           "when a backend is used",
+    "gamemaster.backends.registry": "start-up: as gamemaster.backends",
+    "gamemaster.claude_code": "start-up of the SubagentStop hook, run after every subagent of a session: "
+                              "it loads the Game Master only when the subagent was a character with a turn",
+    "gamemaster.mcp_server": "start-up of `gamemaster mcp`: the server lists its tools before any is "
+                             "called; each tool loads its module when called",
+    "gamemaster.retrieval": "strategies are found by name (pkgutil) when one is asked for, like kinds",
+    "gamemaster.streams": "start-up: the search index (sqlite3) is loaded only by the commands that "
+                          "append to a stream, not by those that read one",
+}
+
+#: The value layer: what a scene, a request and a reply are. It imports only itself, and the
+#: kind registry (``kinds/__init__.py``, which statically imports only ``kinds/base.py``).
+VALUE_LAYER = {
+    "gamemaster.scene_spec", "gamemaster.turns", "gamemaster.reply_models", "gamemaster.topics",
+    "gamemaster.models", "gamemaster.ids", "gamemaster.slots", "gamemaster.lang", "gamemaster.linesize",
+    "gamemaster.jsontext", "gamemaster.problems", "gamemaster.schedule",
+}
+REGISTRY = {"gamemaster.kinds", "gamemaster.kinds.base"}
+
+
+def _modules() -> dict[str, Path]:
+    mods = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        mods[name.removesuffix(".__init__")] = path
+    return mods
+
+
+def _edges() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """module → the own modules it imports; and the same for imports inside functions only."""
+    mods = _modules()
+    edges: dict[str, set[str]] = defaultdict(set)
+    local: dict[str, set[str]] = defaultdict(set)
+    for module, path in mods.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = {id(x) for n in ast.walk(tree) if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)
+                for b in n.body for x in ast.walk(b)}
+        inside = {id(x) for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  for x in ast.walk(n)}
+        for node in ast.walk(tree):
+            if id(node) in skip or not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    parts = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+                    parts = parts[: len(parts) - (node.level - 1)]
+                    base = ".".join(parts + ([base] if base else []))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base for a in node.names]
+            for target in targets:
+                while target and target not in mods:
+                    target = target.rpartition(".")[0]
+                if target and target != module:
+                    edges[module].add(target)
+                    if id(node) in inside:
+                        local[module].add(target)
+    return edges, local
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+    sys.setrecursionlimit(10_000)
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in list(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_package_has_no_import_cycle():
+    edges, _ = _edges()
+    assert _cycles(edges) == []
+
+
+def test_the_value_layer_imports_nothing_above_it():
+    edges, _ = _edges()
+    above = {m: sorted(edges[m] - VALUE_LAYER - REGISTRY) for m in VALUE_LAYER if edges[m] - VALUE_LAYER - REGISTRY}
+    assert above == {}
+    # The registry imports only base.py; the kinds it finds are imported by name, never statically.
+    assert edges["gamemaster.kinds"] <= {"gamemaster.kinds.base", "gamemaster.problems"}
+    assert edges["gamemaster.kinds.base"] <= VALUE_LAYER
+
+
+def test_every_function_local_import_of_the_package_is_listed_with_its_reason():
+    _, local = _edges()
+    assert sorted(m for m in local if m not in LAZY_IMPORTS) == []
+    assert sorted(m for m in LAZY_IMPORTS if m not in local) == []  # listed but no longer lazy: drop it
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

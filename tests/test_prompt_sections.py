@@ -1,0 +1,48 @@
+"""A retrieval strategy's sections reach the prompt whatever it labels them, and a prompt that asks
+for evidence from the memories it shows but shows none is an error in `validate`."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import gamemaster.requests as requests
+from gamemaster.retrieval import get_strategy
+
+
+class Relabelled:
+    """The world's strategy, with every memory it picks put in a section called ``label``."""
+
+    def __init__(self, label: str, keep: bool = True):
+        self.label, self.keep, self.picked = label, keep, []
+
+    def select(self, stream, query, settings):
+        selection = get_strategy("ranked").select(stream, query, settings)
+        picked = [dataclasses.replace(p, section=self.label) for p in selection.picked] if self.keep else []
+        self.picked += picked
+        return dataclasses.replace(selection, picked=picked)
+
+
+def test_memories_in_a_section_of_another_name_are_in_the_prompt(workspace, cli, monkeypatch):
+    assert cli("day", "advance").exit_code == 0
+    strategy = Relabelled("topic")
+    monkeypatch.setattr(requests, "get_strategy", lambda name: strategy)
+    assert cli("next", "--type", "work", "--with", "vera").exit_code == 0
+    scene = workspace.scenes / json.loads(workspace.world_path.read_text(encoding="utf-8"))["pending"]
+    shown = json.loads((scene / "shown/01-vera.json").read_text(encoding="utf-8"))
+    prompt = (scene / "prompts/vera.md").read_text(encoding="utf-8")
+    assert strategy.picked, "the strategy picked memories"
+    for picked in strategy.picked:
+        assert picked.memory.description in prompt and picked.memory.id in shown["memories"]
+
+
+def test_a_reflection_prompt_without_memories_to_cite_is_an_error_in_validate(workspace, cli, monkeypatch):
+    assert cli("day", "advance").exit_code == 0
+    monkeypatch.setattr(requests, "get_strategy", lambda name: Relabelled("topic", keep=False))
+    assert cli("next", "--type", "reflection", "--with", "vera").exit_code == 0
+    monkeypatch.undo()
+    result = cli("validate")
+    assert result.exit_code == 1
+    shown = f"scenes/{json.loads(workspace.world_path.read_text(encoding='utf-8'))['pending']}/shown/01-vera.json"
+    assert f"{shown}: vera: the REFLECTION prompt asks for evidence from the memories it shows, and shows none" \
+        in result.output
