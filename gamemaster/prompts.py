@@ -131,8 +131,12 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
     def memories(items) -> str:
         return bullet_list([memory_line(m, language) for m in items])
 
+    # Each memory once per prompt: one that happened since the character's last scene is shown
+    # there, not again in the section of the selection it came from.
+    since = {m.id for m in ctx.since}
+
     def section(name: str) -> str:
-        picked = sorted(ctx.selection.section(name), key=lambda p: p.offset)
+        picked = sorted((p for p in ctx.selection.section(name) if p.memory.id not in since), key=lambda p: p.offset)
         return bullet_list([memory_text(p.memory, language, p.heard) for p in picked])
 
     return {
