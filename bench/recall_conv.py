@@ -98,8 +98,7 @@ def chat(pair_index: int, sessions: int = 24, seed: int = 1) -> tuple[list[dict]
         for miss in misses.split("|"):
             for _ in range(2):
                 plants.append((rng.randrange(sessions), [(f"{rng.choice((a0, b0))}: {miss}", False)], None))
-        for owner, other in ((a0, b0), (b0, a0)):
-            x = rng.choice(answers.split("|"))
+        for (owner, other), x in zip(((a0, b0), (b0, a0)), rng.sample(answers.split("|"), 2)):
             parts = [p.strip() for p in lines.split("|")]
             turns = [(p.lstrip("*").replace("A:", f"{owner}:", 1).replace("B:", f"{other}:", 1).replace("{X}", x),
                       p.startswith("*")) for p in parts]
@@ -112,19 +111,18 @@ def chat(pair_index: int, sessions: int = 24, seed: int = 1) -> tuple[list[dict]
                 plants.append((rng.randrange(first + sessions // 3, sessions), [turns[2]], q))
             else:
                 plants.append((rng.randrange(sessions), turns, q))
-    for session, turns, q in plants:
+    for session, turns, q in plants:  # a planted exchange stays together
         block = session_turns[session]
-        at = rng.randrange(1, len(block))
-        block[at:at] = [(text, ev, q) for text, ev in turns]
+        block.insert(rng.randrange(1, len(block)), [(text, ev, q) for text, ev in turns])
     rows, day = [], 1
     for s, block in enumerate(session_turns):
         day += rng.randint(2, 12)  # sessions days apart
-        for position, item in enumerate(block):
-            text, ev, q = item if isinstance(item, tuple) else (item, False, None)
+        turns = [turn for item in block for turn in (item if isinstance(item, list) else [(item, False, None)])]
+        for position, (text, ev, q) in enumerate(turns):
             mem_id = f"{AGENT}-{len(rows) + 1:04d}"
             if ev:
                 questions[q]["evidence"].append(mem_id)
-            rows.append({"id": mem_id, "created": f"day-{day:03d}/scene-{1 + position // 50:02d}", "type": "conversation",
+            rows.append({"id": mem_id, "created": f"day-{day:03d}/scene-01", "type": "conversation",
                          "description": text, "importance": rng.choice((3, 4, 5, 5, 6, 7)), "tags": [],
                          "evidence": [], "metadata": {}})
     return rows, questions
