@@ -55,7 +55,7 @@ NUDGE = 0.3
 
 #: A query tag a memory carries counts like a word of the same rarity, times this.
 TAG_WEIGHT = 1.5
-#: Consecutive candidates that did not fit before the budget counts as full.
+#: Consecutive candidates that did not fit or added nothing before the section counts as full.
 MISSES = 40
 SCENES_PER_DAY_SCALE = 10
 
@@ -80,7 +80,6 @@ class _Run:
         self.taken: set[int] = set()  # byte offsets of memories already in
         self.said: set[str] = set()  # what the memories chosen so far say
         self.bags: list[frozenset[str]] = []  # and their terms, for near-duplicates
-        self._missed = False
         self.analyzer = analyzer(settings.language)
         self._handle = None
 
@@ -180,7 +179,7 @@ class _Run:
             hit = doc.seq in hits
             memory = self._take(doc, tag_keys if hit else None, score=scores[doc.seq])
             if memory is None:
-                misses += self._missed
+                misses += 1  # did not fit, or added nothing: past many in a row, the rest is more of the same
                 continue
             misses = 0
             if hit:
@@ -188,7 +187,6 @@ class _Run:
 
     def _take(self, doc: Doc, tag_keys: list[str] | None, score: float, neighbour_of: str | None = None) -> Memory | None:
         """Add ``doc`` to the relevant section if it fits and adds something; None if not."""
-        self._missed = False
         memory = self._memory(doc)
         if memory is None or self._repeats(memory):
             return None
@@ -197,7 +195,6 @@ class _Run:
             return None  # a broad tag never fills more than a third of the section
         heard = self._heard(memory)
         if not self.budget.take(memory, heard):
-            self._missed = True
             return None
         self.broad_count += carries_broad
         self.relevant_count += 1
