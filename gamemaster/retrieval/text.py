@@ -49,14 +49,17 @@ STOPWORDS = frozenset(
     """.split()
 )
 #: Function words that tell a text's language; the German ones are stopwords above, and so
-#: are the English ones but for the few added here (common verbs and adverbs of chat, which
-#: otherwise win ranks on their own: "go", "since", "long", "first").
+#: are the English ones but for the few added here: common verbs and adverbs of chat, which
+#: otherwise win ranks on their own ("go", "since", "long", "first"). They are stopwords in
+#: every text, as the others are: a short English line with no function word is analysed in
+#: the studio's language. Not among them: English words that are German words too (``kind``,
+#: ``still``).
 _GERMAN = frozenset("der die das und ist nicht ich ein eine mit auf für dass den dem sich es war hat wir sie".split())
 _ENGLISH = frozenset("the and is not a an with on for that it was has we they you of to in i my".split())
 STOPWORDS = STOPWORDS | frozenset(
     """
-    go goes going went gone come came bring brought since long first lot lots like also even still
-    much many maybe kind sure okay ok hey hi wow yes know think thought feel felt make made want
+    go goes going went gone come came bring brought since long first lot lots like also even
+    much many maybe sure okay ok hey hi wow yes know think thought feel felt make made want
     wanted way time times day days back good great
     """.split()
 )
