@@ -3,6 +3,7 @@
     python bench/recall.py [--sizes 1000,10000,100000] [--budgets 2000,4000,8000,10000,16000]
                            [--strategies seed,ranked] [--combos studio-de,studio-en,chat-de,chat-en]
                            [--limit N] [--keep DIR] [--sanity]
+    python bench/recall.py --conv [--budgets 4000,10000,16000] [--worlds de,en] [--strategies ranked]
 
 Streams and questions come from ``recall_data.py`` (planted facts, paraphrased questions, near misses).
 Every question goes through ``gamemaster.retrieval.recall`` for each strategy and budget (characters of
@@ -12,6 +13,11 @@ with ``state/.cache`` removed, so for a strategy that uses the derived index it 
 
 ``--sanity`` checks the data set instead, without the package: a plain BM25 (lower-case word tokens, no
 stemming) and a random pick, each filling the budget in its own order.
+
+``--conv`` runs the conversation streams and the mixed-language studio diary of ``recall_conv.py`` instead, each
+strategy beside two baselines with the same budget accounting (the rendered lines ``recall --budget`` counts):
+``bm25``, plain BM25 over descriptions (lower-case word tokens, no stemming) filling the budget best first, and
+``bm25+nb``, the same with the memories before and after every hit (same session) taken right after it.
 The Markdown tables go to stdout, progress to stderr.
 """
 
@@ -32,6 +38,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from recall_conv import BM25, baselines  # noqa: E402
 from recall_data import AGENT, build, write_workspace  # noqa: E402
 
 COMBOS = ("studio-de", "studio-en", "chat-de", "chat-en")
@@ -73,29 +80,6 @@ def pct(hits: int, total: int) -> str:
 def line_chars(row: dict) -> int:
     """Roughly the rendered memory line the package counts: a header, the text, the tags, the evidence."""
     return 62 + len(row["description"]) + sum(len(t) + 2 for t in row["tags"]) + 12 * len(row["evidence"])
-
-
-class BM25:
-    def __init__(self, rows: list[dict], k1: float = 1.2, b: float = 0.75):
-        self.postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        lengths = []
-        for doc, row in enumerate(rows):
-            counts = Counter(WORD.findall(row["description"].lower()))
-            lengths.append(sum(counts.values()))
-            for word, tf in counts.items():
-                self.postings[word].append((doc, tf))
-        self.n, self.k1, self.b = len(rows), k1, b
-        average = sum(lengths) / len(lengths)
-        self.norm = [k1 * (1 - b + b * length / average) for length in lengths]
-
-    def rank(self, query: str) -> list[int]:
-        scores: dict[int, float] = defaultdict(float)
-        for word in set(WORD.findall(query.lower())):
-            posting = self.postings.get(word, ())
-            idf = math.log(1 + (self.n - len(posting) + 0.5) / (len(posting) + 0.5))
-            for doc, tf in posting:
-                scores[doc] += idf * tf * (self.k1 + 1) / (tf + self.norm[doc])
-        return sorted(scores, key=lambda d: (-scores[d], -d))
 
 
 def fill_budget(order, chars: list[int], budget: int) -> set[int]:
@@ -275,6 +259,94 @@ def real(args, base: Path) -> None:
             print("\nranked vs seed, all streams " + "; ".join(ratios))
 
 
+# -- conversations like real chats ----------------------------------------------------------------------------
+
+def near_duplicates(descriptions: list[str], width: int = 30) -> int:
+    """Lines that start like an earlier line of the same selection, or share 70 % of its words."""
+    heads, bags, count = set(), [], 0
+    for text in descriptions:
+        head, bag = " ".join(text.split()).casefold()[:width], set(WORD.findall(text.casefold()))
+        count += head in heads or any(len(bag & b) >= 0.7 * len(bag | b) for b in bags)
+        heads.add(head)
+        bags.append(bag)
+    return count
+
+
+def conv_stream(root: Path, rows, questions, language, strategies, budgets, results, label) -> None:
+    from gamemaster.models import Memory
+    from gamemaster.retrieval import recall
+    from gamemaster.retrieval.render import memory_text
+    from gamemaster.workspace import Workspace
+
+    shutil.rmtree(root, ignore_errors=True)
+    write_workspace(root, rows, language)
+    index, chars = BM25(rows), [len(memory_text(Memory.model_validate(r), language)) + 1 for r in rows]
+    for q in questions:
+        evidence = set(q["evidence"])
+        picks = baselines(rows, index, chars, q["text"], budgets)
+        for strategy in strategies:
+            picks[strategy] = {b: set(recall(Workspace(root), AGENT, q["text"], strategy=strategy, budget=b).ids)
+                               for b in budgets}
+        for method, by_budget in picks.items():
+            for budget, ids in by_budget.items():
+                results.append((label, method, budget, q["kind"], bool(evidence & ids), evidence <= ids))
+
+
+def conv(args, base: Path) -> None:
+    import recall_conv
+    from gamemaster.retrieval import Query, get_strategy, settings_for
+    from gamemaster.workspace import Workspace
+
+    methods = ["bm25", "bm25+nb", *args.strategies]
+    results = []  # (world, method, budget, kind, any, all)
+    for world in args.worlds:
+        for pair in range(args.chats):
+            rows, questions = recall_conv.chat(pair, seed=args.seed)
+            log(f"chat {pair} (world {world}): {len(rows)} turns, {len(questions)} questions")
+            conv_stream(base / f"chat-{pair}", rows, sample(questions, args.limit), world, args.strategies,
+                        args.budgets, results, f"chat-{world}")
+        rows, questions, scenes = recall_conv.studio(seed=args.seed)
+        conv_stream(base / "studio", rows, questions, world, args.strategies, args.budgets, results, f"studio-{world}")
+    print(f"{platform.platform()} · Python {platform.python_version()} · {os.cpu_count()} CPUs · seed {args.seed}\n")
+    print("evidence-any / evidence-all in % of questions, by budget in characters of rendered memory lines\n")
+    cols = [(m, b) for b in args.budgets for m in methods]
+    print("| stream | category | q | " + " | ".join(f"{m} @{b // 1000}k" for m, b in cols) + " |")
+    print("|---|---|---:|" + "---:|" * len(cols))
+    labels = list(dict.fromkeys(r[0] for r in results))
+    kinds = list(dict.fromkeys(r[3] for r in results))
+    for label in labels + ["**chats**"]:
+        for kind in [k for k in kinds if any(r[0] == label and r[3] == k for r in results)] + ["**all**"]:
+            group = [r for r in results if (r[0] == label or label == "**chats**" and r[0].startswith("chat"))
+                     and (kind == "**all**" or r[3] == kind)]
+            cells = []
+            for m, b in cols:
+                hits = [r for r in group if r[1] == m and r[2] == b]
+                cells.append(f"{pct(sum(r[4] for r in hits), len(hits))} / {pct(sum(r[5] for r in hits), len(hits))}")
+            n = len([r for r in group if r[1] == methods[0] and r[2] == args.budgets[0]])
+            if n:
+                print(f"| {label} | {kind} | {n} | " + " | ".join(cells) + " |")
+    # Studio prompts: near-duplicate lines and the broad tag's share of the relevant section.
+    print("\n| world | scene query | strategy | lines | near-duplicate lines | `#performance` in relevant |")
+    print("|---|---|---|---:|---:|---:|")
+    for world in args.worlds:
+        rows, _, scenes = recall_conv.studio(seed=args.seed)
+        root = base / "studio"
+        shutil.rmtree(root, ignore_errors=True)
+        write_workspace(root, rows, world)
+        ws = Workspace(root)
+        settings = settings_for(ws.load_world())
+        for scene in scenes:
+            query = Query(text=scene["text"], context=scene["context"], tags=tuple(scene["tags"]), names=("ana", "Ana"))
+            for strategy in args.strategies:
+                selection = get_strategy(strategy).select(ws.stream(AGENT), query, settings)
+                picked = selection.in_prompt_order()
+                dupes = near_duplicates([p.memory.description for p in picked])
+                relevant = selection.section("relevant")
+                broad = sum("performance" in p.memory.tags for p in relevant)
+                print(f"| {world} | {(scene['text'] or scene['context'])[:40]} | {strategy} | {len(picked)} | "
+                      f"{dupes} ({pct(dupes, len(picked))} %) | {broad} of {len(relevant)} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=numbers, default="1000,10000,100000", help="memories per stream")
@@ -286,13 +358,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="build the workspaces here and keep them")
     parser.add_argument("--sanity", action="store_true", help="check the data set with a plain BM25 instead")
+    parser.add_argument("--conv", action="store_true", help="conversation streams and a mixed-language diary")
+    parser.add_argument("--worlds", type=names, default="de,en", help="--conv: the world's language")
+    parser.add_argument("--chats", type=int, default=10, help="--conv: conversations")
     args = parser.parse_args()
     if unknown := set(args.combos) - set(COMBOS):
         parser.error(f"unknown combos: {', '.join(sorted(unknown))} (known: {', '.join(COMBOS)})")
     with tempfile.TemporaryDirectory(prefix="gamemaster-recall-") as scratch:
         base = args.keep.resolve() if args.keep else Path(scratch)
         base.mkdir(parents=True, exist_ok=True)
-        sanity(args, base) if args.sanity else real(args, base)
+        if args.conv:
+            args.budgets = args.budgets if "--budgets" in sys.argv else [4000, 10000, 16000]
+            args.strategies = args.strategies if "--strategies" in sys.argv else ["ranked"]
+            conv(args, base)
+        else:
+            sanity(args, base) if args.sanity else real(args, base)
 
 
 if __name__ == "__main__":

@@ -132,10 +132,15 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
     def memories(items) -> str:
         return bullet_list([memory_line(m, language) for m in items])
 
+    # Each memory once per prompt: one that happened since the character's last scene is shown
+    # there, not again in the section of the selection it came from.
+    since = {m.id for m in ctx.since}
+
     def section(name: str) -> str:
         # The template has places for SECTIONS only; what a strategy labels otherwise is still
         # what it chose for this scene, so it stands with the relevant memories, never dropped.
-        picked = [p for p in ctx.selection.picked if p.section == name or (name == "relevant" and p.section not in SECTIONS)]
+        picked = [p for p in ctx.selection.picked
+                  if (p.section == name or (name == "relevant" and p.section not in SECTIONS)) and p.memory.id not in since]
         picked = sorted(picked, key=lambda p: p.offset)
         return bullet_list([memory_text(p.memory, language, p.heard) for p in picked])
 

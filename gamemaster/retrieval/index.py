@@ -265,6 +265,14 @@ class SearchIndex:
         )
         return [seq for (seq,) in rows]
 
+    def tag_freqs(self, keys: Iterable[str]) -> dict[str, int]:
+        """How many memories carry each tag."""
+        keys = list(dict.fromkeys(k for k in keys if k))
+        if not keys:
+            return {}
+        marks = ",".join("?" * len(keys))
+        return dict(self._connect().execute(f"SELECT tag, COUNT(*) FROM tag WHERE tag IN ({marks}) GROUP BY tag", keys))
+
     def docs(self, seqs: Iterable[int]) -> dict[int, Doc]:
         seqs = sorted(set(seqs))
         found: dict[int, Doc] = {}

@@ -1,9 +1,14 @@
 """Words for lexical retrieval: the same pipeline for memories and queries.
 
-Unicode-aware lowercasing, a Snowball stemmer for the studio's language (the
-German one also maps ASCII spellings onto umlauts: ``tuerme`` and ``türme`` both
-become ``turm``, ``strasse`` and ``straße`` both ``strass``), and stopwords of
-German and English together, since a German studio writes English tags.
+Unicode-aware lowercasing, then each text by its own language: a studio writes
+English tags and imports English lines into a German world, so a text whose
+function words are English is stemmed with the English Snowball stemmer and one
+whose function words are German with the German one (which also maps ASCII
+spellings onto umlauts: ``tuerme`` and ``türme`` both become ``turm``,
+``strasse`` and ``straße`` both ``strass``); a text that shows neither takes
+the studio's language. Stopwords of German and English are left out of both.
+A query may be in another language than the memory it asks for, so it is
+analysed both ways (``Analyzer.query_terms``).
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from functools import lru_cache
 from typing import Iterable
 
 #: Bumped whenever the pipeline changes, so indexes built with an older one are rebuilt.
-PIPELINE_VERSION = 1
+#: 2: each text stemmed by its own language, more English function words left out.
+PIPELINE_VERSION = 2
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _STEMMERS = {"de": "german", "en": "english"}
@@ -42,6 +48,21 @@ STOPWORDS = frozenset(
     really said say says tell told thing things yeah oh well
     """.split()
 )
+#: Function words that tell a text's language; the German ones are stopwords above, and so
+#: are the English ones but for the few added here: common verbs and adverbs of chat, which
+#: otherwise win ranks on their own ("go", "since", "long", "first"). They are stopwords in
+#: every text, as the others are: a short English line with no function word is analysed in
+#: the studio's language. Not among them: English words that are German words too (``kind``,
+#: ``still``).
+_GERMAN = frozenset("der die das und ist nicht ich ein eine mit auf für dass den dem sich es war hat wir sie".split())
+_ENGLISH = frozenset("the and is not a an with on for that it was has we they you of to in i my".split())
+STOPWORDS = STOPWORDS | frozenset(
+    """
+    go goes going went gone come came bring brought since long first lot lots like also even
+    much many maybe sure okay ok hey hi wow yes know think thought feel felt make made want
+    wanted way time times day days back good great
+    """.split()
+)
 
 
 def fold(text: str) -> str:
@@ -56,11 +77,66 @@ def words(text: str) -> list[str]:
     return [w for w in _WORD.findall(fold(text)) if len(w) > 1 and w not in STOPWORDS]
 
 
+def detect(found: list[str], default: str) -> str:
+    """``de`` or ``en`` by the text's function words; ``default`` when they do not tell."""
+    german = english = 0
+    for word in found:
+        if word in _GERMAN:
+            german += 1
+        elif word in _ENGLISH:
+            english += 1
+    if english > german:
+        return "en"
+    if german > english:
+        return "de"
+    return default
+
+
 class Analyzer:
-    """Turns text into index terms for one language; each distinct word is analysed once."""
+    """Turns text into index terms, each text by its language; each distinct word is analysed once."""
 
     def __init__(self, language: str):
         self.language = language
+        base = (language or "").split("-")[0].lower()
+        #: Only German and English are told apart (the stemmers there are); another studio language stays as it is.
+        self._detects = base in _STEMMERS
+        self._by_language = {base: _Words(base)}
+        if self._detects:
+            for other in _STEMMERS:
+                self._by_language.setdefault(other, _Words(other))
+        self._base = base
+
+    def stem(self, word: str) -> str:
+        return self._by_language[self._base].stem(word)
+
+    @property
+    def languages(self) -> list[str]:
+        """The languages a text may be analysed in, the studio's first."""
+        return [self._base, *(lang for lang in self._by_language if lang != self._base)]
+
+    def words_for(self, language: str) -> "_Words":
+        return self._by_language.get(language) or self._by_language[self._base]
+
+    def terms(self, text: str) -> list[str]:
+        found = _WORD.findall(fold(text))
+        language = detect(found, self._base) if self._detects else self._base
+        return self._by_language[language].terms(found)
+
+    def query_terms(self, text: str) -> list[str]:
+        """The text's terms in every language a memory may be analysed in: the query's
+        language may differ from the memory's."""
+        found = _WORD.findall(fold(text))
+        return list(dict.fromkeys(t for words in self._by_language.values() for t in words.terms(found)))
+
+    def tag_terms(self, tags: Iterable[str]) -> list[str]:
+        """Tags are compound keywords (``bone-towers``): each part is a term."""
+        return self.terms(" ".join(tags))
+
+
+class _Words:
+    """Words → terms for one language."""
+
+    def __init__(self, language: str):
         self._stem_word = _stemmer(language)
         #: lowercased word → its term, or "" for a word that is no term (stopword, one letter)
         self._terms: dict[str, str] = {}
@@ -69,16 +145,12 @@ class Analyzer:
         return self._stem_word(word) if self._stem_word else word
 
     def _term(self, word: str) -> str:
-        if len(word) < 2 or word in STOPWORDS:
-            term = ""
-        else:
-            term = self.stem(word)
+        term = "" if len(word) < 2 or word in STOPWORDS else self.stem(word)
         self._terms[word] = term
         return term
 
-    def terms(self, text: str) -> list[str]:
+    def terms(self, found: list[str]) -> list[str]:
         known = self._terms
-        found = _WORD.findall(fold(text))
         try:
             return [t for t in map(known.__getitem__, found) if t]
         except KeyError:  # a word not met before: analyse the new ones, then look up again
@@ -86,10 +158,6 @@ class Analyzer:
                 if word not in known:
                     self._term(word)
             return [t for t in map(known.__getitem__, found) if t]
-
-    def tag_terms(self, tags: Iterable[str]) -> list[str]:
-        """Tags are compound keywords (``bone-towers``): each part is a term."""
-        return self.terms(" ".join(tags))
 
 
 def tag_key(tag: str) -> str:

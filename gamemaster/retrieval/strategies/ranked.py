@@ -2,22 +2,29 @@
 
 Candidates come from the derived index: the best BM25 matches of the query's
 words (stemmed, stopwords and names left out), every memory carrying a topic
-tag, and the newest memories and reflections. Each candidate gets Park et al.'s
-combined score: relevance, importance and recency, each min-max normalised over
-the candidates and weighted (``retrieval_weights`` in ``state/world.json``);
-recency halves every ``recency_half_life`` days of story time. A tag hit ranks
-above any memory that only shares words, and one that shares words above one
-that does not.
+tag, and the newest memories and reflections. A memory's relevance is its BM25
+score plus, for each topic tag it carries, the weight of a word as rare as that
+tag (a tag on more than a fifth of the stream is broad and adds nothing). Memories
+that share words or a tag with the query come first, by relevance; Park et al.'s
+combined score (relevance, importance and recency, each min-max normalised over
+the candidates and weighted by ``retrieval_weights`` in ``state/world.json``;
+recency halves every ``recency_half_life`` days of story time) only reorders hits
+of about equal relevance, and orders the rest.
 
 Within the budget: the newest reflections first (at most 5 % of it, the newest
 always), the newest memories for continuity (at most 15 %), then the ranked
-ones; each of the best three hits brings the memory before and after it from
-the same scene when they fit. The shares and weights were chosen with
-``bench/recall.py``.
+ones. Every hit brings the memory before and after it from the same scene, and
+the same speaker's lines two turns away (a question, its reply, the follow-up).
+A memory that says most of what one already chosen says (a new version of an
+artifact) and answers no more of the query is left out, and memories carrying a
+broad topic tag never fill more than a third of the section. The shares and
+weights were chosen with ``bench/recall.py --conv``.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import replace
 
 from ...linesize import MAX_LINE_BYTES
@@ -37,9 +44,18 @@ POSTINGS = 20_000
 REFLECTION_SHARE = 0.05
 RECENT_SHARE = 0.15
 RECENT_MAX = 40
-#: How many of the best hits bring their neighbours; past them a neighbour would crowd out another hit.
-NEIGHBOURED_HITS = 3
-#: Consecutive candidates that did not fit before the budget counts as full.
+#: A tag on more than this share of the stream is broad: it adds no weight, and the memories
+#: carrying it never fill more than a third of the relevant section.
+BROAD_TAG = 0.2
+#: Near-duplicates: a memory sharing this share of its terms with one already chosen is left out.
+NEAR_SHARE = 0.7
+NEAR_MIN_TERMS = 4
+#: How far the combined score (relevance, importance, recency) may move a hit, as a share of the best relevance.
+NUDGE = 0.3
+
+#: A query tag a memory carries counts like a word of the same rarity, times this.
+TAG_WEIGHT = 1.5
+#: Consecutive candidates that did not fit or added nothing before the section counts as full.
 MISSES = 40
 SCENES_PER_DAY_SCALE = 10
 
@@ -62,12 +78,14 @@ class _Run:
         self.stream, self.index, self.query, self.settings, self.selection = stream, index, query, settings, selection
         self.budget = Budget(settings.budget, settings.language)
         self.taken: set[int] = set()  # byte offsets of memories already in
-        self.said: set[str] = set()  # what the relevant memories chosen so far say
+        self.said: set[str] = set()  # what the memories chosen so far say
+        self.bags: list[frozenset[str]] = []  # and their terms, for near-duplicates
         self.analyzer = analyzer(settings.language)
         self._handle = None
 
     def run(self) -> None:
         self.terms, self.shown = self._query_terms()
+        self.asked = frozenset(self.shown)
         self._newest_reflections()
         self._recent()
         self._relevant()
@@ -123,78 +141,125 @@ class _Run:
             if not share.take(item.memory, heard) or not self.budget.take(item.memory, heard):
                 break
             self._add(item.memory, item.offset, "recent", item.line, heard=heard)
+            self._said(item.memory)
 
     def _relevant(self) -> None:
         terms, shown = self.terms, self.shown
         matches = self.index.search(terms, CANDIDATES) if terms else {}
         tag_keys = self._tag_keys()
-        tagged = set(self.index.tagged(tag_keys, CANDIDATES))
+        weights, broad = self._tag_weights(tag_keys)
+        tagged: dict[int, float] = {}  # seq → the weight of the query tags it carries
+        for key in tag_keys:
+            for seq in self.index.tagged([key], CANDIDATES):
+                tagged[seq] = tagged.get(seq, 0.0) + weights.get(key, 0.0)
         fillers = [d.seq for d in self.index.newest(FILLERS)] + [d.seq for d in self.index.newest(FILLERS, reflections=True)]
-        docs = self.index.docs(set(matches) | tagged | set(fillers))
+        docs = self.index.docs(set(matches) | set(tagged) | set(fillers))
         if not docs:
             return
-        scores = self._scores(list(docs.values()), matches)
-        self._explain_taken(docs, scores, matches, tagged, shown, tag_keys)
+        # A tag counts like a word of its rarity; a broad tag (``BROAD_TAG``) adds nothing.
+        relevance = {seq: matches.get(seq, 0.0) + tagged.get(seq, 0.0) for seq in docs}
+        scores = self._scores(list(docs.values()), relevance)
+        hits = {seq for seq, value in relevance.items() if value > 0}
+        self._explain_taken(docs, scores, hits, shown, tag_keys)
         candidates = [d for d in docs.values() if d.offset not in self.taken]
-        # Tag hits first, then memories that share words with the query, then the rest;
-        # inside each tier the combined score decides.
-        ranked = sorted(
-            candidates, key=lambda d: (d.seq in tagged, d.seq in matches, scores[d.seq], d.seq), reverse=True
-        )
-        misses = hits_taken = 0
+        # Memories that share words or a tag with the query first, by relevance: importance and recency
+        # (the combined score, at most ``NUDGE`` of the best relevance) only reorder hits of about equal
+        # relevance, so the middle ranks stay as good as BM25's. Then the rest, by the combined score.
+        top = max((relevance[seq] for seq in hits), default=0.0)
+        total_weight = max(sum(self.settings.weights.values()), 1e-9)
+        ranked = sorted(candidates, key=lambda d: (d.seq in hits, relevance[d.seq] + NUDGE * top * scores[d.seq]
+                                                   / total_weight, d.seq), reverse=True)
+        self.broad_keys, self.broad_count, self.relevant_count = set(broad), 0, 0
+        misses = 0
         for doc in ranked:
             if self.budget.left <= 0 or misses >= MISSES:
                 break
             if doc.offset in self.taken:
                 continue
-            memory = self._memory(doc)
+            hit = doc.seq in hits
+            memory = self._take(doc, tag_keys if hit else None, score=scores[doc.seq])
             if memory is None:
-                continue
-            said = " ".join(memory.description.split()).casefold()
-            if said in self.said:
-                continue  # the same words stored again add nothing but length
-            heard = self._heard(memory)
-            if not self.budget.take(memory, heard):
-                misses += 1
+                misses += 1  # did not fit, or added nothing: past many in a row, the rest is more of the same
                 continue
             misses = 0
-            self.said.add(said)
-            hit = doc.seq in matches or doc.seq in tagged
-            matched = self._matched(memory, shown, tag_keys) if hit else ()
-            self._add(memory, doc, "relevant", score=round(scores[doc.seq], 4), matched=matched, heard=heard)
-            if hit and hits_taken < NEIGHBOURED_HITS:
-                self._neighbours(doc, memory.id, scores)
-            hits_taken += hit
+            if hit:
+                self._neighbours(doc, memory, scores)
 
-    def _explain_taken(self, docs, scores, matches, tagged, shown, tag_keys) -> None:
+    def _take(self, doc: Doc, tag_keys: list[str] | None, score: float, neighbour_of: str | None = None) -> Memory | None:
+        """Add ``doc`` to the relevant section if it fits and adds something; None if not."""
+        memory = self._memory(doc)
+        if memory is None or self._repeats(memory):
+            return None
+        carries_broad = bool(self.broad_keys & {tag_key(t) for t in memory.tags})
+        if carries_broad and self.broad_count + 1 > max(1, (self.relevant_count + 1) / 3):
+            return None  # a broad tag never fills more than a third of the section
+        heard = self._heard(memory)
+        if not self.budget.take(memory, heard):
+            return None
+        self.broad_count += carries_broad
+        self.relevant_count += 1
+        self._said(memory)
+        matched = self._matched(memory, self.shown, tag_keys) if tag_keys is not None else ()
+        self._add(memory, doc, "relevant", score=round(score, 4), matched=matched, neighbour_of=neighbour_of,
+                  heard=heard)
+        return memory
+
+    def _explain_taken(self, docs, scores, hits, shown, tag_keys) -> None:
         """Memories already in (newest, reflections) get their score and matched terms too."""
         by_offset = {d.offset: d for d in docs.values()}
         for position, picked in enumerate(self.selection.picked):
             doc = by_offset.get(picked.offset)
             if doc is None:
                 continue
-            hit = doc.seq in matches or doc.seq in tagged
-            matched = self._matched(picked.memory, shown, tag_keys) if hit else ()
+            matched = self._matched(picked.memory, shown, tag_keys) if doc.seq in hits else ()
             self.selection.picked[position] = replace(picked, score=round(scores[doc.seq], 4), matched=matched)
 
-    def _neighbours(self, doc: Doc, hit_id: str, scores: dict[int, float]) -> None:
-        """The memory before and after a hit in the same scene: an answer is often the next line."""
-        around = self.index.docs([doc.seq - 1, doc.seq + 1])
-        for seq in (doc.seq - 1, doc.seq + 1):
+    def _neighbours(self, doc: Doc, memory: Memory, scores: dict[int, float]) -> None:
+        """The memories before and after a hit in the same scene, and the same speaker's lines two
+        turns away: an answer is often the reply, or the speaker's follow-up after the reply."""
+        around = self.index.docs([doc.seq - 2, doc.seq - 1, doc.seq + 1, doc.seq + 2])
+        speaker = _speaker(memory.description)
+        for seq in (doc.seq - 1, doc.seq + 1, doc.seq + 2, doc.seq - 2):
             other = around.get(seq)
             if other is None or other.offset in self.taken or other.scene_key != doc.scene_key:
                 continue
-            memory = self._memory(other)
-            heard = self._heard(memory) if memory is not None else ()
-            if memory is not None and self.budget.take(memory, heard):
-                self._add(memory, other, "relevant", score=round(scores.get(seq, 0.0), 4), neighbour_of=hit_id,
-                          heard=heard)
+            if abs(seq - doc.seq) == 2:
+                line = self._memory(other) if speaker else None
+                if line is None or _speaker(line.description) != speaker:
+                    continue
+            self._take(other, None, scores.get(seq, 0.0), neighbour_of=memory.id)
+
+    # -- near-duplicates ------------------------------------------------------
+
+    def _bag(self, memory: Memory) -> frozenset[str]:
+        # The speaker of a conversation line is part of what it says: two people saying
+        # the same are two facts, never near-duplicates.
+        return frozenset(self.analyzer.terms(memory.description)) | {f"\0{_speaker(memory.description)}"}
+
+    def _repeats(self, memory: Memory) -> bool:
+        """Says what a memory already chosen says: the same words, or most of them (a new version
+        of one artifact, the same note again) while answering no more of the query. Short lines
+        are never near-duplicates."""
+        said = " ".join(memory.description.split()).casefold()
+        if said in self.said:
+            return True
+        bag = self._bag(memory)
+        if len(bag) <= NEAR_MIN_TERMS:
+            return False
+        asked = bag & self.asked
+        return any(len(bag & other) >= NEAR_SHARE * len(bag | other) and asked <= other for other in self.bags)
+
+    def _said(self, memory: Memory) -> None:
+        self.said.add(" ".join(memory.description.split()).casefold())
+        bag = self._bag(memory)
+        if len(bag) > NEAR_MIN_TERMS:
+            self.bags.append(bag)
 
     # -- the query ------------------------------------------------------------
 
     def _query_terms(self) -> tuple[list[str], dict[str, str]]:
         """Index terms of the query, each mapped to the word it came from (for `matched`)."""
-        names = set(self.analyzer.terms(" ".join(self.query.names)))
+        names = set(self.analyzer.query_terms(" ".join(self.query.names)))
         shown: dict[str, str] = {}
         text = " ".join([self.query.text, self.query.context])
         for word in words(text) + [w for tag in self.query.tags for w in words(tag)]:
@@ -217,12 +282,26 @@ class _Run:
         """The word's term, and for a word ending in -s the term without it: a genitive
         (``Gretas Katze``) that the stemmer keeps finds ``Greta`` too. A variant no memory
         uses is dropped with the other unknown terms."""
-        term = self.analyzer.stem(word)
-        if len(word) > 3 and word.endswith("s"):
-            bare = self.analyzer.stem(word[:-1])
-            if bare != term:
-                return [term, bare]
-        return [term]
+        found = []
+        for language in self.analyzer.languages:  # the query's language may not be the memory's
+            stem = self.analyzer.words_for(language).stem
+            found.append(stem(word))
+            if len(word) > 3 and word.endswith("s"):
+                found.append(stem(word[:-1]))
+        return list(dict.fromkeys(found))
+
+    def _tag_weights(self, keys: list[str]) -> tuple[dict[str, float], list[str]]:
+        """Each query tag's weight by its rarity (BM25's idf, like a word), and the broad ones."""
+        total = max(self.index.count(), 1)
+        freqs = self.index.tag_freqs(keys)
+        weights, broad = {}, []
+        for key in keys:
+            freq = freqs.get(key, 0)
+            if total >= 20 and freq > total * BROAD_TAG:
+                broad.append(key)
+                continue
+            weights[key] = TAG_WEIGHT * math.log(1 + (total - freq + 0.5) / (freq + 0.5))
+        return weights, broad
 
     def _tag_keys(self) -> list[str]:
         names = {tag_key(n) for n in self.query.names}
@@ -268,6 +347,15 @@ def _normalised(values: dict[int, float]) -> dict[int, float]:
     if high <= low:
         return {key: 0.0 for key in values}
     return {key: (value - low) / (high - low) for key, value in values.items()}
+
+
+_SPEAKER = re.compile(r"^([^:\n]{1,40}):\s")
+
+
+def _speaker(description: str) -> str | None:
+    """``Melanie`` for a conversation line ``Melanie: …``."""
+    match = _SPEAKER.match(description)
+    return match.group(1) if match else None
 
 
 STRATEGY = RankedStrategy()
