@@ -317,3 +317,41 @@ def test_an_agent_id_close_to_none_lists_the_agents(tmp_path):
     proc = fk.run(workspace.root, "memories", "zacharias")
 
     assert only_error(proc) == f"error: no agent 'zacharias'; the agents are: {AGENTS}"
+
+
+def test_mcp_server_outside_a_workspace_starts_and_answers_in_its_tools(tmp_path):
+    """`gamemaster mcp` in a folder that is no workspace (the plugin installed at user scope, in
+    another project) answers the MCP handshake instead of exiting with an error."""
+    import json as _json
+    import os
+    import subprocess
+    import sys
+
+    folder = tmp_path / "other-project"
+    folder.mkdir()
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "status", "arguments": {}}},
+    ]
+    env = {k: v for k, v in os.environ.items() if k != "GAMEMASTER_ROOT"}
+    server = subprocess.Popen([sys.executable, "-m", "gamemaster", "mcp"], cwd=folder, env=env, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    answers = {}
+    try:
+        for message in messages:
+            server.stdin.write(_json.dumps(message) + "\n")
+            server.stdin.flush()
+            if "id" in message:
+                line = server.stdout.readline()
+                assert line, f"the server exited: {server.communicate(timeout=30)[1][-2000:]}"
+                answers[message["id"]] = _json.loads(line)
+    finally:
+        server.stdin.close()
+        server.wait(timeout=30)
+    assert answers[1]["result"]["serverInfo"]["name"] == "gamemaster"
+    call = answers[2]["result"]
+    assert call["isError"] is True
+    assert f"{folder} is not a gamemaster workspace (no state/world.json)" in call["content"][0]["text"], call
+    assert not (folder / "state").exists()
