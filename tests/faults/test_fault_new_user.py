@@ -197,7 +197,8 @@ def test_init_keeps_a_users_claude_files_merges_settings_and_mcp_and_says_so(tmp
         ".claude/gamemaster-CLAUDE.md: add the line `@.claude/gamemaster-CLAUDE.md` to CLAUDE.md, "
         "or Claude Code does not know how to run the studio",
         "warning: .claude/settings.json: the folder has its own; added what gamemaster needs "
-        "(env, permissions, hooks) and kept everything of yours",
+        "(env, permissions, enabledMcpjsonServers, hooks) and kept everything of yours, also where it differs "
+        "from gamemaster's: permissions.defaultMode",
         "warning: .mcp.json: the folder has its own; added the gamemaster MCP server and kept yours",
     ]
 
@@ -247,7 +248,7 @@ def test_init_leaves_an_unreadable_settings_file_alone_with_one_warning(tmp_path
     assert (target / ".claude" / "settings.json").read_bytes() == broken
     assert proc.stderr.splitlines() == [
         "warning: .claude/settings.json:3: not valid JSON: Expecting value; left as it is, so Claude Code gets "
-        "no reply hook and no permissions from gamemaster: fix it and add env, permissions and hooks as in "
+        "no reply hook and no permissions from gamemaster: fix it and add env, permissions, enabledMcpjsonServers and hooks as in "
         f"{bundled_dir('.claude/settings.json')}",
     ]
     assert fk.read_json(target / ".mcp.json") == fk.read_json(bundled_dir(".mcp.json"))
