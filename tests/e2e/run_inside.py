@@ -170,10 +170,76 @@ def game_master(body: dict) -> list[dict]:
     return [_bash("gamemaster apply")]
 
 
+MCP_PREFIX = "mcp__gamemaster__"
+
+
+def _mcp(tool: str, **args) -> dict:
+    return {"type": "tool_use", "name": MCP_PREFIX + tool, "input": args}
+
+
+def _has_mcp(body: dict) -> bool:
+    return any(t.get("name") == MCP_PREFIX + "next_scene" for t in body.get("tools") or [])
+
+
+def game_master_mcp(body: dict) -> list[dict]:
+    """The scripted Game Master through the MCP tools only (no Bash): next_scene, every prompt,
+    every character at once (turn by turn in sequence), then apply; for a day until it is closed."""
+    messages = body.get("messages") or []
+    uses = _tool_uses(messages)
+    results = _tool_results(messages)
+    agent_tool = _subagent_tool(body)
+    scenes: list[list[dict]] = []
+    for use in uses:
+        if use.get("name") == MCP_PREFIX + "next_scene":
+            scenes.append([])
+        if scenes:
+            scenes[-1].append(use)
+    if not scenes:
+        if not _has_mcp(body) and not any(u.get("name") == "ToolSearch" for u in uses):
+            # Newer Claude Code defers MCP tools: their schemas come through ToolSearch first.
+            names = ",".join(MCP_PREFIX + t for t in ("next_scene", "prompt", "apply", "status"))
+            return [{"type": "tool_use", "name": "ToolSearch", "input": {"query": f"select:{names}", "max_results": 5}}]
+        return [_mcp("next_scene")]
+    steps = scenes[-1]
+    scene = _json_in(results.get(steps[0]["id"], "")) or {}
+    if not scene.get("participants"):
+        return [{"type": "text", "text": "no scene: " + results.get(steps[0]["id"], "")[:500]}]
+    applied = [u for u in steps if u.get("name") == MCP_PREFIX + "apply"]
+    if applied:
+        said = results.get(applied[-1]["id"], "")
+        if WHOLE_DAY and '"day_summary": null' in said.replace('"day_summary":null', '"day_summary": null'):
+            return [_mcp("next_scene")]
+        return [{"type": "text", "text": f"Die Szene {scene.get('ref')} ist geschrieben."}]
+    prompts = [u for u in steps if u.get("name") == MCP_PREFIX + "prompt"]
+    spawned = [u for u in steps if u.get("name") in SUBAGENT_TOOL_NAMES]
+    open_turns = [label.split("-", 1)[1] for label in scene.get("waiting") or []]
+
+    def prompt_of(use: dict) -> str:
+        text = results.get(use["id"], "")
+        wrapped = _json_in(text)  # a tool returning a string may come back as {"result": "..."}
+        return wrapped["result"] if isinstance(wrapped, dict) and isinstance(wrapped.get("result"), str) else text
+
+    if scene.get("in_sequence"):
+        if len(spawned) < len(open_turns):
+            speaker = open_turns[len(spawned)]
+            if len(prompts) == len(spawned):
+                return [_mcp("prompt", agent=speaker)]
+            return [_spawn(agent_tool, speaker, prompt_of(prompts[-1]))]
+        return [_mcp("apply")]
+    if not prompts:
+        return [_mcp("prompt", agent=p) for p in open_turns]
+    if not spawned:
+        by_agent = {u["input"]["agent"]: u for u in prompts}
+        return [_spawn(agent_tool, p, prompt_of(by_agent[p])) for p in open_turns]
+    return [_mcp("apply")]
+
+
 _rejected_once: set[str] = set()
 WORKSPACE: str = ""
 #: The prompt asks for a whole day (`/day`, `/gamemaster:day`): go on until the day is closed.
 WHOLE_DAY = False
+#: The Game Master uses the MCP tools, not Bash (``--mcp``).
+MCP_MODE = False
 
 
 def character(body: dict) -> list[dict]:
@@ -202,6 +268,8 @@ def character(body: dict) -> list[dict]:
 
 
 def classify(body: dict) -> str:
+    if _subagent_tool(body) and MCP_MODE and (_has_mcp(body) or _has_bash(body)):
+        return "game_master_mcp"
     if _subagent_tool(body) and _has_bash(body):
         return "game_master"
     if REPLY_REF.search("\n".join(_text_of(m.get("content")) for m in body.get("messages") or [])) and \
@@ -212,8 +280,11 @@ def classify(body: dict) -> str:
 
 def answer(body: dict) -> tuple[str, list[dict]]:
     kind = classify(body)
-    if kind == "game_master":
-        return kind, game_master(body)
+    if kind in ("game_master", "game_master_mcp"):
+        blocks = game_master(body) if kind == "game_master" else game_master_mcp(body)
+        if not any(b["type"] == "tool_use" for b in blocks):
+            FINISHED.set()
+        return kind, blocks
     if kind == "character":
         return kind, character(body)
     return kind, [{"type": "text", "text": "OK"}]
@@ -322,6 +393,94 @@ class Handler(BaseHTTPRequestHandler):
             self._send(200, json.dumps(message, ensure_ascii=False).encode("utf-8"))
 
 
+# --- an interactive session in tmux ---------------------------------------------------------------
+
+#: The Game Master's closing text was served: the run is over (``game_master`` ends with it).
+FINISHED = threading.Event()
+#: What a dialog or prompt on the screen looks like, and the keys that answer it. A dialog ignores
+#: keys for about two seconds after it appears, so each answer waits that long first.
+TRUST_DIALOG = re.compile(r"(?i)trust (this|the files in this) folder|Is this a project you")
+MCP_DIALOG = re.compile(r"(?i)new MCP server|MCP servers? found in")
+PERMISSION_PROMPT = re.compile(r"(?i)do you want to (proceed|make this edit|create)|Auto mode can't check|"
+                               r"Allow this|\bInterrupted\b")
+
+
+def _tmux(sock: str, *args: str, check: bool = True) -> str:
+    done = subprocess.run(["tmux", "-S", sock, *args], capture_output=True, text=True, timeout=30)
+    if check and done.returncode != 0:
+        raise RuntimeError(f"tmux {' '.join(args)}: {done.stderr.strip()}")
+    return done.stdout
+
+
+def _screen(sock: str) -> str:
+    return _tmux(sock, "capture-pane", "-p", "-t", "gm", "-S", "-60", check=False)
+
+
+def run_interactive(args, env: dict, answers: dict[str, list[str]], timeout: float) -> dict:
+    """Start ``claude`` (no ``-p``) in a tmux session, answer its dialogs with ``answers`` (dialog
+    name → keys, e.g. ``{"trust": ["Up", "Enter"]}``; a dialog without an answer ends the run),
+    type the prompt and wait until the Game Master's closing text was served. Every screen that
+    showed a dialog or a permission prompt is kept, and the last screen."""
+    sock = os.path.join(args.home, "tmux.sock")
+    env = {**env, "TERM": "xterm-256color", "COLUMNS": "160", "LINES": "50"}
+    command = " ".join(["exec", _quote(args.claude), *map(_quote, args.claude_arg)])
+    flags = [x for k, v in env.items() for x in ("-e", f"{k}={v}")]
+    _tmux(sock, "-f", "/dev/null", "new-session", "-d", "-s", "gm", "-x", "160", "-y", "50",
+          "-c", args.workspace, *flags, command)
+    screens: list[dict] = []
+    typed = False
+    seen_at: dict[str, float] = {}
+    deadline = time.time() + timeout
+    outcome = "timeout"
+    try:
+        while time.time() < deadline:
+            time.sleep(0.5)
+            screen = _screen(sock)
+            if subprocess.run(["tmux", "-S", sock, "has-session", "-t", "gm"], capture_output=True).returncode:
+                outcome = "claude exited"
+                break
+            if not screen.strip():
+                continue
+            dialog = ("trust" if TRUST_DIALOG.search(screen) else "mcp" if MCP_DIALOG.search(screen)
+                      else "permission" if PERMISSION_PROMPT.search(screen) else None)
+            if dialog:
+                first = seen_at.setdefault(dialog + str(len(screens)), time.time())
+                if not screens or screens[-1]["dialog"] != dialog:
+                    screens.append({"dialog": dialog, "screen": screen})
+                if dialog not in answers:
+                    time.sleep(1)
+                    screens.append({"dialog": dialog, "screen": _screen(sock)})
+                    outcome = f"stopped at a {dialog} dialog"
+                    break
+                if time.time() - first < 2.5:
+                    continue  # a fresh dialog ignores keys for a moment
+                for key in answers[dialog]:
+                    _tmux(sock, "send-keys", "-t", "gm", key)
+                    time.sleep(0.3)
+                seen_at.clear()
+                time.sleep(1.5)
+                continue
+            if FINISHED.is_set():
+                time.sleep(2)
+                outcome = "finished"
+                break
+            if not typed and re.search(r"(?m)^\s*[>❯]\s", screen):
+                time.sleep(1)
+                _tmux(sock, "send-keys", "-t", "gm", "-l", args.prompt)
+                time.sleep(0.5)
+                _tmux(sock, "send-keys", "-t", "gm", "Enter")
+                typed = True
+        screens.append({"dialog": None, "screen": _screen(sock)})
+    finally:
+        _tmux(sock, "kill-server", check=False)
+    return {"returncode": 0 if outcome == "finished" else None, "outcome": outcome, "typed": typed,
+            "screens": screens, "stdout": "", "stderr": "", "timeout": outcome == "timeout"}
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--claude", required=True)
@@ -333,14 +492,29 @@ def main() -> int:
     parser.add_argument("--prompt", default="/scene")
     parser.add_argument("--claude-arg", action="append", default=[], help="one more argument for claude")
     parser.add_argument("--trust", action="store_true", help="the workspace is a folder the user trusted")
+    parser.add_argument("--interactive", action="store_true",
+                        help="run `claude` without -p in tmux, type the prompt, answer dialogs per --answer")
+    parser.add_argument("--answer", action="append", default=[],
+                        help="DIALOG=KEY,KEY... (dialogs: trust, mcp, permission); keys as tmux send-keys takes them")
+    parser.add_argument("--mcp", action="store_true", help="the Game Master plays through the MCP tools")
+    parser.add_argument("--hide-gamemaster", action="store_true",
+                        help="`gamemaster` is not on PATH (the hook and MCP server must find it themselves)")
     args = parser.parse_args()
-    global WORKSPACE, WHOLE_DAY
+    global WORKSPACE, WHOLE_DAY, MCP_MODE
     WORKSPACE = os.path.realpath(args.workspace)
     WHOLE_DAY = args.prompt.rstrip().endswith("day")
+    MCP_MODE = args.mcp
+    config: dict = {}
     if args.trust:
         # What accepting the trust dialog once writes into the user's ~/.claude.json.
+        config["projects"] = {WORKSPACE: {"hasTrustDialogAccepted": True}}
+    if args.interactive:
+        # A user who has used Claude Code before: onboarding done, the API key approved.
+        config.update(hasCompletedOnboarding=True, theme="dark", bypassPermissionsModeAccepted=False,
+                      customApiKeyResponses={"approved": ["sk-test"[-20:]], "rejected": []})
+    if config:
         with open(os.path.join(args.home, ".claude.json"), "w", encoding="utf-8") as fh:
-            json.dump({"projects": {WORKSPACE: {"hasTrustDialogAccepted": True}}}, fh)
+            json.dump(config, fh)
 
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -348,7 +522,8 @@ def main() -> int:
     port = server.server_address[1]
 
     env = {
-        "PATH": args.bin + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"),
+        "PATH": (os.environ.get("PATH", "/usr/bin:/bin") if args.hide_gamemaster
+                 else args.bin + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin")),
         "HOME": args.home,
         "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
         "ANTHROPIC_API_KEY": "sk-test",
@@ -360,6 +535,25 @@ def main() -> int:
     }
     started = time.time()
     result = {"port": port}
+    if args.interactive:
+        answers = {}
+        for item in args.answer:
+            name, _, keys = item.partition("=")
+            answers[name] = [k for k in keys.split(",") if k]
+        result.update(run_interactive(args, env, answers, args.timeout))
+    else:
+        result.update(_run_print(args, env))
+    result["seconds"] = round(time.time() - started, 1)
+    server.shutdown()
+    with _lock:
+        result["requests"] = list(REQUESTS)
+    with open(args.out, "w", encoding="utf-8") as fh:
+        json.dump(result, fh, ensure_ascii=False, indent=1)
+    return 0
+
+
+def _run_print(args, env: dict) -> dict:
+    result: dict = {}
     try:
         proc = subprocess.run([args.claude, *args.claude_arg, "-p", args.prompt, "--output-format", "json"], cwd=args.workspace,
                               env=env, capture_output=True, text=True, timeout=args.timeout,
@@ -370,13 +564,7 @@ def main() -> int:
                       if isinstance(exc.stdout, bytes) else exc.stdout,
                       stderr=((exc.stderr or b"").decode("utf-8", "replace") if isinstance(exc.stderr, bytes)
                               else exc.stderr or "")[-5000:])
-    result["seconds"] = round(time.time() - started, 1)
-    server.shutdown()
-    with _lock:
-        result["requests"] = list(REQUESTS)
-    with open(args.out, "w", encoding="utf-8") as fh:
-        json.dump(result, fh, ensure_ascii=False, indent=1)
-    return 0
+    return result
 
 
 if __name__ == "__main__":
