@@ -339,7 +339,11 @@ def test_scene_through_the_plugin(tmp_path, unshare, setup):
     offered = json.dumps([r["body"] for r in result["requests"] if r.get("kind") == "game_master"][:1],
                          ensure_ascii=False)
     for skill in SKILLS:
-        assert f"gamemaster:{skill}" in offered, f"skill gamemaster:{skill} not offered to the model"
+        # `day` and `brief` are the Creative Director's alone (disable-model-invocation): not offered.
+        if skill in ("day", "brief"):
+            assert f"gamemaster:{skill}" not in offered, f"skill gamemaster:{skill} offered to the model"
+        else:
+            assert f"gamemaster:{skill}" in offered, f"skill gamemaster:{skill} not offered to the model"
     _assert_played(workspace, result, before, scenes=1)
 
 
