@@ -292,7 +292,9 @@ def _assert_scenes_written(workspace, before: dict[str, int], result: dict, scen
     world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
     assert world["pending"] is None, world["pending"]
     written = sorted(workspace.scenes.glob("day-*/scene-*/scene.json"))
-    assert len(written) == scenes
+    said = [b for r in result["requests"] if r.get("kind", "").startswith("game_master")
+            for b in r["answer"] if b["type"] == "text"]
+    assert len(written) == scenes, f"{len(written)} scenes written; the Game Master ended with {said}"
     _assert_kept_what_the_fake_wrote(workspace, written)
     characters = [r for r in result["requests"] if r.get("kind") == "character"]
     for agent in before:

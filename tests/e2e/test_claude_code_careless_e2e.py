@@ -12,23 +12,37 @@ import sys
 import pytest
 
 from claude_e2e import (  # noqa: F401 (unshare is a fixture)
-    LATEST, REPO, VERSIONS, _assert_played, _game_master_calls, _install, _memory_counts, _run_claude,
+    LATEST, REPO, VERSIONS, _assert_played, _assert_scenes_written, _game_master_calls, _install, _memory_counts, _run_claude,
     _tool_results, _two_characters, pytestmark, unshare,
 )
 
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_game_master_asking_for_background_subagents(tmp_path, unshare, version):
-    """The Game Master asks for every character with `run_in_background: true`: the workspace's
-    settings turn background tasks off, so each character still answers in the foreground and
-    its stored reply comes back as the call's result; the scene is played as usual."""
+    """The Game Master asks for every character with `run_in_background: true`. Where the
+    workspace's `CLAUDE_CODE_DISABLE_BACKGROUND_TASKS` takes the choice away (the subagent tool
+    offers no `run_in_background`), each character answers in the foreground and its stored reply
+    is the call's result. Where Claude Code still offers it (2.1.197), the call only says the agent
+    was launched; the hook then writes the scene back when the last reply is in, before `claude`
+    ends, so the scene is complete either way."""
     claude = _install(version)
     workspace = _two_characters(tmp_path)
     before = _memory_counts(workspace)
     result = _run_claude(tmp_path, unshare, claude, workspace, inside_args=("--background",))
-    spawns = [c for c in _game_master_calls(result) if c["name"] in ("Agent", "Task")]
+    calls = _game_master_calls(result)
+    spawns = [c for c in calls if c["name"] in ("Agent", "Task")]
     assert spawns and all(c["input"].get("run_in_background") is True for c in spawns), spawns
-    _assert_played(workspace, result, before, scenes=1)
+    tools = next(r["body"]["tools"] for r in result["requests"] if r.get("kind") == "game_master")
+    schema = next(t for t in tools if t["name"] in ("Agent", "Task"))["input_schema"]["properties"]
+    if "run_in_background" not in schema:
+        _assert_played(workspace, result, before, scenes=1)
+        return
+    handed_back = _tool_results(result)
+    for call in spawns:
+        assert "launched" in handed_back.get(call["id"], ""), handed_back.get(call["id"])
+    _assert_scenes_written(workspace, before, result, 1)
+    assert sum("every reply stored, scene written back" in a for a in result["hook_answers"]) == 1, \
+        result["hook_answers"]
 
 
 @pytest.mark.parametrize("version", VERSIONS)
