@@ -13,10 +13,11 @@ there (``claude_merge.py``).
 from __future__ import annotations
 
 import hashlib
+import sys
 from dataclasses import dataclass
 
 from . import jsontext
-from .claude_plugin import workspace_settings
+from .claude_plugin import local_settings, workspace_settings
 from .fsio import atomic_write_bytes, atomic_write_json
 from .kind_docs import with_kinds
 from .workspace import CLAUDE_CODE_FILES, Workspace, bundled_dir
@@ -45,7 +46,8 @@ COMMANDS, PLUGIN = "commands", "plugin"
 def shipped(mode: str = COMMANDS) -> dict[str, bytes]:
     """Relative path → the bytes the installed toolkit ships for a workspace in ``mode``."""
     if mode == PLUGIN:
-        return {"CLAUDE.md": _kinds_listed(bundled_dir("CLAUDE.md")), ".claude/settings.json": workspace_settings()}
+        return {"CLAUDE.md": _kinds_listed(bundled_dir("CLAUDE.md")), ".claude/settings.json": workspace_settings(),
+                ".claude/.gitignore": bundled_dir(".claude/.gitignore").read_bytes()}
     files: dict[str, bytes] = {}
     for name in CLAUDE_CODE_FILES:
         source = bundled_dir(name)
@@ -135,3 +137,32 @@ def update(workspace: Workspace) -> list[str]:
     """Bring missing and out-of-date files up to the installed toolkit; leave the user's edits."""
     stale = {s.path for s in states(workspace) if s.stale}
     return install(workspace, stale) if stale else []
+
+
+#: This clone's interpreter, for the launcher (``.claude/gamemaster.sh``); not committed.
+INTERPRETER = ".claude/gamemaster-python"
+LOCAL_SETTINGS = ".claude/settings.local.json"
+
+
+def record_local(workspace: Workspace) -> list[str]:
+    """What only this clone knows, kept out of git by ``.claude/.gitignore``: the Python that runs
+    the toolkit (so the hook and MCP server find it without PATH) and, for a plugin workspace,
+    where the installed toolkit's plugin lies (``.claude/settings.local.json``). Returns what changed."""
+    written = []
+    path = workspace.root / INTERPRETER
+    wanted = sys.executable + "\n"
+    if not path.is_file() or path.read_text(encoding="utf-8", errors="replace") != wanted:
+        atomic_write_bytes(workspace.inside(path), wanted.encode("utf-8"))
+        written.append(INTERPRETER)
+    if mode_of(workspace) == PLUGIN:
+        local = workspace.root / LOCAL_SETTINGS
+        try:
+            current = jsontext.loads(local.read_text(encoding="utf-8")) if local.exists() else {}
+        except (ValueError, UnicodeDecodeError):
+            current = None  # the user's file, not valid JSON: left alone (Claude Code reports it)
+        if isinstance(current, dict):
+            merged = {**current, **local_settings()}
+            if merged != current:
+                atomic_write_json(local, merged)
+                written.append(LOCAL_SETTINGS)
+    return written

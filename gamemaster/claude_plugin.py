@@ -23,8 +23,14 @@ from .kind_docs import with_kinds
 from .workspace import bundled_dir
 
 NAME = "gamemaster"
-SKILLS = ("scene", "day", "brief", "status", "ask", "report", "who-knows")
-HOOK_COMMAND = "gamemaster hook subagent-stop"
+SKILLS = ("scene", "day", "brief", "studio", "ask", "report", "who-knows")
+#: What every form of the reply hook runs (through a launcher, so `gamemaster` need not be on PATH).
+HOOK_COMMAND = "hook subagent-stop"
+#: The launcher that finds `gamemaster` (see the file): in a workspace and, as ``bin/``, in the plugin.
+LAUNCHER = ".claude/gamemaster.sh"
+PLUGIN_LAUNCHER = "bin/gamemaster.sh"
+#: Only the character subagents run the hook (the matcher is the subagent's type), not Explore & co.
+HOOK_MATCHER = "character-.*"
 MARKETPLACE = "gamemaster"
 
 
@@ -46,7 +52,7 @@ def _skill(name: str, command: str) -> str:
 def rendered() -> dict[str, bytes]:
     """Relative path inside the plugin → its bytes, from the bundled commands and MCP entry."""
     commands = bundled_dir(".claude/commands")
-    mcp = json.loads(bundled_dir(".mcp.json").read_text(encoding="utf-8"))
+    launcher = '"${CLAUDE_PLUGIN_ROOT}/' + PLUGIN_LAUNCHER + '"'
     out = {
         ".claude-plugin/plugin.json": _json({
             "name": NAME,
@@ -63,9 +69,12 @@ def rendered() -> dict[str, bytes]:
             "plugins": [{"name": NAME, "source": "./", "description": "Game Master for a gamemaster studio"}],
         }),
         "hooks/hooks.json": _json({"hooks": {"SubagentStop": [
-            {"hooks": [{"type": "command", "command": HOOK_COMMAND + " --from-plugin"}]},
+            {"matcher": HOOK_MATCHER,
+             "hooks": [{"type": "command", "command": f"sh {launcher} {HOOK_COMMAND} --from-plugin"}]},
         ]}}),
-        ".mcp.json": _json(mcp),
+        ".mcp.json": _json({"mcpServers": {NAME: {"type": "stdio", "command": "sh",
+                                                   "args": ["${CLAUDE_PLUGIN_ROOT}/" + PLUGIN_LAUNCHER, "mcp"]}}}),
+        PLUGIN_LAUNCHER: bundled_dir(LAUNCHER).read_bytes(),
     }
     for name in SKILLS:
         text = with_kinds((commands / f"{name}.md").read_text(encoding="utf-8"))
@@ -85,16 +94,23 @@ def write(target: Path | None = None) -> None:
 def workspace_settings() -> bytes:
     """The workspace's .claude/settings.json when the plugin brings the hook and MCP server.
 
-    It enables the plugin from the installed toolkit's folder (a local marketplace), which
-    Claude Code honours in a trusted folder; in an untrusted one ``--plugin-dir`` loads it.
+    It enables the plugin by name, which Claude Code honours in a trusted folder once it knows
+    the marketplace: from ``local_settings`` or ``claude plugin marketplace add``. No path of
+    this machine goes into the committed file, so a teammate's clone works the same.
     """
     settings = json.loads(bundled_dir(".claude/settings.json").read_text(encoding="utf-8"))
     settings.pop("hooks", None)
+    settings.pop("enabledMcpjsonServers", None)  # the plugin's server needs no approval
     allow = settings["permissions"]["allow"]
     settings["permissions"]["allow"] = [a if a != "mcp__gamemaster" else f"mcp__plugin_{NAME}_{NAME}" for a in allow]
-    settings["extraKnownMarketplaces"] = {MARKETPLACE: {"source": {"source": "directory", "path": str(plugin_dir())}}}
     settings["enabledPlugins"] = {f"{NAME}@{MARKETPLACE}": True}
     return _json(settings)
+
+
+def local_settings() -> dict:
+    """What this clone's ``.claude/settings.local.json`` (not committed) gets: the installed
+    toolkit's plugin folder as a local marketplace."""
+    return {"extraKnownMarketplaces": {MARKETPLACE: {"source": {"source": "directory", "path": str(plugin_dir())}}}}
 
 
 def workspace_runs_own_hook(workspace) -> bool:

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 from .claude_code import sync_subagents
-from .claude_files import COMMANDS, PLUGIN
+from .claude_files import COMMANDS, PLUGIN, record_local
 from .claude_merge import install_beside_own
 from .fsio import atomic_write_json
 from .models import World
@@ -51,6 +51,7 @@ def add_workspace_files(workspace: Workspace, plugin: bool = False) -> None:
         shutil.copytree(bundled_dir("prompts"), target / "prompts")
     # Claude Code files the folder already has (a user's own) are kept, with what the Game Master needs added.
     install_beside_own(workspace, PLUGIN if plugin else COMMANDS)
+    record_local(workspace)
     for folder in (workspace.gallery, workspace.scenes):
         folder.mkdir(exist_ok=True)
     sync_subagents(workspace)

@@ -38,6 +38,9 @@ def build_server(workspace: Workspace) -> MCPServer:
 
     def guarded(call):
         try:
+            # Checked per call, not at start: the plugin installed at user scope starts this
+            # server in every project, where it must run and say what is wrong in its tools.
+            workspace.require()
             return call()
         except (GamemasterError, ReplyError) as exc:
             raise ToolError(str(exc)) from None
@@ -75,13 +78,16 @@ def build_server(workspace: Workspace) -> MCPServer:
     @server.tool(description="Write the pending scene back once every reply is stored.")
     def apply() -> dict:
         def write():
-            pending = gm.require_pending()
-            result = gm.apply(pending)
-            summary = gm.close_day_if_over()
+            # The SubagentStop hook writes a scene back with its last reply; then this answers
+            # "already applied" with what was written, as `gamemaster apply` does, not an error.
+            outcome = gm.apply_pending()
+            if outcome.result is None:
+                return outcome.already_applied_json(workspace.rel)
+            summary = outcome.day_summary
             return {
-                "applied": pending.spec.ref,
-                "written": result.written,
-                "artifacts": result.artifacts,
+                "applied": outcome.pending.spec.ref,
+                "written": outcome.result.written,
+                "artifacts": outcome.result.artifacts,
                 "day_summary": workspace.rel(summary) if summary else None,
             }
 

@@ -121,6 +121,15 @@ class ApplyOutcome:
     #: The record of that scene when ``apply`` was called without replies: what it wrote.
     record: SceneRecord | None = None
 
+    def already_applied_json(self, rel) -> dict:
+        """What ``apply --json`` and the MCP tool ``apply`` answer for a scene written back before
+        (``rel`` makes a path workspace-relative): not an error, and the same in both."""
+        if self.record is None:
+            return {"applied": False, "message": f"scene {', '.join(self.applied_before)} is already applied; nothing written"}
+        return {"applied": False, "already_applied": self.applied_before[0],
+                "written": self.record.dump().get("written", []), "artifacts": self.record.artifacts or [],
+                "day_summary": rel(self.day_summary) if self.day_summary else None}
+
 
 def scenes_named(given: dict) -> set[str]:
     """The scene refs replies name; only well-formed ones, since each becomes a path under scenes/."""

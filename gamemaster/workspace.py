@@ -34,7 +34,8 @@ def bundled_dir(name: str) -> Path:
 
 
 #: What makes a workspace playable from Claude Code; `init` copies it, `agents sync` adds the subagents.
-CLAUDE_CODE_FILES = ("CLAUDE.md", ".claude/commands", ".claude/settings.json", ".mcp.json")
+CLAUDE_CODE_FILES = ("CLAUDE.md", ".claude/commands", ".claude/settings.json", ".claude/gamemaster.sh",
+                     ".claude/.gitignore", ".mcp.json")
 
 
 def resolve_root(root: str | Path | None, walk_up: bool = True) -> Path:

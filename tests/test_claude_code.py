@@ -230,7 +230,8 @@ def test_sync_follows_a_persona_change_and_removes_stale_files(workspace, cli):
 def test_every_command_pre_approves_only_gamemaster_commands_that_exist():
     runner = CliRunner()
     commands = sorted((REPO / ".claude/commands").glob("*.md"))
-    assert [c.stem for c in commands] == ["ask", "brief", "day", "report", "scene", "status", "who-knows"]
+    # `/status` is a Claude Code built-in, which shadows a command of the same name: ours is `/studio`.
+    assert [c.stem for c in commands] == ["ask", "brief", "day", "report", "scene", "studio", "who-knows"]
     for path in commands:
         fields = front_matter(path)
         assert fields["description"]
@@ -243,15 +244,35 @@ def test_every_command_pre_approves_only_gamemaster_commands_that_exist():
 
 def test_settings_register_the_hook_and_allow_the_commands():
     settings = json.loads((REPO / ".claude/settings.json").read_text(encoding="utf-8"))
-    hooks = [h["command"] for entry in settings["hooks"]["SubagentStop"] for h in entry["hooks"]]
-    assert hooks == ["gamemaster hook subagent-stop"]
+    groups = settings["hooks"]["SubagentStop"]
+    # Only character subagents start the hook (the matcher is the subagent type), through the
+    # launcher, so neither `gamemaster` on PATH nor a path of this machine is needed.
+    assert [g["matcher"] for g in groups] == ["character-.*"]
+    assert re.fullmatch(groups[0]["matcher"], "character-vera") and not re.fullmatch(groups[0]["matcher"], "Explore")
+    hooks = [h["command"] for entry in groups for h in entry["hooks"]]
+    assert hooks == ['sh "$CLAUDE_PROJECT_DIR/.claude/gamemaster.sh" hook subagent-stop']
+    # Claude Code warns at every start that Write(...) deny rules never match; Edit(...) covers writes.
+    assert settings["permissions"]["deny"] == ["Edit(state/**)", "Edit(scenes/**)", "Edit(gallery/**)"]
+    # Auto mode (the default of newer Claude Code) stops at the first character behind a gateway.
+    assert settings["permissions"]["defaultMode"] == "default"
+    assert settings["enabledMcpjsonServers"] == ["gamemaster"]
+    allowed = set(settings["permissions"]["allow"])
+    for command in ("report", "scene run", "day advance", "config", "cost", "doctor", "next", "apply"):
+        assert f"Bash(gamemaster {command}:*)" in allowed, command
     runner = CliRunner()
     for rule in settings["permissions"]["allow"]:
         if rule.startswith("Bash("):
             words = re.fullmatch(r"Bash\(gamemaster ([a-z -]+):\*\)", rule).group(1).split()
             assert runner.invoke(app, [*words, "--help"]).exit_code == 0, rule
     mcp = json.loads((REPO / ".mcp.json").read_text(encoding="utf-8"))
-    assert mcp["mcpServers"]["gamemaster"]["args"] == ["mcp"]
+    assert mcp["mcpServers"]["gamemaster"]["command"] == "sh"
+    assert mcp["mcpServers"]["gamemaster"]["args"] == ["${CLAUDE_PROJECT_DIR:-.}/.claude/gamemaster.sh", "mcp"]
+
+
+def test_only_the_creative_director_starts_a_day_or_gives_a_brief():
+    for name, manual in (("day", True), ("brief", True), ("scene", False), ("studio", False)):
+        fields = front_matter(REPO / ".claude" / "commands" / f"{name}.md")
+        assert (fields.get("disable-model-invocation") in (True, "true")) is manual, name
 
 
 def test_claude_md_is_short_and_names_only_real_commands():

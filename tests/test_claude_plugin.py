@@ -41,10 +41,14 @@ def test_the_manifest_hook_and_mcp_server():
     manifest = json.loads((plugin_dir() / ".claude-plugin" / "plugin.json").read_text(encoding="utf-8"))
     assert manifest["name"] == "gamemaster"
     hooks = json.loads((plugin_dir() / "hooks" / "hooks.json").read_text(encoding="utf-8"))["hooks"]
+    assert [g["matcher"] for g in hooks["SubagentStop"]] == ["character-.*"]
     assert [h["command"] for g in hooks["SubagentStop"] for h in g["hooks"]] == [
-        "gamemaster hook subagent-stop --from-plugin"]
+        'sh "${CLAUDE_PLUGIN_ROOT}/bin/gamemaster.sh" hook subagent-stop --from-plugin']
     servers = json.loads((plugin_dir() / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]
-    assert servers["gamemaster"]["command"] == "gamemaster" and servers["gamemaster"]["args"] == ["mcp"]
+    assert servers["gamemaster"]["command"] == "sh"
+    assert servers["gamemaster"]["args"] == ["${CLAUDE_PLUGIN_ROOT}/bin/gamemaster.sh", "mcp"]
+    # One launcher: the plugin's is the workspace's.
+    assert (plugin_dir() / "bin" / "gamemaster.sh").read_bytes() == (REPO / ".claude" / "gamemaster.sh").read_bytes()
 
 
 def test_plugin_path_prints_the_folder_claude_loads():
@@ -63,11 +67,16 @@ def test_a_plugin_workspace_has_no_commands_hook_or_mcp_entry_and_enables_the_pl
     assert "hooks" not in settings
     assert settings["env"]["CLAUDE_CODE_DISABLE_BACKGROUND_TASKS"] == "1"
     assert settings["enabledPlugins"] == {"gamemaster@gamemaster": True}
-    source = settings["extraKnownMarketplaces"]["gamemaster"]["source"]
+    # No path of this machine in the committed settings; this clone's marketplace is local.
+    assert "extraKnownMarketplaces" not in settings and str(plugin_dir()) not in json.dumps(settings)
+    local = json.loads((root / ".claude" / "settings.local.json").read_text(encoding="utf-8"))
+    source = local["extraKnownMarketplaces"]["gamemaster"]["source"]
     assert source == {"source": "directory", "path": str(plugin_dir())}
+    assert "settings.local.json" in (root / ".claude" / ".gitignore").read_text(encoding="utf-8").split()
     assert "mcp__plugin_gamemaster_gamemaster" in settings["permissions"]["allow"]
     assert sorted((root / ".claude" / "agents").iterdir())  # the characters stay per workspace
-    assert {s.path: s.status for s in states(workspace)} == {"CLAUDE.md": "current", ".claude/settings.json": "current"}
+    assert {s.path: s.status for s in states(workspace)} == {
+        "CLAUDE.md": "current", ".claude/settings.json": "current", ".claude/.gitignore": "current"}
     check = CliRunner().invoke(app, ["--root", str(root), "agents", "sync", "--check"])
     assert check.exit_code == 0, check.output
 

@@ -122,3 +122,40 @@ def test_the_report_tool_builds_the_site_and_returns_its_path(workspace, cli):
     assert built["path"] == str(workspace.root / "report" / "index.html") and built["written"] > 10
     assert "days/day-001.html" in (workspace.root / "report/manifest.json").read_text(encoding="utf-8")
     assert anyio.run(build)["written"] == 0
+
+
+def test_apply_after_the_hook_wrote_the_scene_back_answers_as_the_cli_does(workspace, cli):
+    """MCP mode: the SubagentStop hook stores the last reply and writes the scene back; the Game
+    Master's own `apply` then must not be a tool error but say what `gamemaster apply` says."""
+    gm = GameMaster(workspace)
+    pending, _ = gm.open_next()
+    for turn in range(len(pending.turns)):
+        gm.store_reply(pending, turn, json.dumps(valid_reply(gm.build_request(pending, turn))))
+    gm.apply(pending)  # what the hook does with the last reply
+    cli_said = json.loads(cli("apply", "--json").output)
+
+    async def play():
+        async with Client(build_server(workspace)) as client:
+            return payload(await client.call_tool("apply", {}))
+
+    said = anyio.run(play)
+    assert said == cli_said
+    assert said["already_applied"] == "day-001/scene-01" and said["applied"] is False
+    assert len(said["written"]) == 21
+
+
+def test_outside_a_workspace_the_server_starts_and_each_tool_says_so(tmp_path):
+    """The plugin at user scope starts its MCP server in every project: it must start there and
+    answer in its tools, not exit."""
+    from gamemaster.workspace import Workspace
+
+    async def play():
+        async with Client(build_server(Workspace(tmp_path))) as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            assert "next_scene" in names
+            return await client.call_tool("status", {}), await client.call_tool("next_scene", {})
+
+    for result in anyio.run(play):
+        assert result.is_error
+        assert f"{tmp_path} is not a gamemaster workspace (no state/world.json)" in result.content[0].text
+    assert not (tmp_path / "state").exists()

@@ -20,7 +20,7 @@ def agents_sync(
 ) -> None:
     """Write .claude/agents/character-*.md from state/agents, and bring the toolkit's Claude Code files up to date."""
     from ..claude_code import sync_subagents
-    from ..claude_files import states, update
+    from ..claude_files import record_local, states, update
 
     def action(obj: Context):
         obj.workspace.require()
@@ -44,6 +44,8 @@ def agents_sync(
         else:
             for path in update(obj.workspace):
                 print(f"updated: {path}")
+            for path in record_local(obj.workspace):
+                print(f"this clone: {path}")
         if check and (result.changed or stale):
             raise typer.Exit(1)
 

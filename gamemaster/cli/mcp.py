@@ -12,7 +12,7 @@ def mcp(ctx: typer.Context) -> None:
     """Serve the Game Master as MCP tools over stdio (needs the `mcp` extra)."""
 
     def action(obj: Context):
-        obj.workspace.require()
+        # No `require()` here: outside a workspace the server still starts and each tool says so.
         try:
             from ..mcp_server import build_server
         except ModuleNotFoundError as exc:

@@ -159,14 +159,12 @@ def _result_lines(spec, result) -> list[str]:
 
 def _applied_before(workspace, outcome, as_json: bool) -> None:
     """`apply` after the SubagentStop hook (or another process) wrote the scene back: what it wrote."""
+    if as_json:
+        return print_json(outcome.already_applied_json(workspace.rel))
     if outcome.record is None:
-        message = f"scene {', '.join(outcome.applied_before)} is already applied; nothing written"
-        return print_json({"applied": False, "message": message}) if as_json else print(message)
+        return print(outcome.already_applied_json(workspace.rel)["message"])
     ref, record = outcome.applied_before[0], outcome.record
     closed = workspace.rel(outcome.day_summary) if outcome.day_summary else None
-    if as_json:
-        return print_json({"applied": False, "already_applied": ref, "written": record.dump().get("written", []),
-                           "artifacts": record.artifacts or [], "day_summary": closed})
     lines = [f"scene {ref} is already applied (by the SubagentStop hook or another gamemaster process); nothing written"]
     lines += [f"  {e.id} ({e.type}, {e.importance}) {e.description[:90]}" for e in record.written or []]
     lines += [f"  artifact: {path}" for path in record.artifacts or []]

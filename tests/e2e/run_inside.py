@@ -1,18 +1,19 @@
 """Run the real Claude Code CLI against a loopback fake of the Anthropic Messages API.
 
 Meant to run inside a private network namespace (``unshare -n``): it brings the
-loopback interface up, serves the fake API on 127.0.0.1, runs ``claude -p`` in
-the workspace and writes a JSON result (exit code, output, every API request).
+loopback interface up, serves the fake API on 127.0.0.1, runs ``claude -p`` (or an
+interactive ``claude`` in tmux, ``tmux_session.py``) in the workspace and writes a JSON
+result (exit code, output, every API request).
 
-The fake plays a scripted Game Master: ``gamemaster next --json``, then the
-prompts and the character subagents (all at once, or turn by turn in a MEETING),
-then ``gamemaster apply``, and for a day the next scene until the day is closed.
-A character's first answer is prose (invalid); once the SubagentStop hook's
-rejection has reached it, and from then on, it answers what the offline player
-would, which is valid in every scene kind.
+The fake plays a scripted Game Master (``fake_game_master.py``) and the characters. A
+character's first answer is prose (invalid); once the SubagentStop hook's rejection has
+reached it, and from then on, it answers a reply written by hand from its prompt
+(``fake_character.py``), never one built by the project's own players. A character named
+with ``--stubborn`` answers prose every time.
 
 Usage: run_inside.py --claude PATH --workspace DIR --bin DIR --home DIR --out FILE [--timeout S]
-       [--prompt /scene] [--claude-arg ARG]... [--trust]
+       [--prompt /scene] [--claude-arg ARG]... [--trust] [--interactive --answer DIALOG=KEYS]
+       [--mcp] [--hide-gamemaster] [--background] [--probe-writes] [--general-purpose] [--stubborn AGENT]
 """
 
 from __future__ import annotations
@@ -21,187 +22,55 @@ import argparse
 import itertools
 import json
 import os
-import re
 import subprocess
 import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
+
+import fake_game_master as script
+from fake_character import REPLY_REF, reply_for
+# Re-exported: other e2e drivers (backend_inside.py) read requests with these.
+from fake_game_master import (  # noqa: F401
+    FINISHED, MCP_PREFIX, SUBAGENT_TOOL_NAMES, _has_bash, _has_mcp, _json_in, _subagent_tool, _system_text,
+    _text_of, _tool_results, _tool_uses, game_master, game_master_mcp,
+)
+from tmux_session import MCP_DIALOG, PERMISSION_PROMPT, TRUST_DIALOG, run_interactive  # noqa: F401
 
 REQUESTS: list[dict] = []
 _ids = itertools.count(1)
 _lock = threading.Lock()
-
-SUBAGENT_TOOL_NAMES = ("Agent", "Task")
-REPLY_REF = re.compile(r'Antworte mit `"agent": "([^"]+)"` und `"scene": "([^"]+)"`')
-
-
-# --- reading a request -----------------------------------------------------------------------
-
-def _text_of(content) -> str:
-    """All text in a message content (string or blocks), tool results included."""
-    if isinstance(content, str):
-        return content
-    parts = []
-    for block in content or []:
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "text":
-            parts.append(block.get("text", ""))
-        elif block.get("type") == "tool_result":
-            parts.append(_text_of(block.get("content")))
-    return "\n".join(parts)
-
-
-def _system_text(body: dict) -> str:
-    return _text_of(body.get("system"))
-
-
-def _tool_uses(messages: list[dict]) -> list[dict]:
-    return [b for m in messages if m.get("role") == "assistant" and isinstance(m.get("content"), list)
-            for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_use"]
-
-
-def _tool_results(messages: list[dict]) -> dict[str, str]:
-    out = {}
-    for m in messages:
-        if m.get("role") == "user" and isinstance(m.get("content"), list):
-            for b in m["content"]:
-                if isinstance(b, dict) and b.get("type") == "tool_result":
-                    out[b.get("tool_use_id")] = _text_of(b.get("content"))
-    return out
-
-
-def _subagent_tool(body: dict) -> dict | None:
-    for tool in body.get("tools") or []:
-        if tool.get("name") in SUBAGENT_TOOL_NAMES:
-            return tool
-    return None
-
-
-def _has_bash(body: dict) -> bool:
-    return any(t.get("name") == "Bash" for t in body.get("tools") or [])
-
-
-# --- the scripted Game Master and characters ----------------------------------------------------
-
-def _bash(command: str) -> dict:
-    return {"type": "tool_use", "name": "Bash", "input": {"command": command, "description": command}}
-
-
-def _json_in(text: str) -> dict | None:
-    start = text.find("{")
-    end = text.rfind("}")
-    if start < 0 or end < start:
-        return None
-    try:
-        return json.loads(text[start:end + 1])
-    except ValueError:
-        return None
-
-
-def _scene_steps(uses: list[dict], results: dict[str, str]) -> list[list[dict]]:
-    """The Game Master's tool calls grouped by scene: each group starts with a `gamemaster next`."""
-    groups: list[list[dict]] = []
-    for use in uses:
-        if use.get("name") == "Bash" and use["input"].get("command", "").startswith("gamemaster next"):
-            groups.append([])
-        if groups:
-            groups[-1].append(use)
-    return groups
-
-
-def _command(use: dict) -> str:
-    return use["input"].get("command", "") if use.get("name") == "Bash" else ""
-
-
-def _spawn(agent_tool: dict | None, participant: str, prompt: str) -> dict:
-    props = (agent_tool or {}).get("input_schema", {}).get("properties", {})
-    args = {"description": f"{participant} answers", "prompt": prompt,
-            "subagent_type": "character-" + participant.replace("_", "-")}
-    if "run_in_background" in props:
-        args["run_in_background"] = False
-    return {"type": "tool_use", "name": agent_tool["name"] if agent_tool else "Agent", "input": args}
-
-
-def game_master(body: dict) -> list[dict]:
-    """The next step of the scripted Game Master, from what the conversation already holds.
-
-    A scene: `gamemaster next --json`; in parallel scenes every prompt, then every character at
-    once; in a MEETING prompt and character turn by turn; then `gamemaster apply`. For `/day`
-    (the prompt names the day) it goes on until `apply` reports the day closed.
-    """
-    messages = body.get("messages") or []
-    uses = _tool_uses(messages)
-    results = _tool_results(messages)
-    agent_tool = _subagent_tool(body)
-    scenes = _scene_steps(uses, results)
-    if not scenes:
-        return [_bash("gamemaster next --json")]
-    steps = scenes[-1]
-    scene = _json_in(results.get(steps[0]["id"], "")) or {}
-    participants = scene.get("participants") or []
-    if not participants:
-        return [{"type": "text", "text": "no scene: " + results.get(steps[0]["id"], "")[:500]}]
-    applied = [u for u in steps if _command(u).startswith("gamemaster apply")]
-    if applied:
-        said = results.get(applied[-1]["id"], "")
-        if WHOLE_DAY and "day closed" not in said:
-            return [_bash("gamemaster next --json")]
-        return [{"type": "text", "text": f"Die Szene {scene.get('ref')} ist geschrieben."}]
-    prompts = [u for u in steps if _command(u).startswith("gamemaster prompt ")]
-    spawned = [u for u in steps if u.get("name") in SUBAGENT_TOOL_NAMES]
-    # `waiting` names the open turns as "03-vera"; a resumed scene may have some replies already.
-    open_turns = [label.split("-", 1)[1] for label in scene.get("waiting") or []]
-    if scene.get("in_sequence"):
-        if len(spawned) < len(open_turns):
-            speaker = open_turns[len(spawned)]
-            if len(prompts) == len(spawned):
-                return [_bash(f"gamemaster prompt {speaker}")]
-            return [_spawn(agent_tool, speaker, results.get(prompts[-1]["id"], ""))]
-        return [_bash("gamemaster apply")]
-    waiting = open_turns
-    if not prompts:
-        return [_bash(f"gamemaster prompt {p}") for p in waiting]
-    if not spawned:
-        by_agent = {_command(u).split()[2]: u for u in prompts}
-        return [_spawn(agent_tool, p, results.get(by_agent[p]["id"], "")) for p in waiting]
-    return [_bash("gamemaster apply")]
-
-
 _rejected_once: set[str] = set()
-WORKSPACE: str = ""
-#: The prompt asks for a whole day (`/day`, `/gamemaster:day`): go on until the day is closed.
-WHOLE_DAY = False
+#: The Game Master uses the MCP tools, not Bash (``--mcp``).
+MCP_MODE = False
 
+
+# --- the characters ------------------------------------------------------------------------
 
 def character(body: dict) -> list[dict]:
-    """A character subagent: prose the first time (the hook must reject it), then a valid reply.
-
-    The valid reply is what the offline player would answer to the same request, so every scene
-    kind gets a reply its rules accept.
-    """
+    """A character subagent: prose the first time (the hook must reject it), then the reply
+    ``fake_character`` writes from the prompt; a stubborn one prose every time."""
     messages = body.get("messages") or []
     everything = "\n".join(_text_of(m.get("content")) for m in messages)
     match = REPLY_REF.search(everything)
     if not match:
         return [{"type": "text", "text": "Ich weiß nicht, worum es geht."}]
-    agent, ref = match.groups()
-    if agent not in _rejected_once:
+    agent = match.group(1)
+    with _lock:
+        first = agent not in _rejected_once
         _rejected_once.add(agent)
+    if first or agent in script.STUBBORN:
         return [{"type": "text", "text": f"Guten Morgen! Ich ({agent}) fange gleich an."}]
-    from gamemaster.backends.offline import play
-    from gamemaster.gm import GameMaster
-    from gamemaster.workspace import Workspace
-
-    gm = GameMaster(Workspace(Path(WORKSPACE)))
-    pending = gm.require_pending()
-    reply = play(gm.build_request(pending, pending.turn_of(agent)))
+    reply = reply_for(_system_text(body) + "\n" + everything)
     return [{"type": "text", "text": json.dumps(reply, ensure_ascii=False)}]
 
 
 def classify(body: dict) -> str:
+    asked = [_text_of(m.get("content")) for m in body.get("messages") or [] if m.get("role") == "user"]
+    if asked and script.HELPER_TASK in asked[0]:
+        return "helper"  # the general-purpose subagent (it may have Bash, but no subagent tool)
+    if _subagent_tool(body) and MCP_MODE and (_has_mcp(body) or _has_bash(body)):
+        return "game_master_mcp"
     if _subagent_tool(body) and _has_bash(body):
         return "game_master"
     if REPLY_REF.search("\n".join(_text_of(m.get("content")) for m in body.get("messages") or [])) and \
@@ -212,8 +81,11 @@ def classify(body: dict) -> str:
 
 def answer(body: dict) -> tuple[str, list[dict]]:
     kind = classify(body)
-    if kind == "game_master":
-        return kind, game_master(body)
+    if kind in ("game_master", "game_master_mcp"):
+        blocks = game_master(body) if kind == "game_master" else game_master_mcp(body)
+        if not any(b["type"] == "tool_use" for b in blocks):
+            FINISHED.set()
+        return kind, blocks
     if kind == "character":
         return kind, character(body)
     return kind, [{"type": "text", "text": "OK"}]
@@ -308,7 +180,10 @@ class Handler(BaseHTTPRequestHandler):
         try:
             kind, blocks = answer(body)
         except Exception as exc:  # a bug in the script: tell the log, answer plainly
+            import traceback
+
             kind, blocks = "error", [{"type": "text", "text": f"fake API error: {exc!r}"}]
+            entry["traceback"] = traceback.format_exc()
         blocks, stop = _finish(blocks)
         entry.update(kind=kind, answer=blocks)
         with _lock:
@@ -333,14 +208,41 @@ def main() -> int:
     parser.add_argument("--prompt", default="/scene")
     parser.add_argument("--claude-arg", action="append", default=[], help="one more argument for claude")
     parser.add_argument("--trust", action="store_true", help="the workspace is a folder the user trusted")
+    parser.add_argument("--interactive", action="store_true",
+                        help="run `claude` without -p in tmux, type the prompt, answer dialogs per --answer")
+    parser.add_argument("--answer", action="append", default=[],
+                        help="DIALOG=KEY,KEY... (dialogs: trust, mcp, permission); keys as tmux send-keys takes them")
+    parser.add_argument("--mcp", action="store_true", help="the Game Master plays through the MCP tools")
+    parser.add_argument("--hide-gamemaster", action="store_true",
+                        help="`gamemaster` is not on PATH (the hook and MCP server must find it themselves)")
+    parser.add_argument("--background", action="store_true",
+                        help="the Game Master asks for every character in the background")
+    parser.add_argument("--probe-writes", action="store_true",
+                        help="the Game Master tries Write and Edit into state/ before the scene")
+    parser.add_argument("--general-purpose", action="store_true",
+                        help="the Game Master runs a general-purpose subagent before the scene")
+    parser.add_argument("--stubborn", action="append", default=[], help="a character that answers prose every time")
     args = parser.parse_args()
-    global WORKSPACE, WHOLE_DAY
+    global MCP_MODE
     WORKSPACE = os.path.realpath(args.workspace)
-    WHOLE_DAY = args.prompt.rstrip().endswith("day")
+    script.WORKSPACE = WORKSPACE
+    script.WHOLE_DAY = args.prompt.rstrip().endswith("day")
+    script.BACKGROUND = args.background
+    script.PROBE_WRITES = args.probe_writes
+    script.STUBBORN = set(args.stubborn)
+    script.GENERAL_PURPOSE = args.general_purpose
+    MCP_MODE = args.mcp
+    config: dict = {}
     if args.trust:
         # What accepting the trust dialog once writes into the user's ~/.claude.json.
+        config["projects"] = {WORKSPACE: {"hasTrustDialogAccepted": True}}
+    if args.interactive:
+        # A user who has used Claude Code before: onboarding done, the API key approved.
+        config.update(hasCompletedOnboarding=True, theme="dark", bypassPermissionsModeAccepted=False,
+                      customApiKeyResponses={"approved": ["sk-test"[-20:]], "rejected": []})
+    if config:
         with open(os.path.join(args.home, ".claude.json"), "w", encoding="utf-8") as fh:
-            json.dump({"projects": {WORKSPACE: {"hasTrustDialogAccepted": True}}}, fh)
+            json.dump(config, fh)
 
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -348,7 +250,8 @@ def main() -> int:
     port = server.server_address[1]
 
     env = {
-        "PATH": args.bin + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"),
+        "PATH": (os.environ.get("PATH", "/usr/bin:/bin") if args.hide_gamemaster
+                 else args.bin + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin")),
         "HOME": args.home,
         "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
         "ANTHROPIC_API_KEY": "sk-test",
@@ -360,6 +263,25 @@ def main() -> int:
     }
     started = time.time()
     result = {"port": port}
+    if args.interactive:
+        answers = {}
+        for item in args.answer:
+            name, _, keys = item.partition("=")
+            answers[name] = [k for k in keys.split(",") if k]
+        result.update(run_interactive(args, env, answers, args.timeout, FINISHED))
+    else:
+        result.update(_run_print(args, env))
+    result["seconds"] = round(time.time() - started, 1)
+    server.shutdown()
+    with _lock:
+        result["requests"] = list(REQUESTS)
+    with open(args.out, "w", encoding="utf-8") as fh:
+        json.dump(result, fh, ensure_ascii=False, indent=1)
+    return 0
+
+
+def _run_print(args, env: dict) -> dict:
+    result: dict = {}
     try:
         proc = subprocess.run([args.claude, *args.claude_arg, "-p", args.prompt, "--output-format", "json"], cwd=args.workspace,
                               env=env, capture_output=True, text=True, timeout=args.timeout,
@@ -370,13 +292,7 @@ def main() -> int:
                       if isinstance(exc.stdout, bytes) else exc.stdout,
                       stderr=((exc.stderr or b"").decode("utf-8", "replace") if isinstance(exc.stderr, bytes)
                               else exc.stderr or "")[-5000:])
-    result["seconds"] = round(time.time() - started, 1)
-    server.shutdown()
-    with _lock:
-        result["requests"] = list(REQUESTS)
-    with open(args.out, "w", encoding="utf-8") as fh:
-        json.dump(result, fh, ensure_ascii=False, indent=1)
-    return 0
+    return result
 
 
 if __name__ == "__main__":

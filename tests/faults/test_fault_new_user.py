@@ -197,7 +197,8 @@ def test_init_keeps_a_users_claude_files_merges_settings_and_mcp_and_says_so(tmp
         ".claude/gamemaster-CLAUDE.md: add the line `@.claude/gamemaster-CLAUDE.md` to CLAUDE.md, "
         "or Claude Code does not know how to run the studio",
         "warning: .claude/settings.json: the folder has its own; added what gamemaster needs "
-        "(env, permissions, hooks) and kept everything of yours",
+        "(env, permissions, enabledMcpjsonServers, hooks) and kept everything of yours, also where it differs "
+        "from gamemaster's: permissions.defaultMode",
         "warning: .mcp.json: the folder has its own; added the gamemaster MCP server and kept yours",
     ]
 
@@ -247,7 +248,7 @@ def test_init_leaves_an_unreadable_settings_file_alone_with_one_warning(tmp_path
     assert (target / ".claude" / "settings.json").read_bytes() == broken
     assert proc.stderr.splitlines() == [
         "warning: .claude/settings.json:3: not valid JSON: Expecting value; left as it is, so Claude Code gets "
-        "no reply hook and no permissions from gamemaster: fix it and add env, permissions and hooks as in "
+        "no reply hook and no permissions from gamemaster: fix it and add env, permissions, enabledMcpjsonServers and hooks as in "
         f"{bundled_dir('.claude/settings.json')}",
     ]
     assert fk.read_json(target / ".mcp.json") == fk.read_json(bundled_dir(".mcp.json"))
@@ -317,3 +318,41 @@ def test_an_agent_id_close_to_none_lists_the_agents(tmp_path):
     proc = fk.run(workspace.root, "memories", "zacharias")
 
     assert only_error(proc) == f"error: no agent 'zacharias'; the agents are: {AGENTS}"
+
+
+def test_mcp_server_outside_a_workspace_starts_and_answers_in_its_tools(tmp_path):
+    """`gamemaster mcp` in a folder that is no workspace (the plugin installed at user scope, in
+    another project) answers the MCP handshake instead of exiting with an error."""
+    import json as _json
+    import os
+    import subprocess
+    import sys
+
+    folder = tmp_path / "other-project"
+    folder.mkdir()
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "status", "arguments": {}}},
+    ]
+    env = {k: v for k, v in os.environ.items() if k != "GAMEMASTER_ROOT"}
+    server = subprocess.Popen([sys.executable, "-m", "gamemaster", "mcp"], cwd=folder, env=env, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    answers = {}
+    try:
+        for message in messages:
+            server.stdin.write(_json.dumps(message) + "\n")
+            server.stdin.flush()
+            if "id" in message:
+                line = server.stdout.readline()
+                assert line, f"the server exited: {server.communicate(timeout=30)[1][-2000:]}"
+                answers[message["id"]] = _json.loads(line)
+    finally:
+        server.stdin.close()
+        server.wait(timeout=30)
+    assert answers[1]["result"]["serverInfo"]["name"] == "gamemaster"
+    call = answers[2]["result"]
+    assert call["isError"] is True
+    assert f"{folder} is not a gamemaster workspace (no state/world.json)" in call["content"][0]["text"], call
+    assert not (folder / "state").exists()
