@@ -100,6 +100,7 @@ def test_each_character_sees_its_persona_and_the_scene_and_nothing_else(studio, 
     # No tools, one turn, no settings, MCP servers, skills or saved session, a folder of its own.
     assert _option(argv, "--tools") == ""
     assert _option(argv, "--max-turns") == "1"
+    assert _option(argv, "--thinking") == "disabled"
     assert "--setting-sources=" in argv and "--strict-mcp-config" in argv and "--no-session-persistence" in argv
     assert "--allowedTools" not in argv and "--mcp-config" not in argv
     assert Path(call["cwd"]).resolve() != studio.root.resolve()
@@ -187,3 +188,25 @@ def test_no_claude_anywhere_is_one_line_saying_how_to_install_it(tmp_path, monke
         "error: backend claude-code: Claude Code is not installed (no `claude` on PATH): install it with "
         "`npm install -g @anthropic-ai/claude-code` and log in by running `claude`"
     ]
+
+
+def test_the_budget_stops_before_a_scene_claude_code_would_take_past_it(studio, fake, cli):
+    gm = GameMaster(studio)
+    _prepare(gm, fake)
+    run_scene(gm, get_backend("claude-code"))  # 3 calls at $0.0125, as Claude Code reported them
+    asked = sorted(p.name for p in (fake / "calls").iterdir())
+    result = cli("day", "advance", "--backend", "claude-code", "--budget", "0.04", root=studio.root)
+    assert result.exit_code == 1
+    assert "error: budget $0.04: spent $0.04, the next scene (day-001/scene-02 " in result.output
+    assert sorted(p.name for p in (fake / "calls").iterdir()) == asked  # nobody asked
+
+
+def test_the_run_says_which_claude_code_plays_and_on_what_login(studio, fake, cli):
+    gm = GameMaster(studio)
+    _prepare(gm, fake)
+    result = cli("scene", "run", "--backend", "claude-code", root=studio.root)
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert f"claude-code backend: characters are played by Claude Code ({fake.parent / 'bin' / 'claude'}) on your " \
+           "Claude login: calls count against your plan's usage" in said
+    assert "API cost so far: $0.04 over 3 calls" in said

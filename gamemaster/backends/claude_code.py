@@ -10,9 +10,9 @@ Every call is one character answering one scene turn, and nothing else:
 * the stable start of the prompt (studio rules, persona, reply contract, this scene's
   memories) is the system prompt, replacing Claude Code's own; the rest is the one
   user message (``split_prompt``, the same cut the API backend caches at);
-* no tools, one turn, no MCP servers, no skills, no settings files, no saved session, and
-  an empty working folder of its own: the character sees its prompt and nothing of the
-  workspace or of the user's Claude Code setup (hooks, CLAUDE.md, plugins);
+* no tools, one turn, no extended thinking, no MCP servers, no skills, no settings files,
+  no saved session, and an empty working folder of its own: the character sees its prompt
+  and nothing of the workspace or of the user's Claude Code setup (hooks, CLAUDE.md, plugins);
 * the prompt goes verbatim: a ``/`` or ``@`` in a memory is not a command or a file.
 
 What it answers is validated and, if invalid, asked again by the scene loop, as for every
@@ -121,6 +121,22 @@ class ClaudeCodeBackend:
     def __repr__(self) -> str:
         return f"ClaudeCodeBackend(cli={self.cli!r}, model={self.model!r}, concurrency={self.capabilities.parallel})"
 
+    @property
+    def notice(self) -> str:
+        """Which Claude Code plays, and on what it is billed (an API key in the environment wins
+        over a subscription login in Claude Code)."""
+        method = (self.login or {}).get("authMethod")
+        if method == "api_key" or (self.login or {}).get("apiKeySource"):
+            source = (self.login or {}).get("apiKeySource") or "an API key"
+            how = f"on the API key from {source}: calls are billed to that key at API prices"
+        elif method in ("claude.ai", "oauth_token"):
+            plan = (self.login or {}).get("subscriptionType")
+            how = (f"on your Claude {plan + ' ' if isinstance(plan, str) and plan else ''}login: calls count against "
+                   "your plan's usage; the dollar figures are what Claude Code reports at API prices")
+        else:
+            how = f"logged in with {method or 'an unknown method'}"
+        return f"characters are played by Claude Code ({self.cli}) {how}"
+
     def model_for(self, request: ReplyRequest) -> str | None:
         """The model asked for (``--model``, the agent's, the world's); None: Claude Code's default."""
         return chosen_model(self.model, request)
@@ -141,6 +157,9 @@ class ClaudeCodeBackend:
             strict_mcp_config=True,
             verbatim_prompts=True,
             extra_args={"no-session-persistence": None},
+            # As through the API: a character writes its reply without extended thinking,
+            # which Claude Code turns on by default and which would count against the plan.
+            thinking={"type": "disabled"},
             stderr=stderr.append,
         )
 
