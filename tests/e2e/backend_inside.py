@@ -8,6 +8,8 @@ prose (the scene loop must ask again with the error), from then on a valid JSON 
 Nothing here uses the project's own players or reply builders.
 
 Usage: backend_inside.py --claude PATH --workspace DIR --home DIR --out FILE --model M [--timeout S]
+       [--backend claude-code|anthropic]   (``anthropic``: the same day through the API backend,
+                                            for ``bench/claude_code_backend.py`` to compare)
 """
 
 from __future__ import annotations
@@ -104,6 +106,7 @@ def main() -> int:
     parser.add_argument("--out", required=True)
     parser.add_argument("--model", required=True)
     parser.add_argument("--timeout", type=float, default=240)
+    parser.add_argument("--backend", default="claude-code")
     args = parser.parse_args()
     # run_inside's handler answers every Messages request through its module's `answer`.
     run_inside.answer = answer
@@ -128,7 +131,7 @@ def main() -> int:
     result: dict = {"port": port}
     try:
         proc = subprocess.run([sys.executable, "-m", "gamemaster", "--root", args.workspace, "day", "advance",
-                               "--backend", "claude-code", "--model", args.model, "--json"],
+                               "--backend", args.backend, "--model", args.model, "--json"],
                               env=env, capture_output=True, text=True, timeout=args.timeout, stdin=subprocess.DEVNULL)
         result.update(returncode=proc.returncode, stdout=proc.stdout, stderr=proc.stderr[-5000:])
     except subprocess.TimeoutExpired as exc:
