@@ -9,6 +9,7 @@ comes from ``$FAKE_CLAUDE_DIR``:
   in order; a call past the end answers the last one again;
 * ``login``: ``none`` — ``auth status`` says not logged in; ``expired`` — ``auth status``
   says logged in, but every call fails to authenticate as the real CLI does;
+* ``mode``: ``hang`` — never answers (and leaves a helper holding its pipes for 15 s); ``crash`` — writes two lines to stderr and exits 3;
 * ``calls/<agent>-<n>.json``: written here, one per call: ``argv``, the user ``messages``
   (and whether each was ``composed`` by the client, to be taken verbatim), the ``agent``
   it answered and the ``cwd`` it ran in.
@@ -22,7 +23,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 AGENT = re.compile(r'"agent": "([^"]+)"')
@@ -96,6 +99,15 @@ def main(argv: list[str]) -> int:
         composed.append(data.get("client_composed") is True)  # sent verbatim: no slash commands, no @files
         send({"type": "system", "subtype": "init", "claude_code_version": VERSION, "session_id": "fake",
               "tools": [], "model": model, "cwd": os.getcwd()})
+        mode = (DIR / "mode").read_text(encoding="utf-8").strip() if (DIR / "mode").exists() else ""
+        if mode == "hang":
+            # A helper process of its own keeps the pipes open after this one is ended, as a
+            # child of the real CLI can: the SDK then lets go of pipes it never closed.
+            subprocess.Popen(["sleep", "15"])
+            time.sleep(3600)
+        if mode == "crash":
+            sys.stderr.write("TypeError: cannot read properties of undefined\n    at main (cli.js:1:1)\n")
+            return 3
         found = AGENT.search(text)
         agent = found.group(1) if found else "unknown"
         n = claim(agent)

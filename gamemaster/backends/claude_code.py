@@ -21,8 +21,11 @@ backend. Tokens and the dollar figure Claude Code reports are recorded with the 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -36,6 +39,10 @@ import claude_agent_sdk as sdk
 from ..pricing import USAGE_FIELDS
 from ..problems import GamemasterError
 from .base import Answer, Capabilities, ReplyRequest, chosen_model, split_prompt
+
+# The SDK logs a failed run ("Fatal error in message reader") and then raises it; the raise
+# becomes this backend's one line, so the log would only say it twice, unformatted.
+logging.getLogger("claude_agent_sdk").addHandler(logging.NullHandler())
 
 #: Names the ``claude`` executable to use instead of the one on PATH.
 CLI_VARIABLE = "GAMEMASTER_CLAUDE_CLI"
@@ -193,14 +200,24 @@ class ClaudeCodeBackend:
                       cost_usd=_dollars(result.total_cost_usd))
 
     async def _collect(self, prompt: str, options: Any, seen: dict[str, Any]) -> None:
-        with anyio.fail_after(self.timeout):
-            async for message in sdk.query(prompt=prompt, options=options):
-                if isinstance(message, sdk.AssistantMessage):
-                    if message.error:
-                        seen["errors"].append(message.error)
-                    seen["texts"] += [block.text for block in message.content if isinstance(block, sdk.TextBlock)]
-                elif isinstance(message, sdk.ResultMessage):
-                    seen["result"] = message
+        # aclosing: on a timeout the SDK's cleanup (ending the claude process) runs inside
+        # this event loop, not when the generator is collected after the loop is gone.
+        with anyio.move_on_after(self.timeout) as scope:
+            async with contextlib.aclosing(sdk.query(prompt=prompt, options=options)) as messages:
+                await self._read(messages, seen)
+        if scope.cancelled_caught:
+            _close_ended_processes()
+            raise TimeoutError
+
+    @staticmethod
+    async def _read(messages: Any, seen: dict[str, Any]) -> None:
+        async for message in messages:
+            if isinstance(message, sdk.AssistantMessage):
+                if message.error:
+                    seen["errors"].append(message.error)
+                seen["texts"] += [block.text for block in message.content if isinstance(block, sdk.TextBlock)]
+            elif isinstance(message, sdk.ResultMessage):
+                seen["result"] = message
 
     def _describe(self, exc: BaseException | None, who: str, seen: dict[str, Any], stderr: list[str]) -> str:
         if "authentication_failed" in seen["errors"]:
@@ -212,6 +229,23 @@ class ClaudeCodeBackend:
         elif exc is not None:
             said = str(exc).split("\n", 1)[0] or type(exc).__name__
         return _one_line(f"claude-code: {who}: {said}{_last(stderr)}")
+
+
+def _close_ended_processes() -> None:
+    """Close the pipes of a ``claude`` the SDK ended on a timeout but let go of unclosed.
+
+    Left to the garbage collector, they would be closed after ``anyio.run`` has closed this
+    thread's event loop, and asyncio would print a traceback. Only transports of this loop
+    whose process has ended are touched, so another character's call is never disturbed.
+    """
+    import asyncio
+    from asyncio.base_subprocess import BaseSubprocessTransport
+
+    loop = asyncio.get_running_loop()
+    for found in gc.get_objects():
+        if (isinstance(found, BaseSubprocessTransport) and getattr(found, "_loop", None) is loop
+                and found.get_returncode() is not None and not found.is_closing()):
+            found.close()
 
 
 def usage_of(result: Any) -> dict[str, int] | None:
@@ -239,8 +273,9 @@ def _dollars(value: Any) -> float | None:
 
 
 def _last(stderr: list[str]) -> str:
+    """The end of what Claude Code wrote to stderr, on the same line."""
     lines = [line.strip() for line in stderr if line.strip()]
-    return f" ({lines[-1][:300]})" if lines else ""
+    return f" ({'; '.join(lines[-3:])[-300:]})" if lines else ""
 
 
 def _one_line(text: str) -> str:

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -89,3 +90,25 @@ def test_without_the_extra_installed(studio, tmp_path, monkeypatch):
     said = " ".join(re.sub("[│╭╮╰╯─]", " ", proc.stderr).split())  # the option error comes in a box
     assert "backend 'claude-code' needs the Python package claude_agent_sdk, which is not installed: " \
            "pip install 'gamemaster[claude-code]'" in said, show(proc)
+
+
+@pytest.mark.parametrize("mode, said", [
+    ("hang", "claude-code: vera: no answer within 2s (timeout)"),
+    ("crash", "claude-code: vera: Command failed with exit code 3 (exit code: 3) "
+              "(TypeError: cannot read properties of undefined; at main (cli.js:1:1))"),
+])
+def test_a_claude_that_hangs_or_crashes_is_one_line_naming_the_character(fake, mode, said):
+    """In a process of its own, so whatever the SDK or asyncio would print on the way out shows."""
+    (fake / "mode").write_text(mode, encoding="utf-8")
+    script = (
+        "from gamemaster.backends.claude_code import ClaudeCodeBackend, ClaudeCodeError\n"
+        "try:\n"
+        "    ClaudeCodeBackend(timeout=2).ask('Du spielst Vera.', 'Antworte mit \"agent\": \"vera\"', None, 'vera')\n"
+        "except ClaudeCodeError as exc:\n"
+        "    print(exc)\n"
+        "import gc; gc.collect()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent.parent)})
+    assert proc.stdout.strip() == said, show(proc)
+    assert proc.stderr == "", show(proc)  # no SDK log, no "Exception ignored … Event loop is closed"
