@@ -210,3 +210,13 @@ def test_the_run_says_which_claude_code_plays_and_on_what_login(studio, fake, cl
     assert f"claude-code backend: characters are played by Claude Code ({fake.parent / 'bin' / 'claude'}) on your " \
            "Claude login: calls count against your plan's usage" in said
     assert "API cost so far: $0.04 over 3 calls" in said
+
+
+def test_an_interview_through_claude_code(studio, fake, cli):
+    _queue(fake, "unknown", "Die Türme wachsen nachts, das habe ich selbst gesehen.")
+    result = cli("ask", "vera", "Was weißt du über die Türme?", "--backend", "claude-code", root=studio.root)
+    assert result.exit_code == 0, result.output
+    assert "Die Türme wachsen nachts, das habe ich selbst gesehen." in result.output
+    call = _call(fake, "unknown", 0)
+    assert "Was weißt du über die Türme?" in call["messages"][0]
+    assert _option(call["argv"], "--tools") == ""
