@@ -9,7 +9,8 @@ comes from ``$FAKE_CLAUDE_DIR``:
   in order; a call past the end answers the last one again;
 * ``login``: ``none`` — ``auth status`` says not logged in; ``expired`` — ``auth status``
   says logged in, but every call fails to authenticate as the real CLI does;
-* ``mode``: ``hang`` — never answers (and leaves a helper holding its pipes for 15 s); ``crash`` — writes two lines to stderr and exits 3;
+* ``mode``: ``unpriced`` — reports $0, as Claude Code does for a model it has no price for;
+  ``hang`` — never answers (and leaves a helper holding its pipes for 15 s); ``crash`` — writes two lines to stderr and exits 3;
 * ``calls/<agent>-<n>.json``: written here, one per call: ``argv``, the user ``messages``
   (and whether each was ``composed`` by the client, to be taken verbatim), the ``agent``
   it answered and the ``cwd`` it ran in.
@@ -129,7 +130,8 @@ def main(argv: list[str]) -> int:
         usage = {"input_tokens": 1000, "output_tokens": 200, "cache_creation_input_tokens": 0,
                  "cache_read_input_tokens": 300, "server_tool_use": {"web_search_requests": 0}}
         send({"type": "result", "subtype": "success", "duration_ms": 5, "duration_api_ms": 4, "is_error": False,
-              "num_turns": 1, "session_id": "fake", "result": reply, "total_cost_usd": 0.0125, "usage": usage,
+              "num_turns": 1, "session_id": "fake", "result": reply, "usage": usage,
+              "total_cost_usd": 0 if mode == "unpriced" else 0.0125,
               "modelUsage": {model: {"inputTokens": 1000, "outputTokens": 200, "cacheReadInputTokens": 300,
                                      "cacheCreationInputTokens": 0, "costUSD": 0.0125}}})
     return 1 if failed else 0

@@ -220,3 +220,15 @@ def test_an_interview_through_claude_code(studio, fake, cli):
     call = _call(fake, "unknown", 0)
     assert "Was weißt du über die Türme?" in call["messages"][0]
     assert _option(call["argv"], "--tools") == ""
+
+
+def test_a_call_claude_code_reports_as_free_is_priced_from_the_table(studio, fake):
+    """Claude Code reports $0 for a model it has no price for; the tokens still cost money."""
+    (fake / "mode").write_text("unpriced", encoding="utf-8")
+    gm = GameMaster(studio)
+    _prepare(gm, fake)
+    run_scene(gm, get_backend("claude-code"))
+    usage = json.loads((studio.scenes / "day-001" / "scene-01" / "usage" / "02-vera.json").read_text(encoding="utf-8"))
+    assert "cost_usd" not in usage["calls"][0]
+    # 1,000 input, 200 output, 300 cache-read tokens of Sonnet at list prices
+    assert cost_report(studio)["agents"]["vera"]["usd"] == pytest.approx((1000 * 3 + 200 * 15 + 300 * 0.3) / 1e6)

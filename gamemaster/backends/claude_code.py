@@ -196,8 +196,12 @@ class ClaudeCodeBackend:
         if result.is_error:
             raise ClaudeCodeError(self._describe(None, who, seen, stderr))
         text = result.result if isinstance(result.result, str) else "".join(seen["texts"])
-        return Answer(text=text, usage=usage_of(result), model=model_of(result) or model,
-                      cost_usd=_dollars(result.total_cost_usd))
+        usage = usage_of(result)
+        dollars = _dollars(result.total_cost_usd)
+        if dollars == 0 and usage and any(usage.values()):
+            # Claude Code reports $0 for a model it has no price for: the price table prices it.
+            dollars = None
+        return Answer(text=text, usage=usage, model=model_of(result) or model, cost_usd=dollars)
 
     async def _collect(self, prompt: str, options: Any, seen: dict[str, Any]) -> None:
         # aclosing: on a timeout the SDK's cleanup (ending the claude process) runs inside
