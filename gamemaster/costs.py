@@ -38,6 +38,10 @@ def _calls(workspace: Workspace):
             for call in calls:
                 if not isinstance(call, dict) or not all(isinstance(call.get(f, 0), int) for f in USAGE_FIELDS):
                     raise StateError(f"{workspace.rel(path)}: usage of {label}: every token count must be a whole number")
+                reported = call.get("cost_usd")
+                if reported is not None and (isinstance(reported, bool) or not isinstance(reported, (int, float))
+                                             or reported < 0):
+                    raise StateError(f"{workspace.rel(path)}: usage of {label}: cost_usd must be a number of dollars, not {reported!r}")
                 yield day, agent, call
 
 
@@ -48,9 +52,13 @@ def cost_report(workspace: Workspace) -> dict:
     total = {"usd": 0.0, "calls": 0, **{f: 0 for f in USAGE_FIELDS}}
     unpriced: set[str] = set()
     for day, agent, call in _calls(workspace):
-        if not is_priced(call.get("model")):
-            unpriced.add(str(call.get("model")))
-        dollars = cost_usd(call.get("model"), call, batch=bool(call.get("batch")))
+        # What the backend reported (Claude Code's own figure) counts as it is; only tokens
+        # without one are priced from the table.
+        dollars = call.get("cost_usd")
+        if dollars is None:
+            if not is_priced(call.get("model")):
+                unpriced.add(str(call.get("model")))
+            dollars = cost_usd(call.get("model"), call, batch=bool(call.get("batch")))
         for bucket in (days[day], agents[agent], total):
             bucket["usd"] += dollars
             bucket["calls"] += 1

@@ -50,6 +50,13 @@ def _normalise(answer: str | Answer) -> Answer:
     return answer if isinstance(answer, Answer) else Answer(text=answer)
 
 
+def _usage_record(answer: Answer) -> dict | None:
+    """The call's tokens, with the cost the backend reported where it reports one."""
+    if answer.cost_usd is None:
+        return answer.usage
+    return {**(answer.usage or {}), "cost_usd": answer.cost_usd}
+
+
 def ask(
     gm: GameMaster,
     backend: Backend,
@@ -75,7 +82,7 @@ def ask(
                 gm.record_prompt(pending, turn, request)
             listen("ask", {"agent": agent, "turn": turn, "attempt": attempt, "scene": pending.spec.ref})
             answer = _normalise(backend.reply(request))
-            gm.record_usage(pending, turn, answer.usage, answer.model, batch=False)
+            gm.record_usage(pending, turn, _usage_record(answer), answer.model, batch=False)
         try:
             return gm.store_reply(pending, turn, answer.text)
         except ReplyError as exc:

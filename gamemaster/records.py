@@ -47,6 +47,9 @@ class UsageCall(_Record):
 
     model: str | None = None
     batch: bool = False
+    #: The call's cost in US dollars as the backend reported it (Claude Code does); without it
+    #: ``gamemaster cost`` prices the tokens from the price table.
+    cost_usd: float | None = None
 
 
 class UsageFile(_Record):

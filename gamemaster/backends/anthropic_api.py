@@ -36,7 +36,7 @@ from ..interview import InterviewAnswer
 from ..pricing import USAGE_FIELDS
 from ..problems import GamemasterError
 from ..replies import reply_schema
-from .base import Answer, Capabilities, ReplyRequest
+from .base import Answer, Capabilities, ReplyRequest, chosen_model, split_prompt
 
 log = logging.getLogger(__name__)
 
@@ -139,31 +139,22 @@ class AnthropicBackend:
 
     def model_for(self, request: ReplyRequest) -> str:
         """CLI override, then the agent's own model, then the world's, then the SDK-derived default."""
-        chosen = self.model or request.agent.model or request.default_model
+        chosen = chosen_model(self.model, request)
         if chosen in FAMILY_ALIASES:
             return default_model(chosen)
         return chosen or DEFAULT_MODEL
 
     def params(self, request: ReplyRequest) -> dict[str, Any]:
         """The Messages API parameters for ``request`` (also the ``params`` of a batch entry)."""
-        prompt = request.prompt
-        blocks, offset = [], 0
-        # Two breakpoints: the persona part is reused across scenes, this scene's
-        # memories across its MEETING turns and re-asks.
-        for segment in (request.stable_prompt, request.memory_prompt):
-            if not segment or not prompt.startswith(segment, offset):
-                break
-            blocks.append({"type": "text", "text": segment, "cache_control": {"type": "ephemeral"}})
-            offset += len(segment)
-        turn = prompt[offset:]
+        segments, turn = split_prompt(request)
         params: dict[str, Any] = {"model": self.model_for(request), "max_tokens": self.max_tokens}
-        if blocks and turn.strip():
-            params["system"] = blocks
-            params["messages"] = [{"role": "user", "content": turn}]
-        else:
-            # Without a stable prefix of the prompt there is nothing worth caching, and
-            # sending both would show the model the shared text twice.
-            params["messages"] = [{"role": "user", "content": prompt}]
+        if segments:
+            # Two breakpoints: the persona part is reused across scenes, this scene's
+            # memories across its MEETING turns and re-asks.
+            params["system"] = [
+                {"type": "text", "text": segment, "cache_control": {"type": "ephemeral"}} for segment in segments
+            ]
+        params["messages"] = [{"role": "user", "content": turn}]
         params["output_config"] = output_config()
         return params
 

@@ -9,6 +9,35 @@ from typing import Protocol
 from ..turns import InterviewRequest, ReplyRequest, Turn  # noqa: F401
 
 
+def split_prompt(request: ReplyRequest) -> tuple[list[str], str]:
+    """The prompt as (the stable segments that start it, the rest), for backends that send a
+    system prompt and one user message.
+
+    The segments are ``stable_prompt`` (studio rules, persona, reply contract) and then
+    ``memory_prompt`` (this scene's memories), each only where the prompt really starts with
+    it; the rest is what changes from turn to turn and retry to retry. Without a stable start,
+    or with nothing after it, the whole prompt is the rest and there are no segments, so no
+    text is ever sent twice.
+    """
+    prompt = request.prompt
+    segments, offset = [], 0
+    for segment in (request.stable_prompt, request.memory_prompt):
+        if not segment or not prompt.startswith(segment, offset):
+            break
+        segments.append(segment)
+        offset += len(segment)
+    rest = prompt[offset:]
+    if not segments or not rest.strip():
+        return [], prompt
+    return segments, rest
+
+
+def chosen_model(override: str | None, request: ReplyRequest | InterviewRequest) -> str | None:
+    """The model a character plays with: the command line's, then the agent's own, then the
+    world's (``world.json`` ``model``); None leaves the choice to the backend."""
+    return override or request.agent.model or request.default_model or None
+
+
 @dataclass
 class Answer:
     """A backend's reply with what it cost, for backends that know."""
@@ -16,6 +45,9 @@ class Answer:
     text: str
     usage: dict[str, int] | None = None
     model: str | None = None
+    #: What the backend itself reported the call cost in US dollars (Claude Code does);
+    #: None when it reports tokens only and the price table prices them.
+    cost_usd: float | None = None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,10 @@ ENTRY_POINT_GROUP = "gamemaster.backends"
 BACKENDS = {
     "offline": "gamemaster.backends.offline:OfflineBackend",
     "anthropic": "gamemaster.backends.anthropic_api:AnthropicBackend",
+    "claude-code": "gamemaster.backends.claude_code:ClaudeCodeBackend",
 }
+#: Built-in backends whose packages are an extra, not a dependency: name → (package, extra).
+EXTRAS = {"claude-code": ("claude_agent_sdk", "claude-code")}
 
 
 class BackendChoiceError(KeyError):
@@ -84,6 +87,12 @@ def _built_in(name: str) -> Callable[..., Any]:
     except ModuleNotFoundError as exc:
         if exc.name == module_name:
             raise BackendChoiceError(f"backend {name!r} is not available in this version") from None
+        package, extra = EXTRAS.get(name, (None, None))
+        if package and exc.name and exc.name.split(".")[0] == package:
+            raise BackendChoiceError(
+                f"backend {name!r} needs the Python package {package}, which is not installed: "
+                f"pip install 'gamemaster[{extra}]'"
+            ) from None
         raise
     return getattr(module, factory_name)
 

@@ -43,6 +43,9 @@ class ProgressDisplay:
         self.status = None
         if backend.capabilities.local:
             console.print(f"[yellow]{backend.name} backend:[/] characters are played locally; no API calls, no key needed")
+        notice = getattr(backend, "notice", None)  # what a backend wants said before it plays
+        if notice:
+            console.print(f"[yellow]{backend.name} backend:[/] {markup_safe(notice)}")
 
     def __call__(self, event: str, data: dict) -> None:
         if event == "scene":

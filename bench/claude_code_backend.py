@@ -1,0 +1,84 @@
+"""What playing through Claude Code adds to a day, against playing through the API backend.
+
+    python bench/claude_code_backend.py [--claude PATH] [--version 2.1.330]
+
+Plays day 1 of a two-character studio (emre, vera from the bundled studio) twice, inside a
+private network namespace (``unshare -n``) against the loopback fake Messages API of the
+end-to-end tests (``tests/e2e/backend_inside.py``, characters written by hand): once with
+``--backend anthropic`` (the baseline), once with ``--backend claude-code`` through the real
+``claude`` from npm (the e2e install cache, ``~/.cache/gamemaster-e2e/<version>``). The fake
+answers at once, so the time is the toolkit's and Claude Code's own. Reports per backend:
+wall time of the day, character calls, seconds per call, and the characters each call sends
+(system prompt and messages), so the difference is what Claude Code adds to every call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+INSIDE = REPO / "tests" / "e2e" / "backend_inside.py"
+sys.path.insert(0, str(REPO / "tests" / "e2e"))
+
+from run_inside import _system_text, _text_of  # noqa: E402
+
+MODEL = "claude-sonnet-4-5"
+
+
+def play(backend: str, claude: Path, folder: Path) -> dict:
+    from gamemaster.create import init_workspace
+
+    workspace = init_workspace(folder / "studio", empty=True)
+    for agent in ("emre", "vera"):
+        shutil.copy(REPO / "gamemaster" / "bundled" / "state" / "agents" / f"{agent}.json",
+                    workspace.agents_dir / f"{agent}.json")
+    home = folder / "home"
+    home.mkdir()
+    out = folder / "result.json"
+    subprocess.run(["unshare", "-n", sys.executable, str(INSIDE), "--claude", str(claude), "--workspace",
+                    str(workspace.root), "--home", str(home), "--out", str(out), "--model", MODEL,
+                    "--backend", backend], check=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    result = json.loads(out.read_text(encoding="utf-8"))
+    if result["returncode"] != 0:
+        raise SystemExit(f"{backend}: day advance failed: {result['stderr'][-2000:]}")
+    calls = [r for r in result["requests"] if r.get("kind") == "character"]
+    sizes = [len(_system_text(r["body"])) + sum(len(_text_of(m.get("content"))) for m in r["body"]["messages"])
+             for r in calls]
+    scenes = len(json.loads(result["stdout"])["scenes"])
+    return {"seconds": result["seconds"], "scenes": scenes, "calls": len(calls), "chars": statistics.mean(sizes),
+            "other": sum(1 for r in result["requests"] if r.get("kind") == "other")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--version", default="2.1.330")
+    parser.add_argument("--claude", help="the claude executable (default: the e2e install cache for --version)")
+    args = parser.parse_args()
+    cache = Path(os.environ.get("GAMEMASTER_E2E_CACHE") or Path.home() / ".cache" / "gamemaster-e2e")
+    claude = Path(args.claude) if args.claude else cache / args.version / "node_modules" / ".bin" / "claude"
+    if not claude.exists():
+        raise SystemExit(f"no claude at {claude}: run the e2e tests once (GAMEMASTER_E2E=1) or pass --claude")
+    rows = {}
+    for backend in ("anthropic", "claude-code"):
+        with tempfile.TemporaryDirectory() as folder:
+            rows[backend] = play(backend, claude, Path(folder))
+    print(f"day 1, two characters, fake API on loopback; claude {args.version}")
+    print("| backend | scenes | character calls | other API calls | day (s) | s per call | chars sent per call |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for backend, row in rows.items():
+        print(f"| {backend} | {row['scenes']} | {row['calls']} | {row['other']} | {row['seconds']:.1f} | "
+              f"{row['seconds'] / row['calls']:.2f} | {row['chars']:,.0f} |")
+    added = rows["claude-code"]["chars"] - rows["anthropic"]["chars"]
+    print(f"Claude Code adds {added:,.0f} characters (about {added / 4:,.0f} tokens) to every call.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""A stand-in for the ``claude`` CLI that speaks the Agent SDK's stream-json protocol.
+
+The real SDK starts it as it would start Claude Code (``--output-format stream-json
+--input-format stream-json ...``), so a test sees exactly what the SDK sends: the
+command line (system prompt, tools, turns, model) and the user message. Everything
+comes from ``$FAKE_CLAUDE_DIR``:
+
+* ``replies/<agent>.json``: a list of answers (strings) for that character, one per call
+  in order; a call past the end answers the last one again;
+* ``login``: ``none`` — ``auth status`` says not logged in; ``expired`` — ``auth status``
+  says logged in, but every call fails to authenticate as the real CLI does;
+* ``mode``: ``unpriced`` — reports $0, as Claude Code does for a model it has no price for;
+  ``hang`` — never answers (and leaves a helper holding its pipes for 15 s); ``crash`` — writes two lines to stderr and exits 3;
+* ``calls/<agent>-<n>.json``: written here, one per call: ``argv``, the user ``messages``
+  (and whether each was ``composed`` by the client, to be taken verbatim), the ``agent``
+  it answered and the ``cwd`` it ran in.
+
+Usage and cost are reported in every result: 1000 input, 200 output, 300 cache-read
+tokens and $0.0125, on model ``claude-sonnet-4-5-20250929`` unless ``--model`` names one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+AGENT = re.compile(r'"agent": "([^"]+)"')
+DIR = Path(os.environ.get("FAKE_CLAUDE_DIR", "."))
+VERSION = "2.1.999"
+
+
+def send(message: dict) -> None:
+    sys.stdout.write(json.dumps(message, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def login() -> str:
+    path = DIR / "login"
+    return path.read_text(encoding="utf-8").strip() if path.exists() else "ok"
+
+
+def claim(agent: str) -> int:
+    """The number of this agent's call (0, 1, …), claimed atomically: calls run in parallel."""
+    calls = DIR / "calls"
+    calls.mkdir(exist_ok=True)
+    n = 0
+    while True:
+        try:
+            os.close(os.open(calls / f"{agent}-{n}", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            return n
+        except FileExistsError:
+            n += 1
+
+
+def answer_for(agent: str, n: int) -> str:
+    path = DIR / "replies" / f"{agent}.json"
+    replies = json.loads(path.read_text(encoding="utf-8")) if path.exists() else ["Ich weiß nicht, was ich sagen soll."]
+    return replies[min(n, len(replies) - 1)]
+
+
+def text_of(content) -> str:
+    if isinstance(content, str):
+        return content
+    return "\n".join(block.get("text", "") for block in content or [] if isinstance(block, dict))
+
+
+def option(argv: list[str], name: str) -> str | None:
+    return argv[argv.index(name) + 1] if name in argv and argv.index(name) + 1 < len(argv) else None
+
+
+def main(argv: list[str]) -> int:
+    if argv[:2] == ["auth", "status"]:
+        logged_in = login() != "none"
+        print(json.dumps({"loggedIn": logged_in, "authMethod": "claude.ai" if logged_in else "none"}))
+        return 0 if logged_in else 1
+    if argv and argv[0] in ("-v", "--version"):
+        print(f"{VERSION} (Claude Code)")
+        return 0
+    model = option(argv, "--model") or "claude-sonnet-4-5-20250929"
+    messages: list[str] = []
+    composed: list[bool] = []
+    failed = False
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        data = json.loads(line)
+        if data.get("type") == "control_request":
+            send({"type": "control_response", "response": {"subtype": "success", "request_id": data["request_id"],
+                                                           "response": {"commands": [], "models": []}}})
+            continue
+        if data.get("type") != "user":
+            continue
+        text = text_of(data["message"]["content"])
+        messages.append(text)
+        composed.append(data.get("client_composed") is True)  # sent verbatim: no slash commands, no @files
+        send({"type": "system", "subtype": "init", "claude_code_version": VERSION, "session_id": "fake",
+              "tools": [], "model": model, "cwd": os.getcwd()})
+        mode = (DIR / "mode").read_text(encoding="utf-8").strip() if (DIR / "mode").exists() else ""
+        if mode == "hang":
+            # A helper process of its own keeps the pipes open after this one is ended, as a
+            # child of the real CLI can: the SDK then lets go of pipes it never closed.
+            subprocess.Popen(["sleep", "15"])
+            time.sleep(3600)
+        if mode == "crash":
+            sys.stderr.write("TypeError: cannot read properties of undefined\n    at main (cli.js:1:1)\n")
+            return 3
+        found = AGENT.search(text)
+        agent = found.group(1) if found else "unknown"
+        n = claim(agent)
+        calls = DIR / "calls"
+        (calls / f"{agent}-{n}.json").write_text(json.dumps({"argv": argv, "messages": messages, "agent": agent,
+                                                             "composed": composed, "cwd": os.getcwd()}, ensure_ascii=False), encoding="utf-8")
+        if login() == "expired":
+            failed = True
+            said = "Not logged in · Please run /login"
+            send({"type": "assistant", "message": {"content": [{"type": "text", "text": said}], "model": "<synthetic>"},
+                  "parent_tool_use_id": None, "session_id": "fake", "error": "authentication_failed"})
+            send({"type": "result", "subtype": "success", "duration_ms": 5, "duration_api_ms": 0, "is_error": True,
+                  "num_turns": 1, "session_id": "fake", "result": said, "total_cost_usd": 0,
+                  "usage": {"input_tokens": 0, "output_tokens": 0}})
+            continue
+        reply = answer_for(agent, n)
+        send({"type": "assistant", "message": {"content": [{"type": "text", "text": reply}], "model": model},
+              "parent_tool_use_id": None, "session_id": "fake"})
+        usage = {"input_tokens": 1000, "output_tokens": 200, "cache_creation_input_tokens": 0,
+                 "cache_read_input_tokens": 300, "server_tool_use": {"web_search_requests": 0}}
+        send({"type": "result", "subtype": "success", "duration_ms": 5, "duration_api_ms": 4, "is_error": False,
+              "num_turns": 1, "session_id": "fake", "result": reply, "usage": usage,
+              "total_cost_usd": 0 if mode == "unpriced" else 0.0125,
+              "modelUsage": {model: {"inputTokens": 1000, "outputTokens": 200, "cacheReadInputTokens": 300,
+                                     "cacheCreationInputTokens": 0, "costUSD": 0.0125}}})
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,234 @@
+"""The claude-code backend through the real Agent SDK, against a fake ``claude`` (``fake_claude.py``).
+
+What the character is shown (its persona as the system prompt, the scene as the one
+message, no tools, one turn, nothing of the workspace), that an invalid answer is asked
+again with the error, that replies land in the streams and that tokens and Claude Code's
+own dollar figure are recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("claude_agent_sdk", reason="the [claude-code] extra (claude-agent-sdk) is part of [test]")
+
+from gamemaster.backends import get_backend  # noqa: E402
+from gamemaster.backends.base import split_prompt  # noqa: E402
+from gamemaster.costs import cost_report  # noqa: E402
+from gamemaster.create import init_workspace  # noqa: E402
+from gamemaster.gm import GameMaster  # noqa: E402
+from gamemaster.loop import run_scene  # noqa: E402
+
+from replies import valid_reply  # noqa: E402
+
+FAKE = Path(__file__).parent / "fake_claude.py"
+BUNDLED_AGENTS = Path(__file__).parent.parent / "gamemaster" / "bundled" / "state" / "agents"
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch) -> Path:
+    """A fake ``claude`` first on PATH; returns the folder it reads replies from and logs calls to."""
+    folder = tmp_path / "fake"
+    (folder / "replies").mkdir(parents=True)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "claude"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n', encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("FAKE_CLAUDE_DIR", str(folder))
+    monkeypatch.delenv("GAMEMASTER_CLAUDE_CLI", raising=False)
+    return folder
+
+
+@pytest.fixture
+def studio(tmp_path):
+    workspace = init_workspace(tmp_path / "two", empty=True)
+    for agent in ("emre", "vera"):
+        shutil.copy(BUNDLED_AGENTS / f"{agent}.json", workspace.agents_dir / f"{agent}.json")
+    return workspace
+
+
+def _queue(fake: Path, agent: str, *answers) -> None:
+    texts = [a if isinstance(a, str) else json.dumps(a, ensure_ascii=False) for a in answers]
+    (fake / "replies" / f"{agent}.json").write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
+
+
+def _call(fake: Path, agent: str, n: int) -> dict:
+    return json.loads((fake / "calls" / f"{agent}-{n}.json").read_text(encoding="utf-8"))
+
+
+def _option(argv: list[str], name: str) -> str:
+    return argv[argv.index(name) + 1]
+
+
+def _prepare(gm: GameMaster, fake: Path) -> dict:
+    """Open the next scene and queue a valid reply per character: emre answers prose first."""
+    pending, _ = gm.open_next()
+    requests = {pending.turns[t]: gm.build_request(pending, t) for t in pending.missing()}
+    replies = {agent: valid_reply(request) for agent, request in requests.items()}
+    replies["emre"]["says"] = "Ich habe heute früh einen Knochen am Fluss gefunden."
+    _queue(fake, "emre", "Guten Morgen! Ich fange gleich an.", replies["emre"])
+    _queue(fake, "vera", replies["vera"])
+    return requests
+
+
+def test_each_character_sees_its_persona_and_the_scene_and_nothing_else(studio, fake):
+    gm = GameMaster(studio)
+    requests = _prepare(gm, fake)
+    backend = get_backend("claude-code")
+    outcome = run_scene(gm, backend)
+    assert outcome.spec.type == "ARRIVAL"
+
+    request = requests["emre"]
+    segments, turn = split_prompt(request)
+    call = _call(fake, "emre", 0)
+    argv = call["argv"]
+    # The persona and the reply contract are the system prompt, in place of Claude Code's own.
+    assert _option(argv, "--system-prompt") == "".join(segments) == request.stable_prompt + request.memory_prompt
+    assert "Emre hat Ur- und Frühgeschichte studiert" in _option(argv, "--system-prompt")
+    # The scene is the one message; the persona is not sent twice.
+    assert call["messages"] == [turn]
+    assert 'Antworte mit `"agent": "emre"` und `"scene": "day-001/scene-01"`' in turn
+    assert "Emre hat Ur- und Frühgeschichte" not in turn
+    # No tools, one turn, no settings, MCP servers, skills or saved session, a folder of its own.
+    assert _option(argv, "--tools") == ""
+    assert _option(argv, "--max-turns") == "1"
+    assert _option(argv, "--thinking") == "disabled"
+    assert "--setting-sources=" in argv and "--strict-mcp-config" in argv and "--no-session-persistence" in argv
+    assert "--allowedTools" not in argv and "--mcp-config" not in argv
+    assert Path(call["cwd"]).resolve() != studio.root.resolve()
+    assert not list(Path(call["cwd"]).iterdir())
+
+
+def test_an_invalid_answer_is_asked_again_and_the_replies_land_in_the_streams(studio, fake):
+    gm = GameMaster(studio)
+    _prepare(gm, fake)
+    run_scene(gm, get_backend("claude-code"))
+
+    again = _call(fake, "emre", 1)["messages"][0]
+    assert "reply: " in again and "Guten Morgen" not in again  # the validation error, not the old answer
+    assert not (fake / "calls" / "vera-1.json").exists()
+    stream = (studio.memories_dir / "emre.jsonl").read_text(encoding="utf-8")
+    assert "Ich habe heute früh einen Knochen am Fluss gefunden." in stream  # what vera heard emre say
+    assert "Notiz von emre in day-001/scene-01" in stream
+    heard = (studio.memories_dir / "vera.jsonl").read_text(encoding="utf-8")
+    assert "Ich habe heute früh einen Knochen am Fluss gefunden." in heard
+
+
+def test_tokens_and_claude_codes_dollars_are_recorded_with_the_scene(studio, fake):
+    gm = GameMaster(studio)
+    _prepare(gm, fake)
+    run_scene(gm, get_backend("claude-code"))
+
+    usage = json.loads((studio.scenes / "day-001" / "scene-01" / "usage" / "01-emre.json").read_text(encoding="utf-8"))
+    assert usage["calls"] == [
+        {"model": "claude-sonnet-4-5-20250929", "batch": False, "cost_usd": 0.0125, "input_tokens": 1000,
+         "output_tokens": 200, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 300},
+    ] * 2  # the invalid answer cost as much as the valid one
+    report = cost_report(studio)
+    assert report["total"]["calls"] == 3
+    assert report["total"]["usd"] == pytest.approx(3 * 0.0125)
+    assert report["agents"]["emre"]["input_tokens"] == 2000
+    assert report["unpriced"] == []
+
+
+def test_model_and_concurrency_from_the_command_line(studio, fake, cli):
+    gm = GameMaster(studio)
+    _prepare(gm, fake)
+    result = cli("scene", "run", "--backend", "claude-code", "--model", "opus", "--concurrency", "1", "--json",
+                 root=studio.root)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["scene"] == "day-001/scene-01"
+    assert _option(_call(fake, "vera", 0)["argv"], "--model") == "opus"
+    usage = json.loads((studio.scenes / "day-001" / "scene-01" / "usage" / "02-vera.json").read_text(encoding="utf-8"))
+    assert usage["calls"][0]["model"] == "opus"  # the model Claude Code reported
+
+
+def test_the_model_of_the_agent_or_world_goes_to_claude_code(studio, fake):
+    world = json.loads(studio.world_path.read_text(encoding="utf-8"))
+    world["model"] = "haiku"
+    studio.world_path.write_text(json.dumps(world), encoding="utf-8")
+    gm = GameMaster(studio)
+    _prepare(gm, fake)
+    run_scene(gm, get_backend("claude-code"))
+    assert _option(_call(fake, "vera", 0)["argv"], "--model") == "haiku"
+
+
+def test_a_prompt_that_starts_like_a_command_is_sent_verbatim(fake):
+    """A ``/`` or ``@`` at the start of a message is text for the character, never a slash command."""
+    from gamemaster.backends.claude_code import ClaudeCodeBackend
+
+    backend = ClaudeCodeBackend()
+    _queue(fake, "x", "ok")
+    answer = backend.ask("Du spielst X.", '/day @state/world.json "agent": "x"', None, "x")
+    assert answer.text == "ok"
+    call = _call(fake, "x", 0)
+    assert call["messages"] == ['/day @state/world.json "agent": "x"']
+    assert call["composed"] == [True]
+
+
+def test_no_claude_anywhere_is_one_line_saying_how_to_install_it(tmp_path, monkeypatch, cli):
+    from gamemaster.backends import claude_code
+
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    monkeypatch.delenv("GAMEMASTER_CLAUDE_CLI", raising=False)
+    monkeypatch.setattr(claude_code, "bundled_cli", lambda: None)
+    result = cli("day", "advance", "--backend", "claude-code")
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        "error: backend claude-code: Claude Code is not installed (no `claude` on PATH): install it with "
+        "`npm install -g @anthropic-ai/claude-code` and log in by running `claude`"
+    ]
+
+
+def test_the_budget_stops_before_a_scene_claude_code_would_take_past_it(studio, fake, cli):
+    gm = GameMaster(studio)
+    _prepare(gm, fake)
+    run_scene(gm, get_backend("claude-code"))  # 3 calls at $0.0125, as Claude Code reported them
+    asked = sorted(p.name for p in (fake / "calls").iterdir())
+    result = cli("day", "advance", "--backend", "claude-code", "--budget", "0.04", root=studio.root)
+    assert result.exit_code == 1
+    assert "error: budget $0.04: spent $0.04, the next scene (day-001/scene-02 " in result.output
+    assert sorted(p.name for p in (fake / "calls").iterdir()) == asked  # nobody asked
+
+
+def test_the_run_says_which_claude_code_plays_and_on_what_login(studio, fake, cli):
+    gm = GameMaster(studio)
+    _prepare(gm, fake)
+    result = cli("scene", "run", "--backend", "claude-code", root=studio.root)
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert f"claude-code backend: characters are played by Claude Code ({fake.parent / 'bin' / 'claude'}) on your " \
+           "Claude login: calls count against your plan's usage" in said
+    assert "API cost so far: $0.04 over 3 calls" in said
+
+
+def test_an_interview_through_claude_code(studio, fake, cli):
+    _queue(fake, "unknown", "Die Türme wachsen nachts, das habe ich selbst gesehen.")
+    result = cli("ask", "vera", "Was weißt du über die Türme?", "--backend", "claude-code", root=studio.root)
+    assert result.exit_code == 0, result.output
+    assert "Die Türme wachsen nachts, das habe ich selbst gesehen." in result.output
+    call = _call(fake, "unknown", 0)
+    assert "Was weißt du über die Türme?" in call["messages"][0]
+    assert _option(call["argv"], "--tools") == ""
+
+
+def test_a_call_claude_code_reports_as_free_is_priced_from_the_table(studio, fake):
+    """Claude Code reports $0 for a model it has no price for; the tokens still cost money."""
+    (fake / "mode").write_text("unpriced", encoding="utf-8")
+    gm = GameMaster(studio)
+    _prepare(gm, fake)
+    run_scene(gm, get_backend("claude-code"))
+    usage = json.loads((studio.scenes / "day-001" / "scene-01" / "usage" / "02-vera.json").read_text(encoding="utf-8"))
+    assert "cost_usd" not in usage["calls"][0]
+    # 1,000 input, 200 output, 300 cache-read tokens of Sonnet at list prices
+    assert cost_report(studio)["agents"]["vera"]["usd"] == pytest.approx((1000 * 3 + 200 * 15 + 300 * 0.3) / 1e6)
