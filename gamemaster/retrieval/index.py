@@ -22,11 +22,19 @@ from typing import Iterable
 
 from ..ids import confined
 from ..problems import GamemasterError
-from .analyse import analyse_all
+from .analyse import analyse
 from .text import PIPELINE_VERSION
 
 #: 3: what a character heard others say is indexed with the memory that keeps it.
 SCHEMA_VERSION = 3
+
+
+#: How much of a stream is read, analysed and inserted at a time: bounds a build's memory.
+PIECE_BYTES = 4 << 20
+#: A side file the index is built in: ``{agent}.search.sqlite.building-{pid}``.
+_BUILDING = ".building-"
+#: SQLite's page cache during a build (KiB): FTS5 and the b-trees stay in memory until the commit.
+_BUILD_CACHE_KB = 64 << 10
 
 
 class IndexUnavailable(GamemasterError):
@@ -136,40 +144,72 @@ class SearchIndex:
         meta = self._meta(db)
         if stat is None:
             if meta.get("size", 0) != 0 or not self._compatible(meta):
-                self._rebuild(b"", 0)
+                self._rebuild(iter(()), 0)
             return self
         if self._compatible(meta) and meta.get("size") == stat.st_size and meta.get("mtime_ns") == stat.st_mtime_ns:
             return self
-        data = self.stream_path.read_bytes()
-        old = meta.get("size", -1)
-        if (
-            self._compatible(meta)
-            and 0 <= old <= len(data)
-            and meta.get("ends_nl")
-            and zlib.crc32(data[:old]) == meta.get("crc")
-        ):
-            self._extend(data, old, meta, stat.st_mtime_ns)
-        else:
-            self._rebuild(data, stat.st_mtime_ns)
+        # The stream is read in pieces, never whole: a 1M-memory stream is some 400 MB.
+        with open(self.stream_path, "rb") as handle:
+            old = meta.get("size", -1)
+            if (
+                self._compatible(meta)
+                and 0 <= old <= stat.st_size
+                and meta.get("ends_nl")
+                and _crc_of_start(handle, old) == meta.get("crc")
+            ):
+                self._extend(_pieces(handle), old, meta, stat.st_mtime_ns)
+            else:
+                handle.seek(0)
+                self._rebuild(_pieces(handle), stat.st_mtime_ns)
         return self
 
-    def _rebuild(self, data: bytes, mtime_ns: int) -> None:
-        db = self._connect()
-        db.execute("BEGIN IMMEDIATE")
+    def _rebuild(self, pieces: Iterable[bytes], mtime_ns: int) -> None:
+        """Build the index afresh in a side file of ``state/.cache/`` and put it in place in one rename.
+
+        A bulk load into a new file needs no rollback journal and keeps its pages in memory
+        until the end. A build that is killed leaves only its side file, which the next build
+        removes; the index in place is never half-built."""
+        self.close()
+        sweep_builds(self.path)
+        building = self.path.with_name(f"{self.path.name}{_BUILDING}{os.getpid()}")
+        remove_stale(building)
+        db = sqlite3.connect(confined(building), isolation_level=None)
         try:
-            for name in ("vocab", "fts", "tag", "doc", "meta"):
-                db.execute(f"DROP TABLE IF EXISTS {name}")
+            db.execute("PRAGMA journal_mode=OFF")
+            db.execute("PRAGMA synchronous=OFF")
+            db.execute(f"PRAGMA cache_size=-{_BUILD_CACHE_KB}")
+            db.execute("BEGIN")
             for statement in _SCHEMA.strip().split(";"):
                 if statement.strip():
                     db.execute(statement)
             meta = {"schema": SCHEMA_VERSION, "pipeline": PIPELINE_VERSION, "language": self.language}
-            self._index_bytes(db, data, 0, {"seq": 0, "lines": 0, "crc": 0, "day": 0, "scene": 0, "dated": 0}, meta, mtime_ns)
+            self._index_pieces(db, pieces, 0, {"seq": 0, "lines": 0, "crc": 0, "day": 0, "scene": 0, "dated": 0}, meta, mtime_ns)
             db.execute("COMMIT")
+            db.close()
+            self._swap_in(building)
         except BaseException:
-            _rollback(db)
+            db.close()
+            remove_stale(building)
             raise
 
-    def _extend(self, data: bytes, start: int, meta: dict, mtime_ns: int) -> None:
+    def _swap_in(self, building: Path) -> None:
+        """Rename ``building`` over the index while holding the old file's write lock: no other
+        process is then in the middle of writing it, and a journal a crashed one left behind
+        has been rolled back (a journal found beside the new file would be played into it)."""
+        old = sqlite3.connect(confined(self.path), timeout=30, isolation_level=None)
+        try:
+            try:
+                old.execute("BEGIN IMMEDIATE")
+            except sqlite3.DatabaseError as exc:
+                if _is_full(exc) or (isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)):
+                    raise
+                old.close()  # not a database (a damaged cache): nothing to wait for
+                remove_stale(self.path)
+            os.replace(building, confined(self.path))
+        finally:
+            old.close()
+
+    def _extend(self, pieces: Iterable[bytes], start: int, meta: dict, mtime_ns: int) -> None:
         db = self._connect()
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -178,7 +218,7 @@ class SearchIndex:
                 db.execute("ROLLBACK")  # another process got here first
                 self.refresh()
                 return
-            self._index_bytes(db, data[start:], start, current, current, mtime_ns)
+            self._index_pieces(db, pieces, start, current, current, mtime_ns)
             db.execute("COMMIT")
         except BaseException:
             _rollback(db)
@@ -202,33 +242,40 @@ class SearchIndex:
             if current.get("size") != size_before:
                 db.execute("ROLLBACK")
                 return False
-            self._index_bytes(db, payload, start, current, current, mtime_ns)
+            self._index_pieces(db, [payload], start, current, current, mtime_ns)
             db.execute("COMMIT")
         except BaseException:
             _rollback(db)
             raise
         return True
 
-    def _index_bytes(self, db, data: bytes, base: int, state: dict, meta: dict, mtime_ns: int) -> None:
-        """Index the lines in ``data`` (which starts at byte ``base`` of the stream)."""
+    def _index_pieces(self, db, pieces: Iterable[bytes], base: int, state: dict, meta: dict, mtime_ns: int) -> None:
+        """Index the lines in ``pieces`` (consecutive bytes of the stream from byte ``base``, each
+        piece but the last ending with a newline), one piece in memory at a time."""
         seq, line = state.get("seq", 0), state.get("lines", 0)
         day, scene, dated = state.get("day", 0), state.get("scene", 0), state.get("dated", 0)
-        ends_nl = data.endswith(b"\n") or (not data and state.get("ends_nl", True))
-        rows, lines = analyse_all(data, meta["language"])
-        docs, tags, texts = [], [], []
-        for row_line, offset, length, mem_id, row_day, row_scene, kind, importance, depth, terms, keys in rows:
-            if row_day >= 0:
-                day, scene, dated = row_day, row_scene, 1
-            seq += 1
-            docs.append((seq, line + row_line, base + offset, length, mem_id, day, scene, dated, kind, importance, depth))
-            texts.append((seq, terms))
-            tags.extend((key, seq) for key in keys)
-        line += lines
-        db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", docs)
-        db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", tags)
-        db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", texts)
-        crc = zlib.crc32(data, state.get("crc", 0))
-        meta.update(size=base + len(data), mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
+        crc, size, ends_nl = state.get("crc", 0), base, state.get("ends_nl", True)
+        for data in pieces:
+            if not data:
+                continue
+            rows, lines = analyse(data, meta["language"])
+            docs, tags, texts = [], [], []
+            for row_line, offset, length, mem_id, row_day, row_scene, kind, importance, depth, terms, keys in rows:
+                if row_day >= 0:
+                    day, scene, dated = row_day, row_scene, 1
+                seq += 1
+                docs.append((seq, line + row_line, size + offset, length, mem_id, day, scene, dated, kind, importance, depth))
+                texts.append((seq, terms))
+                for key in keys:
+                    tags.append((key, seq))
+            line += lines
+            db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", docs)
+            db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", tags)
+            db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", texts)
+            crc = zlib.crc32(data, crc)
+            size += len(data)
+            ends_nl = data.endswith(b"\n")
+        meta.update(size=size, mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
                     seq=seq, lines=line, day=day, scene=scene, dated=dated)
         db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta.items())
 
@@ -283,6 +330,37 @@ class SearchIndex:
 
 
 
+def _pieces(handle) -> Iterable[bytes]:
+    """The rest of an open stream in pieces of about ``PIECE_BYTES`` that end with a newline
+    (the last piece: whatever follows the last newline, if anything)."""
+    rest = b""
+    while True:
+        block = handle.read(PIECE_BYTES)
+        if not block:
+            if rest:
+                yield rest
+            return
+        block = rest + block
+        cut = block.rfind(b"\n") + 1
+        if cut == 0:
+            rest = block  # one line longer than a piece: read on (`analyse` skips it as too long)
+            continue
+        rest = block[cut:]
+        yield block[:cut]
+
+
+def _crc_of_start(handle, size: int) -> int:
+    """CRC of the first ``size`` bytes of an open stream, read in pieces; the handle is left there."""
+    crc, left = 0, size
+    while left > 0:
+        block = handle.read(min(left, PIECE_BYTES))
+        if not block:
+            return -1  # shorter than that now: no match
+        crc = zlib.crc32(block, crc)
+        left -= len(block)
+    return crc
+
+
 def _is_full(exc: Exception) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc)
 
@@ -317,6 +395,25 @@ def index_appended(root: Path, agent: str, start: int, lines: list[str], size_be
         pass  # a derived file; the next query rebuilds it
     finally:
         index.close()
+
+
+def sweep_builds(path: Path) -> None:
+    """Remove the side files of builds of ``path`` whose process is gone (killed mid-build)."""
+    for side in path.parent.glob(f"{path.name}{_BUILDING}*"):
+        pid = side.name.rpartition(_BUILDING)[2].split("-")[0]
+        if pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
+            continue
+        remove_stale(side)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process
+    return True
 
 
 def remove_stale(path: Path) -> None:
