@@ -219,7 +219,7 @@ def test_the_same_words_stored_again_are_chosen_once(empty_workspace):
 
 
 def test_a_rebuild_read_in_small_pieces_gives_the_same_index(empty_workspace, monkeypatch):
-    import gamemaster.retrieval.index as index_module
+    import gamemaster.retrieval.pieces as pieces_module
 
     rows = [memory("ana", n, description=filler(n), tags=["alltag", f"t{n % 7}"],
                    created=f"day-{1 + n // 15:03d}/scene-{n % 9 + 1:02d}") for n in range(1, 3001)]
@@ -230,7 +230,7 @@ def test_a_rebuild_read_in_small_pieces_gives_the_same_index(empty_workspace, mo
     path = empty_workspace.state / ".cache" / "ana.search.sqlite"
 
     def build(piece_bytes):
-        monkeypatch.setattr(index_module, "PIECE_BYTES", piece_bytes)
+        monkeypatch.setattr(pieces_module, "PIECE_BYTES", piece_bytes)
         path.unlink(missing_ok=True)
         index = SearchIndex(empty_workspace.memories_dir / "ana.jsonl", path, "de").refresh()
         try:

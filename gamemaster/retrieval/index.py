@@ -23,16 +23,13 @@ from typing import Iterable
 from ..ids import confined
 from ..problems import GamemasterError
 from .analyse import analyse
+from .pieces import BUILDING, crc_of_start, pieces, remove_files, sweep_builds
 from .text import PIPELINE_VERSION
 
 #: 3: what a character heard others say is indexed with the memory that keeps it.
 SCHEMA_VERSION = 3
 
 
-#: How much of a stream is read, analysed and inserted at a time: bounds a build's memory.
-PIECE_BYTES = 4 << 20
-#: A side file the index is built in: ``{agent}.search.sqlite.building-{pid}``.
-_BUILDING = ".building-"
 #: SQLite's page cache during a build (KiB): FTS5 and the b-trees stay in memory until the commit.
 _BUILD_CACHE_KB = 64 << 10
 
@@ -155,12 +152,12 @@ class SearchIndex:
                 self._compatible(meta)
                 and 0 <= old <= stat.st_size
                 and meta.get("ends_nl")
-                and _crc_of_start(handle, old) == meta.get("crc")
+                and crc_of_start(handle, old) == meta.get("crc")
             ):
-                self._extend(_pieces(handle), old, meta, stat.st_mtime_ns)
+                self._extend(pieces(handle), old, meta, stat.st_mtime_ns)
             else:
                 handle.seek(0)
-                self._rebuild(_pieces(handle), stat.st_mtime_ns)
+                self._rebuild(pieces(handle), stat.st_mtime_ns)
         return self
 
     def _rebuild(self, pieces: Iterable[bytes], mtime_ns: int) -> None:
@@ -171,7 +168,7 @@ class SearchIndex:
         removes; the index in place is never half-built."""
         self.close()
         sweep_builds(self.path)
-        building = self.path.with_name(f"{self.path.name}{_BUILDING}{os.getpid()}")
+        building = self.path.with_name(f"{self.path.name}{BUILDING}{os.getpid()}")
         remove_stale(building)
         db = sqlite3.connect(confined(building), isolation_level=None)
         try:
@@ -330,37 +327,6 @@ class SearchIndex:
 
 
 
-def _pieces(handle) -> Iterable[bytes]:
-    """The rest of an open stream in pieces of about ``PIECE_BYTES`` that end with a newline
-    (the last piece: whatever follows the last newline, if anything)."""
-    rest = b""
-    while True:
-        block = handle.read(PIECE_BYTES)
-        if not block:
-            if rest:
-                yield rest
-            return
-        block = rest + block
-        cut = block.rfind(b"\n") + 1
-        if cut == 0:
-            rest = block  # one line longer than a piece: read on (`analyse` skips it as too long)
-            continue
-        rest = block[cut:]
-        yield block[:cut]
-
-
-def _crc_of_start(handle, size: int) -> int:
-    """CRC of the first ``size`` bytes of an open stream, read in pieces; the handle is left there."""
-    crc, left = 0, size
-    while left > 0:
-        block = handle.read(min(left, PIECE_BYTES))
-        if not block:
-            return -1  # shorter than that now: no match
-        crc = zlib.crc32(block, crc)
-        left -= len(block)
-    return crc
-
-
 def _is_full(exc: Exception) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc)
 
@@ -397,28 +363,5 @@ def index_appended(root: Path, agent: str, start: int, lines: list[str], size_be
         index.close()
 
 
-def sweep_builds(path: Path) -> None:
-    """Remove the side files of builds of ``path`` whose process is gone (killed mid-build)."""
-    for side in path.parent.glob(f"{path.name}{_BUILDING}*"):
-        pid = side.name.rpartition(_BUILDING)[2].split("-")[0]
-        if pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
-            continue
-        remove_stale(side)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # someone else's process
-    return True
-
-
 def remove_stale(path: Path) -> None:
-    for suffix in ("", "-journal", "-wal", "-shm"):
-        try:
-            os.unlink(f"{path}{suffix}")
-        except FileNotFoundError:
-            pass
+    remove_files(path)
