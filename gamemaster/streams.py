@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from . import jsontext
 from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, read_tail_lines
 from .linesize import MAX_LINE_BYTES, line_too_long
-from .models import Memory, memory_author
+from .models import Memory
 from .problems import GamemasterError, Problem
 
 INDEX_VERSION = 2
@@ -371,23 +371,10 @@ def without_bom(raw: bytes | str) -> bytes | str:
 
 
 def stream_consistency(display: str, found: list[Located], agent: str | None = None) -> list[Problem]:
-    """Rules across lines: unique ids, and evidence from this stream that exists in it.
+    """Rules across lines (``stream_rules.Consistency``) over memories already read."""
+    from .stream_rules import Consistency
 
-    Evidence from another character's stream is checked by ``validate``, which reads them all."""
-    problems: list[Problem] = []
-    first_seen: dict[str, int] = {}
+    check = Consistency(display, agent)
     for item in found:
-        if item.memory.id in first_seen:
-            problems.append(
-                Problem(display, item.line, f"id: duplicate {item.memory.id!r} (first on line {first_seen[item.memory.id]})")
-            )
-        else:
-            first_seen[item.memory.id] = item.line
-    for item in found:
-        missing = [e for e in item.memory.evidence
-                   if e not in first_seen and (memory_author(e) is None or memory_author(e) == agent)]
-        if missing:
-            problems.append(
-                Problem(display, item.line, f"evidence: {', '.join(missing)} not in this stream")
-            )
-    return problems
+        check.add(item)
+    return check.problems()
