@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from array import array
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import Callable, Iterator
 
 from .linesize import MAX_LINE_BYTES, line_too_long
-from .models import MEMORY_ID_RE, memory_author
+from .models import MEMORY_ID_RE, Memory, memory_author
 from .problems import Problem
-
-if TYPE_CHECKING:
-    from .streams import Located, MemoryStream
 
 
 class IdLines:
@@ -77,16 +74,15 @@ class Consistency:
         self._duplicates: list[Problem] = []
         self._unresolved: list[tuple[int, list[str]]] = []  # evidence not (yet) seen: cited before it stands
 
-    def add(self, item: "Located") -> None:
-        memory = item.memory
+    def add(self, memory: Memory, line: int) -> None:
         first = self.ids.get(memory.id)
         if first is not None:
-            self._duplicates.append(Problem(self.display, item.line, f"id: duplicate {memory.id!r} (first on line {first})"))
+            self._duplicates.append(Problem(self.display, line, f"id: duplicate {memory.id!r} (first on line {first})"))
         else:
-            self.ids.add(memory.id, item.line)
+            self.ids.add(memory.id, line)
         own = [e for e in memory.evidence if memory_author(e) in (None, self.agent) and e not in self.ids]
         if own:
-            self._unresolved.append((item.line, own))
+            self._unresolved.append((line, own))
 
     def problems(self) -> list[Problem]:
         missing = []
@@ -120,15 +116,14 @@ def stream_lines(path: Path) -> Iterator[tuple[int, int, bytes | None]]:
             offset += length
 
 
-def scan_stream(stream: "MemoryStream") -> Iterator["Located | Problem"]:
-    """Every line of ``stream`` fully checked, in order: a memory, or the problem of its line."""
-    from .streams import Located
-
-    if not stream.path.exists():
+def scan_stream(path: Path, display: str, parse_line: Callable[[bytes, int], "Memory | Problem"]
+                ) -> Iterator[tuple[int, int, "Memory | Problem"]]:
+    """Every line of a stream fully checked, in order: (line, offset, the memory or the problem of
+    that line); blank lines are left out. ``parse_line`` is ``MemoryStream.parse_line``."""
+    if not path.exists():
         return
-    for number, offset, raw in stream_lines(stream.path):
+    for number, offset, raw in stream_lines(path):
         if raw is None:
-            yield Problem(stream.display, number, line_too_long())
+            yield number, offset, Problem(display, number, line_too_long())
         elif raw.strip():
-            parsed = stream.parse_line(raw, number)
-            yield parsed if isinstance(parsed, Problem) else Located(parsed, number, offset)
+            yield number, offset, parse_line(raw, number)

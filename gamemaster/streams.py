@@ -22,6 +22,7 @@ from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, r
 from .linesize import MAX_LINE_BYTES, line_too_long
 from .models import Memory
 from .problems import GamemasterError, Problem
+from .stream_rules import Consistency
 
 INDEX_VERSION = 2
 _REFLECTION = re.compile(rb'"type"\s*:\s*"reflection"')
@@ -372,9 +373,7 @@ def without_bom(raw: bytes | str) -> bytes | str:
 
 def stream_consistency(display: str, found: list[Located], agent: str | None = None) -> list[Problem]:
     """Rules across lines (``stream_rules.Consistency``) over memories already read."""
-    from .stream_rules import Consistency
-
     check = Consistency(display, agent)
     for item in found:
-        check.add(item)
+        check.add(item.memory, item.line)
     return check.problems()

@@ -73,18 +73,17 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
         # One line at a time: what is kept is an id table and the evidence other streams must hold.
         consistency, foreign, artifacts = Consistency(stream.display, stem), [], []
         checked[stem] = (stream.display, consistency, foreign)
-        for entry in scan_stream(stream):
-            if isinstance(entry, Problem):
-                problems.append(entry)
+        for line, _, memory in scan_stream(stream.path, stream.display, stream.parse_line):
+            if isinstance(memory, Problem):
+                problems.append(memory)
                 continue
-            consistency.add(entry)
-            memory = entry.memory
+            consistency.add(memory, line)
             others = [e for e in memory.evidence if memory_author(e) not in (None, stem)]
             if others:
-                foreign.append((entry.line, others))
+                foreign.append((line, others))
             path = memory.metadata.get("artifact_path")
             if isinstance(path, str) and not (workspace.root / path).exists():
-                artifacts.append(Problem(stream.display, entry.line, f"artifact_path {path} does not exist", warning=True))
+                artifacts.append(Problem(stream.display, line, f"artifact_path {path} does not exist", warning=True))
         problems += consistency.problems() + artifacts
     problems += _evidence_across_streams(checked)
 
