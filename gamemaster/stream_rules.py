@@ -93,11 +93,13 @@ class Consistency:
         return self._duplicates + missing
 
 
-def stream_lines(path: Path) -> Iterator[tuple[int, int, bytes | None]]:
-    """(line number, byte offset, raw line) of every line of a stream, read one at a time;
-    the raw line is None for a line longer than ``MAX_LINE_BYTES`` (not held, only skipped)."""
+def stream_lines(path: Path, start: int = 0) -> Iterator[tuple[int, int, bytes | None]]:
+    """(line number, byte offset, raw line) of every line of a stream from byte ``start`` (a line's
+    first byte; numbers count from there), read one at a time; the raw line is None for a line
+    longer than ``MAX_LINE_BYTES`` (not held, only skipped)."""
     with open(path, "rb") as handle:
-        number, offset = 0, 0
+        handle.seek(start)
+        number, offset = 0, start
         while True:
             raw = handle.readline(MAX_LINE_BYTES + 2)
             if not raw:

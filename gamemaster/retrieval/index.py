@@ -320,6 +320,23 @@ class SearchIndex:
                 found[row[0]] = _row_doc(row)
         return found
 
+    def filtered(self, tag_key: str | None = None, kind: str | None = None) -> list[Doc]:
+        """Memories in stream order with a tag of key ``tag_key`` and of type ``kind`` (``memories --tag --type``)."""
+        where, args = [], []
+        if tag_key is not None:
+            where.append("seq IN (SELECT seq FROM tag WHERE tag = ?)")
+            args.append(tag_key)
+        if kind is not None:
+            where.append("type = ?")
+            args.append(kind)
+        condition = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = self._connect().execute(f"SELECT {_DOC_COLUMNS} FROM doc {condition} ORDER BY seq", args)
+        return [_row_doc(row) for row in rows]
+
+    def spans(self) -> list[tuple[int, int, int]]:
+        """(line, offset, length) of every indexed line, in stream order."""
+        return list(self._connect().execute("SELECT line, offset, length FROM doc ORDER BY seq"))
+
     def newest(self, count: int, reflections: bool = False) -> list[Doc]:
         where = "WHERE depth > 0" if reflections else ""
         rows = self._connect().execute(f"SELECT {_DOC_COLUMNS} FROM doc {where} ORDER BY seq DESC LIMIT ?", (count,))

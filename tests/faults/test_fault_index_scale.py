@@ -50,3 +50,29 @@ def test_a_build_killed_midway_leaves_no_temporary_files_and_the_next_one_comple
     fk.assert_no_traceback(again)
     assert "Die Katze des Hausmeisters heißt Minka." in again.stdout, fk.show(again)
     assert sorted(p.name for p in cache.glob("vera.search.sqlite*")) == ["vera.search.sqlite"]
+
+
+def test_memories_by_tag_and_type_lists_exactly_what_a_full_scan_lists(tmp_path):
+    root = tmp_path / "studio"
+    init_workspace(root)
+    _big_stream(root, "vera", 3000)
+    path = root / "state" / "memories" / "vera.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    cat = json.loads(lines[10])
+    lines[10] = json.dumps({**cat, "tags": ["katze", "scope"], "type": "reflection", "depth": 1}, ensure_ascii=False)
+    lines[20] = json.dumps({**json.loads(lines[20]), "tags": ["Katze"]}, ensure_ascii=False)  # another tag
+    lines[30] = json.dumps({**json.loads(lines[30]), "tags": ["katze"], "importance": 99}, ensure_ascii=False)
+    lines[1499] = '{"id": "vera-1500", "description": '  # cut by hand
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    listed = fk.run(root, "memories", "vera", "--tag", "katze", "--json")
+    fk.assert_no_traceback(listed)
+    shown = json.loads(listed.stdout)
+    assert [m["id"] for m in shown["memories"]] == ["vera-011"]
+    assert shown["problems"] == [
+        "state/memories/vera.jsonl:31: importance: Input should be less than or equal to 10",
+        "state/memories/vera.jsonl:1500: not valid JSON: Expecting value (column 36)",
+    ]
+    typed = json.loads(fk.run(root, "memories", "vera", "--type", "reflection", "--json").stdout)
+    assert [m["id"] for m in typed["memories"]] == ["vera-011"]
+    assert typed["problems"] == ["state/memories/vera.jsonl:1500: not valid JSON: Expecting value (column 36)"]
