@@ -16,7 +16,10 @@ HIGHLIGHTS = 5
 
 def day_records(workspace: Workspace, day: int) -> list[SceneRecord]:
     """The day's scenes that were written back, in order."""
-    records = [read_record(workspace, path, SceneRecord) for path in sorted(workspace.day_dir(day).glob("scene-*/scene.json"))]
+    from .scene_files import glob
+
+    paths = glob(workspace, f"{workspace.day_dir(day).name}/scene-*/scene.json")
+    records = [read_record(workspace, path, SceneRecord) for path in paths]
     return [r for r in records if r.applied]
 
 

@@ -58,8 +58,10 @@ def _fingerprint(*parts: object) -> str:
     return digest.hexdigest()
 
 
-def _file_bytes(paths: list[Path]) -> list[bytes]:
-    return [path.read_bytes() if path.is_file() else b"<missing>" for path in paths]
+def _file_bytes(workspace: Workspace, paths: list[Path]) -> list[bytes]:
+    from ..scene_files import is_file, read_bytes
+
+    return [read_bytes(workspace, path) if is_file(workspace, path) else b"<missing>" for path in paths]
 
 
 class _Writer:
@@ -113,7 +115,7 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
     for day in studio.days:
         records = studio.records[day]
         day_inputs = _fingerprint(code, title, names, day, studio.world.first_weekday, [d for d in studio.days if d < day][-1:],
-                                  _file_bytes(day_input_files(workspace, records, day)),
+                                  _file_bytes(workspace, day_input_files(workspace, records, day)),
                                   _day_context(studio, day))
         writer.page(day_file(day), day_inputs, lambda day=day, records=records: frame(
             f'{words["day"]} {day}',
@@ -125,7 +127,7 @@ def build_report(workspace: Workspace, out: Path | None = None) -> BuildResult:
     writer.page("gallery/index.html", everything, lambda: frame(
         words["gallery"], gallery.render_gallery_index(studio), "../", "gallery"))
     for path, artifact in studio.artifacts.items():
-        inputs = _fingerprint(code, title, names, artifact.__dict__, _file_bytes([workspace.root / path]),
+        inputs = _fingerprint(code, title, names, artifact.__dict__, _file_bytes(workspace, [workspace.root / path]),
                               [(a, m.id, m.description, m.importance) for a, m in studio.mentions(artifact)], sorted(studio.records))
         writer.page(gallery_file(path), inputs, lambda artifact=artifact: frame(
             artifact.title, gallery.render_artifact(studio, artifact), "../", "gallery"))
