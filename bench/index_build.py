@@ -1,6 +1,7 @@
-"""CPU and peak memory of the first `gamemaster next` after ``state/.cache`` is gone, against a warm one.
+"""CPU and peak memory of the first `gamemaster next` after ``state/.cache`` is gone, against a warm one;
+of `validate`; of `memories --tag` and `--type`.
 
-    python bench/index_build.py [--sizes 100000,1000000] [--repeat 3] [--keep DIR] [--profile]
+    python bench/index_build.py [--sizes 100000,1000000] [--repeat 3] [--keep DIR] [--profile] [--no-validate]
 
 The studio is ``bench/run.py``'s synthetic one (the bundled seven on the morning of their last day,
 ``N`` memories per character); `next` opens a WORK scene for three of them, so a cold `next` builds
@@ -36,16 +37,16 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def next_scene(root: Path) -> tuple[float, float, float]:
-    """CPU seconds, wall seconds and peak RSS (MB) of one `gamemaster next` and its children."""
+def next_scene(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> tuple[float, float, float]:
+    """CPU seconds, wall seconds and peak RSS (MB) of one `gamemaster next` (or ARGS) and its children."""
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "gamemaster", "--root", str(root), "next"],
+    proc = subprocess.Popen([sys.executable, "-m", "gamemaster", "--root", str(root), *(args or ("next",))],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise RuntimeError(f"`gamemaster next` exited {proc.returncode}: {proc.stderr.read().decode()}")
+    if proc.returncode not in ok:
+        raise RuntimeError(f"`gamemaster {' '.join(args or ('next',))}` exited {proc.returncode}: {proc.stderr.read().decode()}")
     rss = usage.ru_maxrss / 1024
     return usage.ru_utime + usage.ru_stime, wall, rss
 
@@ -95,9 +96,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="build the workspaces here and keep them (reused if there)")
     parser.add_argument("--profile", action="store_true", help="cProfile + tracemalloc of one cold index build")
+    parser.add_argument("--no-validate", action="store_true", help="skip `validate` and `memories`")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    rows, profiles = [], []
+    rows, other_rows, profiles = [], [], []
     with tempfile.TemporaryDirectory(prefix="gamemaster-bench-") as scratch:
         base = args.keep.resolve() if args.keep else Path(scratch)
         for size in sizes:
@@ -112,6 +114,15 @@ def main() -> None:
             rows.append(f"| {size:,} | {cold_cpu:.2f} | {warm_cpu:.2f} | {cold_cpu / warm_cpu:.1f}× | "
                         f"{cold_rss:.0f} | {warm_rss:.0f} | {cold_wall:.2f} | {cache / 1e6:.0f} |")
             log(rows[-1])
+            if not args.no_validate:
+                # validate exits 1 on problems (the synthetic studio's agents carry plans for an
+                # earlier day); its CPU and memory are what is measured.
+                valid = next_scene(root, "validate", ok=(0, 1))
+                tag = next_scene(root, "memories", "vera", "--tag", "lore", "--json")
+                kind = next_scene(root, "memories", "vera", "--type", "reflection", "--json")
+                other_rows.append(f"| {size:,} | {valid[0]:.2f} | {valid[2]:.0f} | {tag[0]:.2f} | {tag[1]:.2f} | "
+                                  f"{kind[0]:.2f} | {kind[2]:.0f} |")
+                log(other_rows[-1])
             if args.profile:
                 profiles.append((size, profile_build(root)))
     print(f"{platform.platform()} · Python {platform.python_version()} · {os.cpu_count()} CPUs · "
@@ -120,6 +131,11 @@ def main() -> None:
           "| wall cold (s) | indexes (MB) |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     print("\n".join(rows))
+    if other_rows:
+        print("\n| memories per character | validate CPU (s) | validate RSS (MB) | memories --tag CPU (s) | "
+              "--tag wall (s) | memories --type CPU (s) | --type RSS (MB) |")
+        print("|---:|---:|---:|---:|---:|---:|---:|")
+        print("\n".join(other_rows))
     for size, text in profiles:
         print(f"\nOne cold index build at {size:,} memories, in-process:\n\n{text.rstrip()}")
 

@@ -11,6 +11,7 @@ when it is there, else the day's archive.
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -51,7 +52,18 @@ def read_archive(archive: Path) -> dict[str, bytes]:
     return _members(str(archive), stat.st_size, stat.st_mtime_ns)
 
 
-@lru_cache(maxsize=2)  # a day at a time is read; the report walks the days in order
+def archive_names(archive: Path) -> frozenset[str]:
+    """The names of a day archive's files: kept for every archive once read (they are small)."""
+    stat = archive.stat()
+    return _names(str(archive), stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=None)
+def _names(archive: str, size: int, mtime_ns: int) -> frozenset[str]:
+    return frozenset(_members(archive, size, mtime_ns))
+
+
+@lru_cache(maxsize=2)  # the bytes of a day or two at a time: readers go through the days in order
 def _members(archive: str, size: int, mtime_ns: int) -> dict[str, bytes]:
     import tarfile
 
@@ -66,9 +78,9 @@ def _members(archive: str, size: int, mtime_ns: int) -> dict[str, bytes]:
 
 def _archived(workspace: "Workspace", path: Path) -> bytes | None:
     where = _where(workspace, path)
-    if where is None or not where[0].is_file():
+    if where is None or not where[0].is_file() or where[1] not in archive_names(where[0]):
         return None
-    return read_archive(where[0]).get(where[1])
+    return read_archive(where[0])[where[1]]
 
 
 def read_bytes(workspace: "Workspace", path: Path) -> bytes:
@@ -92,10 +104,12 @@ def glob(workspace: "Workspace", pattern: str) -> list[Path]:
     partly removed is in both: the union is the day.)"""
     scenes = workspace.scenes
     found = set(scenes.glob(pattern)) if scenes.is_dir() else set()
-    depth = len(PurePosixPath(pattern).parts)
+    parts = PurePosixPath(pattern).parts
     for day in archived_days(workspace):
-        for name in read_archive(archive_path(workspace, day)):
+        if not fnmatchcase(day, parts[0]):
+            continue
+        for name in archive_names(archive_path(workspace, day)):
             relative = PurePosixPath(name)
-            if len(relative.parts) == depth and relative.match(pattern):
+            if len(relative.parts) == len(parts) and relative.match(pattern):
                 found.add(scenes / name)
     return sorted(found)

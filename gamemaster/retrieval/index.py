@@ -41,11 +41,14 @@ _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value);
 CREATE TABLE doc(seq INTEGER PRIMARY KEY, line INTEGER, offset INTEGER, length INTEGER, mem_id TEXT,
                  day INTEGER, scene INTEGER, dated INTEGER, type TEXT, importance INTEGER, depth INTEGER);
-CREATE INDEX doc_reflections ON doc(depth, seq);
 CREATE TABLE tag(tag TEXT, seq INTEGER);
-CREATE INDEX tag_by_key ON tag(tag, seq);
 CREATE VIRTUAL TABLE fts USING fts5(body, content='', tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
+"""
+#: Made once the rows are in: sorting them once is cheaper than keeping a b-tree in order row by row.
+_INDEXES = """
+CREATE INDEX doc_reflections ON doc(depth, seq);
+CREATE INDEX tag_by_key ON tag(tag, seq);
 """
 
 
@@ -181,6 +184,9 @@ class SearchIndex:
                     db.execute(statement)
             meta = {"schema": SCHEMA_VERSION, "pipeline": PIPELINE_VERSION, "language": self.language}
             self._index_pieces(db, pieces, 0, {"seq": 0, "lines": 0, "crc": 0, "day": 0, "scene": 0, "dated": 0}, meta, mtime_ns)
+            for statement in _INDEXES.strip().split(";"):
+                if statement.strip():
+                    db.execute(statement)
             db.execute("COMMIT")
             db.close()
             self._swap_in(building)
