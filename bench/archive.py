@@ -70,7 +70,7 @@ def main() -> None:
         report_after = gm(root, "report", "--out", str(Path(scratch) / "report-after"))
         cost_after = gm(root, "cost")
         folders = sorted(p.name for p in (root / "scenes").iterdir())
-        archives = [disk(p)[1] for p in (root / "scenes").glob("*.tar.xz")]
+        archives = [p.stat().st_blocks * 512 for p in (root / "scenes").glob("*.tar.xz")]
         today = [root / "scenes" / s for s in folders if not s.endswith(".tar.xz")]
         today_disk = sum(disk(p)[1] for p in today)
     days = args.days

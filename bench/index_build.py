@@ -118,6 +118,7 @@ def main() -> None:
                 # validate exits 1 on problems (the synthetic studio's agents carry plans for an
                 # earlier day); its CPU and memory are what is measured.
                 valid = next_scene(root, "validate", ok=(0, 1))
+                next_scene(root, "memories", "vera", "--type", "plan")  # vera's search index, if `next` did not build it
                 tag = next_scene(root, "memories", "vera", "--tag", "lore", "--json")
                 kind = next_scene(root, "memories", "vera", "--type", "reflection", "--json")
                 other_rows.append(f"| {size:,} | {valid[0]:.2f} | {valid[2]:.0f} | {tag[0]:.2f} | {tag[1]:.2f} | "
