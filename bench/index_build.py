@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import Snapshot, opened_scene, synthetic_workspace  # noqa: E402
+from run import Snapshot, opened_scene  # noqa: E402
 
 from gamemaster.workspace import Workspace  # noqa: E402
 
@@ -106,7 +106,12 @@ def main() -> None:
             root = base / f"memories-{size}"
             if not (root / "state" / "world.json").exists():
                 log(f"{size}: building {root}")
-                synthetic_workspace(root, size)
+                # In a process of its own: a child forked from this one would report this
+                # process's peak RSS as its own (Linux keeps ru_maxrss across exec).
+                subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                                "from run import synthetic_workspace; from pathlib import Path; "
+                                "synthetic_workspace(Path(sys.argv[2]), int(sys.argv[3]))",
+                                str(Path(__file__).resolve().parent), str(root), str(size)], check=True)
             log(f"{size}: measuring")
             result = measure(root, args.repeat)
             (cold_cpu, cold_wall, cold_rss), (warm_cpu, warm_wall, warm_rss) = result["cold"], result["warm"]
