@@ -13,6 +13,8 @@ import zlib
 from pathlib import Path
 from typing import Iterable
 
+from ..fsio import line_pieces
+
 #: How much of a stream is read, analysed and inserted at a time.
 PIECE_BYTES = 4 << 20
 #: A side file an index is built in: ``{agent}.search.sqlite.building-{pid}``.
@@ -20,22 +22,8 @@ BUILDING = ".building-"
 
 
 def pieces(handle) -> Iterable[bytes]:
-    """The rest of an open stream in pieces of about ``PIECE_BYTES`` that end with a newline
-    (the last piece: whatever follows the last newline, if anything)."""
-    rest = b""
-    while True:
-        block = handle.read(PIECE_BYTES)
-        if not block:
-            if rest:
-                yield rest
-            return
-        block = rest + block
-        cut = block.rfind(b"\n") + 1
-        if cut == 0:
-            rest = block  # one line longer than a piece: read on (`analyse` skips it as too long)
-            continue
-        rest = block[cut:]
-        yield block[:cut]
+    """The rest of an open stream in pieces of about ``PIECE_BYTES`` that end with a newline."""
+    return line_pieces(handle, PIECE_BYTES)
 
 
 def crc_of_start(handle, size: int) -> int:
