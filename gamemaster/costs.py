@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from . import scene_files
 from .pricing import USAGE_FIELDS, cost_usd, is_priced
 from .problems import StateError
 from .workspace import Workspace
@@ -14,8 +15,11 @@ CHARS_PER_TOKEN = 4
 
 
 def _scene_folders(workspace: Workspace):
-    """(day, folder) for every scene, including those set aside in scenes/.abandoned (their calls were paid)."""
-    for folder in sorted(workspace.scenes.glob("day-*/scene-*")):
+    """(day, folder) for every scene, including those set aside in scenes/.abandoned (their calls
+    were paid) and those of packed days (``scene_files``)."""
+    found = {p.parent for p in scene_files.glob(workspace, "day-*/scene-*/scene.json")}
+    found |= {p.parent.parent for p in scene_files.glob(workspace, "day-*/scene-*/usage/*.json")}
+    for folder in sorted(found):
         yield folder.parent.name, folder
     for folder in sorted((workspace.scenes / ".abandoned").glob("day-*_scene-*")):
         yield folder.name.split("_", 1)[0], folder
@@ -25,9 +29,12 @@ def _calls(workspace: Workspace):
     """(day, agent, call) for every recorded API call, applied, pending or abandoned."""
     for day, folder in _scene_folders(workspace):
         record_path = folder / "scene.json"
-        record = workspace.read_json(record_path) if record_path.exists() else {}
+        record = workspace.read_json(record_path) if scene_files.is_file(workspace, record_path) else {}
         usage = record.get("usage")
-        files = sorted((folder / "usage").glob("*.json")) if (folder / "usage").is_dir() else []
+        if folder.parent.name == ".abandoned":
+            files = sorted((folder / "usage").glob("*.json")) if (folder / "usage").is_dir() else []
+        else:
+            files = scene_files.glob(workspace, f"{folder.relative_to(workspace.scenes).as_posix()}/usage/*.json")
         sources = [(record_path, label, calls) for label, calls in usage.items()] if isinstance(usage, dict) else [
             (path, path.stem, workspace.read_json(path).get("calls")) for path in files
         ]

@@ -241,6 +241,25 @@ def read_tail_lines(
     return found
 
 
+def line_pieces(handle, size: int = 4 << 20):
+    """The rest of an open binary file in pieces of about ``size`` bytes that end with a newline
+    (the last: whatever follows the last newline); a line longer than ``size`` is one piece."""
+    rest = b""
+    while True:
+        block = handle.read(size)
+        if not block:
+            if rest:
+                yield rest
+            return
+        block = rest + block
+        cut = block.rfind(b"\n") + 1
+        if cut == 0:
+            rest = block
+            continue
+        rest = block[cut:]
+        yield block[:cut]
+
+
 def iter_line_blocks_backwards(path: Path, block: int = 1 << 20):
     """Yield ``(offset, bytes)`` chunks of whole lines, from the end of the file to its start."""
     with open(path, "rb") as handle:

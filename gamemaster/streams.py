@@ -19,10 +19,11 @@ from pydantic import ValidationError
 
 from . import jsontext
 from .jsontext import without_bom
-from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, read_tail_lines
+from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, line_pieces, read_tail_lines
 from .linesize import MAX_LINE_BYTES, line_too_long
-from .models import Memory, memory_author
+from .models import Memory
 from .problems import GamemasterError, Problem
+from .stream_rules import Consistency
 
 INDEX_VERSION = 2
 _REFLECTION = re.compile(rb'"type"\s*:\s*"reflection"')
@@ -136,22 +137,28 @@ class MemoryStream:
         number or one extra line looked at when reflections are read.
         """
         stat = self.path.stat()
-        data = self.path.read_bytes()
-        index = StreamIndex(size=len(data), mtime_ns=stat.st_mtime_ns)
-        index.lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
-        # The empty piece after a final newline also matches as a blank line.
-        blank = len(_BLANK_LINE.findall(data)) - (1 if data.endswith(b"\n") else 0) if data else 0
-        index.memories = index.lines - blank
+        index = StreamIndex(mtime_ns=stat.st_mtime_ns)
         own_id = re.compile(rb'"id"\s*:\s*"' + re.escape(self.agent.encode()) + rb"-(\d{3,})\"")
-        index.max_number = max((int(m.group(1)) for m in own_id.finditer(data)), default=0)
-        previous = -1
-        for match in _REFLECTION.finditer(data):
-            start = data.rfind(b"\n", 0, match.start()) + 1
-            if start != previous:
-                end = data.find(b"\n", start)
-                index.reflections.append([start, (end if end != -1 else len(data)) - start])
-                previous = start
-        if stat.st_size == len(data):
+        blank, base, data = 0, 0, b""
+        # Piece by piece (each ends with a newline but the last): a stream may be 400 MB.
+        with open(self.path, "rb") as handle:
+            for data in line_pieces(handle):
+                index.lines += data.count(b"\n")
+                # The empty piece after a piece's final newline also matches as a blank line.
+                blank += len(_BLANK_LINE.findall(data)) - (1 if data.endswith(b"\n") else 0)
+                index.max_number = max(index.max_number, *(int(m.group(1)) for m in own_id.finditer(data)), 0)
+                previous = -1
+                for match in _REFLECTION.finditer(data):
+                    start = data.rfind(b"\n", 0, match.start()) + 1
+                    if start != previous:
+                        end = data.find(b"\n", start)
+                        index.reflections.append([base + start, (end if end != -1 else len(data)) - start])
+                        previous = start
+                base += len(data)
+        index.size = base
+        index.lines += 1 if data and not data.endswith(b"\n") else 0
+        index.memories = index.lines - blank
+        if stat.st_size == base:
             self._save_index(index)
         return index
 
@@ -359,23 +366,8 @@ def issued_numbers(root: Path) -> dict[str, int]:
 
 
 def stream_consistency(display: str, found: list[Located], agent: str | None = None) -> list[Problem]:
-    """Rules across lines: unique ids, and evidence from this stream that exists in it.
-
-    Evidence from another character's stream is checked by ``validate``, which reads them all."""
-    problems: list[Problem] = []
-    first_seen: dict[str, int] = {}
+    """Rules across lines (``stream_rules.Consistency``) over memories already read."""
+    check = Consistency(display, agent)
     for item in found:
-        if item.memory.id in first_seen:
-            problems.append(
-                Problem(display, item.line, f"id: duplicate {item.memory.id!r} (first on line {first_seen[item.memory.id]})")
-            )
-        else:
-            first_seen[item.memory.id] = item.line
-    for item in found:
-        missing = [e for e in item.memory.evidence
-                   if e not in first_seen and (memory_author(e) is None or memory_author(e) == agent)]
-        if missing:
-            problems.append(
-                Problem(display, item.line, f"evidence: {', '.join(missing)} not in this stream")
-            )
-    return problems
+        check.add(item.memory, item.line)
+    return check.problems()

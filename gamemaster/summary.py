@@ -9,6 +9,7 @@ from .fsio import atomic_write_json, atomic_write_text
 from .lang import join_names, phrase, short_name
 from .models import Agent, World
 from .records import DaySummary, SceneLine, SceneRecord, read_record
+from .scene_files import glob
 from .workspace import Workspace
 
 HIGHLIGHTS = 5
@@ -16,7 +17,8 @@ HIGHLIGHTS = 5
 
 def day_records(workspace: Workspace, day: int) -> list[SceneRecord]:
     """The day's scenes that were written back, in order."""
-    records = [read_record(workspace, path, SceneRecord) for path in sorted(workspace.day_dir(day).glob("scene-*/scene.json"))]
+    paths = glob(workspace, f"{workspace.day_dir(day).name}/scene-*/scene.json")
+    records = [read_record(workspace, path, SceneRecord) for path in paths]
     return [r for r in records if r.applied]
 
 

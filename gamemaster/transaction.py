@@ -184,7 +184,7 @@ def _remove_stale_temp_files(workspace: Workspace) -> None:
     Only where writes happen now: state, the gallery and the latest two days of
     scenes, so the check stays cheap however long the studio has run.
     """
-    days = sorted(workspace.scenes.glob("day-*"))[-2:] if workspace.scenes.is_dir() else []
+    days = sorted(p for p in workspace.scenes.glob("day-*") if p.is_dir())[-2:] if workspace.scenes.is_dir() else []
     for folder in (workspace.state, workspace.gallery, *days):
         if folder.is_dir():
             for path in folder.rglob(".*.tmp"):

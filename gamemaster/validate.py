@@ -6,6 +6,7 @@ from .gm import GameMaster
 from .models import memory_author
 from .pending import missing_participants, shown_in_prompt
 from .problems import Problem, StateError
+from .stream_rules import Consistency, scan_stream
 from .transaction import read_journal
 from .workspace import Workspace
 
@@ -27,17 +28,18 @@ def _nothing_to_cite(workspace: Workspace, pending) -> list[Problem]:
     return problems
 
 
-def _evidence_across_streams(scanned: dict) -> list[Problem]:
-    """Evidence that cites another character's memory: it must exist in that character's stream."""
-    ids = {stem: {item.memory.id for item in found} for stem, (_, found) in scanned.items()}
+def _evidence_across_streams(checked: dict[str, tuple[str, Consistency, list]]) -> list[Problem]:
+    """Evidence that cites another character's memory: it must exist in that character's stream.
+
+    Looked up in the id tables of the streams read before (``stream_rules.IdLines``), not in
+    memories held: ``validate`` reads streams of any length."""
     problems = []
-    for stem, (stream, found) in scanned.items():
-        for item in found:
-            missing = [e for e in item.memory.evidence
-                       if (author := memory_author(e)) not in (None, stem) and e not in ids.get(author, ())]
+    for stem, (display, _, foreign) in checked.items():
+        for line, evidence in foreign:
+            missing = [e for e in evidence if (author := memory_author(e)) not in checked or e not in checked[author][1].ids]
             if missing:
                 where = ", ".join(f"{e} not in state/memories/{memory_author(e)}.jsonl" for e in missing)
-                problems.append(Problem(stream.display, item.line, f"evidence: {where}"))
+                problems.append(Problem(display, line, f"evidence: {where}"))
     return problems
 
 
@@ -79,7 +81,7 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
                 problems.append(Problem(path, None, f"talk_wishes.{index}.with: unknown agent(s) {', '.join(unknown)}", warning=True))
 
     streams = sorted(p.stem for p in workspace.memories_dir.glob("*.jsonl"))
-    scanned = {}
+    checked: dict[str, tuple[str, Consistency, list]] = {}
     for stem in streams:
         try:
             stream = workspace.stream(stem)
@@ -88,14 +90,22 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
             continue
         if stem not in agent_ids:
             problems.append(Problem(stream.display, None, f"no agent file state/agents/{stem}.json for this stream"))
-        found, stream_problems = stream.scan()
-        scanned[stem] = (stream, found)
-        problems += stream_problems
-        for item in found:
-            path = item.memory.metadata.get("artifact_path")
+        # One line at a time: what is kept is an id table and the evidence other streams must hold.
+        consistency, foreign, artifacts = Consistency(stream.display, stem), [], []
+        checked[stem] = (stream.display, consistency, foreign)
+        for line, _, memory in scan_stream(stream.path, stream.display, stream.parse_line):
+            if isinstance(memory, Problem):
+                problems.append(memory)
+                continue
+            consistency.add(memory, line)
+            others = [e for e in memory.evidence if memory_author(e) not in (None, stem)]
+            if others:
+                foreign.append((line, others))
+            path = memory.metadata.get("artifact_path")
             if isinstance(path, str) and not (workspace.root / path).exists():
-                problems.append(Problem(stream.display, item.line, f"artifact_path {path} does not exist", warning=True))
-    problems += _evidence_across_streams(scanned)
+                artifacts.append(Problem(stream.display, line, f"artifact_path {path} does not exist", warning=True))
+        problems += consistency.problems() + artifacts
+    problems += _evidence_across_streams(checked)
 
     if world is not None:
         for brief in world.briefs:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from . import jsontext
+from . import jsontext, scene_files
 from .fsio import WorkspaceLock, atomic_write_json
 from .kinds import all_kinds
 from .ids import SCENE_REF_RE, OutsideWorkspace, find_workspace, inside, is_agent_id, no_agent, reads_inside  # noqa: F401 (find_workspace re-exported)
@@ -107,7 +107,7 @@ class Workspace:
         """A JSON object from a state file; every failure names the file (and line)."""
         self.state_file(path)
         try:
-            data = jsontext.loads(path.read_text(encoding="utf-8"))
+            data = jsontext.loads(self._read_bytes(path).decode("utf-8"))
         except FileNotFoundError:
             raise StateError(f"{self.rel(path)}: missing") from None
         except jsontext.JSONDecodeError as exc:
@@ -146,6 +146,12 @@ class Workspace:
         if raw is not None:
             self._parsed[path] = (raw, parsed.model_copy(deep=True))
         return parsed
+
+    def _read_bytes(self, path: Path) -> bytes:
+        """A file's bytes; a scene file of a packed day comes from its archive (``scene_files``)."""
+        if path.is_relative_to(self.scenes):
+            return scene_files.read_bytes(self, path)
+        return path.read_bytes()
 
     def readable(self, path: Path) -> Path | None:
         """``path`` if reading it reads a file in the workspace; else None and a warning naming it.

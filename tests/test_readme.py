@@ -79,7 +79,7 @@ def test_reply_example_is_a_valid_work_reply():
 def test_every_command_in_the_command_table_exists():
     table = README.split("## Command line")[1].split("## Run it in Claude Code")[0]
     commands = re.findall(r"^\| `gamemaster ([a-z][a-z-]*(?: [a-z][a-z-]*)?)", table, re.M)
-    assert len(commands) == 26
+    assert len(commands) == 27
     runner = CliRunner()
     for command in commands:
         result = runner.invoke(app, [*command.split(), "--help"])

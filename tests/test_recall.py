@@ -229,19 +229,19 @@ def test_the_same_words_stored_again_are_chosen_once(empty_workspace):
     assert "Greta nennt ihre Katze Pixel." in said
 
 
-def test_a_rebuild_split_across_two_processes_gives_the_same_index(empty_workspace, monkeypatch):
-    import gamemaster.retrieval.analyse as analyse
+def test_a_rebuild_read_in_small_pieces_gives_the_same_index(empty_workspace, monkeypatch):
+    import gamemaster.retrieval.pieces as pieces_module
 
     rows = [memory("ana", n, description=filler(n), tags=["alltag", f"t{n % 7}"],
                    created=f"day-{1 + n // 15:03d}/scene-{n % 9 + 1:02d}") for n in range(1, 3001)]
     for n in range(10, 3000, 97):
-        rows[n].pop("created")  # undated lines inherit the scene before them, across the split too
+        rows[n].pop("created")  # undated lines inherit the scene before them, across pieces too
     rows[2500] = memory("ana", 2501, description="Die Katze heißt Minka.", tags=["katze"])
     studio(empty_workspace, rows)
     path = empty_workspace.state / ".cache" / "ana.search.sqlite"
 
-    def build(parallel_from):
-        monkeypatch.setattr(analyse, "PARALLEL_FROM", parallel_from)
+    def build(piece_bytes):
+        monkeypatch.setattr(pieces_module, "PIECE_BYTES", piece_bytes)
         path.unlink(missing_ok=True)
         index = SearchIndex(empty_workspace.memories_dir / "ana.jsonl", path, "de").refresh()
         try:
@@ -250,12 +250,7 @@ def test_a_rebuild_split_across_two_processes_gives_the_same_index(empty_workspa
         finally:
             index.close()
 
-    answered = []
-    original = analyse._Worker.result
-    monkeypatch.setattr(analyse._Worker, "result", lambda self: answered.append(original(self)) or answered[-1])
-    single = build(10**12)
-    assert answered == []
-    split = build(1)
-    assert len(answered) == 1 and answered[0] is not None and len(answered[0][0]) > 1000  # the second process did half
-    assert split == single
-    assert single[3] == 3000 and single[0][2501].mem_id == "ana-2501"
+    whole = build(10**9)
+    pieces = build(1000)  # some 300 pieces, most lines cut by a piece boundary
+    assert pieces == whole
+    assert whole[3] == 3000 and whole[0][2501].mem_id == "ana-2501"

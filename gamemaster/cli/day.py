@@ -37,3 +37,24 @@ def day_advance(
             print_json({"scenes": [outcome_json(o) for o in report.scenes], "summaries": [str(p) for p in report.summaries]})
 
     play(ctx, backend, as_json, steps, {"model": model, "concurrency": concurrency})
+
+
+@day_app.command("archive")
+def day_archive(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Pack each finished day's scene folder into scenes/day-XXX.tar.xz (read transparently; tar -xJf unpacks)."""
+    from .common import run
+
+    def action(obj):
+        from ..archive import archive_days
+
+        obj.workspace.require()
+        packed = archive_days(obj.workspace)
+        if as_json:
+            return print_json({"archived": [p.as_json() for p in packed]})
+        if not packed:
+            print("nothing to archive: every finished day is packed (today and a pending scene never are)")
+        for p in packed:
+            print(f"scenes/{p.day}/ → scenes/{p.day}.tar.xz: {p.files} files, "
+                  f"{p.folder_bytes / 1e6:.2f} MB → {p.archive_bytes / 1e6:.2f} MB")
+
+    run(ctx, action)

@@ -37,7 +37,12 @@ def memories(
         if kind is not None:
             _check_memory_type(kind)
         stream = obj.workspace.stream(obj.workspace.check_agent(agent))
-        items, problems = stream.matching(tag=tag, text=grep, kind=kind, last=last)
+        if tag is not None or kind is not None:  # the search index knows tags and types: no full scan
+            from ..memory_list import indexed_matching
+
+            items, problems = indexed_matching(stream, obj.workspace.load_world().language, tag, grep, kind, last)
+        else:
+            items, problems = stream.matching(tag=tag, text=grep, kind=kind, last=last)
         if as_json:
             return print_json(
                 {"memories": [i.memory.model_dump(mode="json") for i in items], "problems": [str(p) for p in problems]}

@@ -18,6 +18,7 @@ from .. import jsontext
 from ..costs import cost_report
 from ..fsio import atomic_write_bytes, atomic_write_text
 from ..problems import GamemasterError, StateError
+from ..scene_files import is_file, read_bytes
 from ..who_knows import who_knows
 from ..workspace import Workspace
 from . import character, day as day_page, gallery, knows, overview, search, shown as scene_page, talks
@@ -63,8 +64,8 @@ def _fingerprint(*parts: object) -> str:
     return digest.hexdigest()
 
 
-def _file_bytes(paths: list[Path]) -> list[bytes]:
-    return [path.read_bytes() if path.is_file() else b"<missing>" for path in paths]
+def _file_bytes(workspace: Workspace, paths: list[Path]) -> list[bytes]:
+    return [read_bytes(workspace, path) if is_file(workspace, path) else b"<missing>" for path in paths]
 
 
 class _Writer:
@@ -124,7 +125,7 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
     for day in studio.days:
         records = studio.records[day]
         day_inputs = _fingerprint(code, title, names, day, studio.world.first_weekday, [d for d in studio.days if d < day][-1:],
-                                  _file_bytes(day_input_files(workspace, records, day)),
+                                  _file_bytes(workspace, day_input_files(workspace, records, day)),
                                   _day_context(studio, day))
         writer.page(day_file(day), day_inputs, lambda day=day, records=records: frame(
             f'{words["day"]} {day}',
@@ -148,7 +149,7 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
     for path, artifact in studio.artifacts.items():
         series = gallery.versions(studio, artifact)
         inputs = _fingerprint(code, title, names, artifact.__dict__, [a.__dict__ for a in series],
-                              _file_bytes([workspace.root / a.path for a in series]),
+                              _file_bytes(workspace, [workspace.root / a.path for a in series]),
                               [(a, m.id, m.description, m.importance) for a, m in studio.mentions(artifact)], sorted(studio.records))
         writer.page(gallery_file(path), inputs, lambda artifact=artifact: frame(
             artifact.title, gallery.render_artifact(studio, artifact), "../", "gallery"))
@@ -161,7 +162,7 @@ def _search(workspace: Workspace, studio: Studio, writer: _Writer, everything: s
     records = [r for day in studio.days for r in studio.records[day]]
     inputs = [p for day in studio.days for p in day_input_files(workspace, studio.records[day], day)]
     inputs += [workspace.root / path for path in studio.artifacts]
-    fingerprint = _fingerprint(everything, _file_bytes(inputs))
+    fingerprint = _fingerprint(everything, _file_bytes(workspace, inputs))
     words = labels(studio.language)
     writer.page("search/index.js", fingerprint, lambda: search.build_index(
         studio, {r.ref: scene_turns(workspace, r) for r in records}).script())
@@ -179,7 +180,7 @@ def _scene_pages(workspace: Workspace, studio: Studio, writer: _Writer, code: st
         inputs += [p for p in (workspace_file(workspace, r) for r in (record.replies or {}).values()) if p]
         inputs += [p for t in turns for p in scene_page.turn_files(workspace, record, t.label)]
         linked = sorted({i for t in turns for i in scene_page.shown_ids(workspace, record, t.label) or []} & studio.known_ids)
-        fingerprint = _fingerprint(code, studio.world.studio, names, neighbours, _file_bytes(inputs), linked)
+        fingerprint = _fingerprint(code, studio.world.studio, names, neighbours, _file_bytes(workspace, inputs), linked)
         writer.page(scene_file(record.ref), fingerprint, lambda record=record, turns=turns, neighbours=neighbours: frame(
             f'{record.ref}', scene_page.render_scene(
                 studio, record, turns, {t.label: scene_page.read_shown(workspace, record, t) for t in turns}, neighbours),

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import jsontext
+from .. import jsontext, scene_files
 from ..models import memory_author
 from ..records import SceneRecord
 from ..workspace import Workspace
@@ -53,12 +53,22 @@ def turn_files(workspace: Workspace, record: SceneRecord, label: str) -> list[Pa
     return found + ([path] if path else [])
 
 
-def _json_list(workspace: Workspace, path: Path, key: str) -> list | None:
-    if not path.is_file() or not workspace.readable(path):
+def _read(workspace: Workspace, path: Path) -> str | None:
+    """A scene file's text from its folder or its day's archive (``gamemaster day archive``);
+    None where it is not kept, or lies behind a link out of the workspace."""
+    if path.exists() and not workspace.readable(path):
         return None
     try:
-        data = jsontext.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return scene_files.read_bytes(workspace, path).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _json_list(workspace: Workspace, path: Path, key: str) -> list | None:
+    text = _read(workspace, path)
+    try:
+        data = jsontext.loads(text) if text is not None else None
+    except ValueError:
         return None
     value = data.get(key) if isinstance(data, dict) else None
     return value if isinstance(value, list) else None
@@ -96,12 +106,7 @@ def read_shown(workspace: Workspace, record: SceneRecord, turn: Turn) -> Shown:
     excerpts = [e for e in _json_list(workspace, folder / "library" / f"{turn.label}.json", "excerpts") or [] if isinstance(e, dict)]
     relative = (record.prompts or {}).get(turn.label)
     path = workspace_file(workspace, relative) if relative else None
-    prompt = None
-    if path and path.is_file():
-        try:
-            prompt = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            prompt = None
+    prompt = _read(workspace, path) if path else None
     sections = sections_of(prompt, set(ids) if ids is not None else None) if prompt else []
     listed = {m[0] for s in sections for m in s.memories}
     missing = [i for i in ids or [] if i not in listed]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from .. import scene_files
 from ..gallery import read_front_matter
 from ..library import FOLDER as LIBRARY_FOLDER
 from ..lang import reason
@@ -118,7 +119,7 @@ def load_studio(workspace: Workspace) -> Studio:
             workspace.warn(problem)
         memories[agent_id] = [item.memory for item in located]
     records: dict[int, list[SceneRecord]] = {}
-    for path in sorted(workspace.scenes.glob("day-*/scene-*/scene.json")):
+    for path in scene_files.glob(workspace, "day-*/scene-*/scene.json"):
         if not workspace.readable(path):
             continue
         record = read_record(workspace, path, SceneRecord)
@@ -167,7 +168,7 @@ def _front_matter(workspace: Workspace, relative: str) -> dict:
 
 def day_summary(workspace: Workspace, day: int) -> DaySummary | None:
     path = workspace.day_dir(day) / "summary.json"
-    return read_record(workspace, path, DaySummary) if path.exists() and workspace.readable(path) else None
+    return read_record(workspace, path, DaySummary) if scene_files.is_file(workspace, path) and workspace.readable(path) else None
 
 
 def scene_turns(workspace: Workspace, record: SceneRecord) -> list[Turn]:
@@ -176,7 +177,8 @@ def scene_turns(workspace: Workspace, record: SceneRecord) -> list[Turn]:
     for label, relative in sorted((record.replies or {}).items()):
         agent = label.split("-", 1)[1] if "-" in label else label
         path = workspace_file(workspace, relative)
-        turns.append(Turn(label, agent, read_record(workspace, path, record.spec.kind.reply_model) if path and path.is_file() else None))
+        turns.append(Turn(label, agent, read_record(workspace, path, record.spec.kind.reply_model)
+                          if path and scene_files.is_file(workspace, path) else None))
     return turns
 
 

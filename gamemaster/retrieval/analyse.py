@@ -1,24 +1,16 @@
-"""What the search index needs from raw stream lines, in a form a worker process can return.
+"""What the search index needs from raw stream lines: one piece of a stream at a time.
 
-Kept apart from the index itself so that a rebuild of a large stream can hand
-half of the lines to a second process: parsing JSON and stemming words are
-most of a rebuild's time, and both are pure Python.
+Kept apart from the index itself: the index reads a stream in pieces and
+inserts what this returns for each, so a build holds one piece, not the stream.
 """
 
 from __future__ import annotations
-
-import os
-import pickle
-import sys
 
 from .. import jsontext
 from ..ids import SCENE_REF_RE
 from ..linesize import MAX_LINE_BYTES
 from .heard import heard_lines
 from .text import analyzer, tag_key
-
-#: Below this many bytes a second process costs more than it saves.
-PARALLEL_FROM = 8 << 20
 
 # One analysed line: (line within the chunk, offset within it, length, id, day, scene
 # (-1, -1 when `created` is missing or malformed), type, importance, depth, terms, tag keys).
@@ -54,71 +46,6 @@ def analyse(data: bytes, language: str) -> tuple[list[Row], int]:
                          " ".join(terms(_body(memory, tags))), keys))
         offset += len(raw) + 1
     return rows, len(pieces)
-
-
-def analyse_all(data: bytes, language: str) -> tuple[list[Row], int]:
-    """``analyse`` over the whole of ``data``; a large stream is split across two processes."""
-    if len(data) < PARALLEL_FROM or (os.cpu_count() or 1) < 2:
-        return analyse(data, language)
-    middle = data.find(b"\n", len(data) // 2) + 1
-    if middle <= 0:
-        return analyse(data, language)
-    second = _Worker(data[middle:], language)
-    first_rows, first_lines = analyse(data[:middle], language)
-    second_rows, second_lines = second.result() or analyse(data[middle:], language)
-    shifted = [(line + first_lines, offset + middle, *rest) for line, offset, *rest in second_rows]
-    return first_rows + shifted, first_lines + second_lines
-
-
-class _Worker:
-    """``analyse`` in a second Python process, handed its lines and its answer through files.
-
-    A plain subprocess rather than multiprocessing: it runs only this module's
-    ``_serve`` and never re-imports the caller's main module. Files, not pipes:
-    a pipe would be pumped by a thread that gets the interpreter lock only
-    between the main thread's own work, and the worker would wait on it.
-    """
-
-    def __init__(self, data: bytes, language: str):
-        import subprocess
-        import tempfile
-
-        self.proc = None
-        self.folder = tempfile.TemporaryDirectory(prefix="gamemaster-index-")
-        self.source = os.path.join(self.folder.name, "lines")
-        self.target = os.path.join(self.folder.name, "rows")
-        try:
-            with open(self.source, "wb") as handle:
-                handle.write(data)
-            self.proc = subprocess.Popen(
-                [sys.executable, "-c", "from gamemaster.retrieval.analyse import _serve; _serve()",
-                 self.source, self.target, language],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )
-        except OSError:
-            self.folder.cleanup()
-
-    def result(self) -> tuple[list[Row], int] | None:
-        """The worker's rows, or None if it failed (the caller then does the work itself)."""
-        if self.proc is None:
-            return None
-        try:
-            if self.proc.wait() != 0:
-                return None
-            with open(self.target, "rb") as handle:
-                return pickle.load(handle)
-        except Exception:  # noqa: BLE001 - whatever went wrong there, the work is done here instead
-            return None
-        finally:
-            self.folder.cleanup()
-
-
-def _serve() -> None:
-    source, target, language = sys.argv[1:4]
-    with open(source, "rb") as handle:
-        rows = analyse(handle.read(), language)
-    with open(target, "wb") as handle:
-        pickle.dump(rows, handle, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _parse(raw: bytes) -> tuple[dict, list[str]] | None:

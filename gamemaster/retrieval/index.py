@@ -22,11 +22,16 @@ from typing import Iterable
 
 from ..ids import confined
 from ..problems import GamemasterError
-from .analyse import analyse_all
+from .analyse import analyse
+from .pieces import BUILDING, crc_of_start, pieces, remove_files, sweep_builds
 from .text import PIPELINE_VERSION
 
 #: 3: what a character heard others say is indexed with the memory that keeps it.
 SCHEMA_VERSION = 3
+
+
+#: SQLite's page cache during a build (KiB): FTS5 and the b-trees stay in memory until the commit.
+_BUILD_CACHE_KB = 64 << 10
 
 
 class IndexUnavailable(GamemasterError):
@@ -36,11 +41,14 @@ _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value);
 CREATE TABLE doc(seq INTEGER PRIMARY KEY, line INTEGER, offset INTEGER, length INTEGER, mem_id TEXT,
                  day INTEGER, scene INTEGER, dated INTEGER, type TEXT, importance INTEGER, depth INTEGER);
-CREATE INDEX doc_reflections ON doc(depth, seq);
 CREATE TABLE tag(tag TEXT, seq INTEGER);
-CREATE INDEX tag_by_key ON tag(tag, seq);
 CREATE VIRTUAL TABLE fts USING fts5(body, content='', tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
+"""
+#: Made once the rows are in: sorting them once is cheaper than keeping a b-tree in order row by row.
+_INDEXES = """
+CREATE INDEX doc_reflections ON doc(depth, seq);
+CREATE INDEX tag_by_key ON tag(tag, seq);
 """
 
 
@@ -136,40 +144,75 @@ class SearchIndex:
         meta = self._meta(db)
         if stat is None:
             if meta.get("size", 0) != 0 or not self._compatible(meta):
-                self._rebuild(b"", 0)
+                self._rebuild(iter(()), 0)
             return self
         if self._compatible(meta) and meta.get("size") == stat.st_size and meta.get("mtime_ns") == stat.st_mtime_ns:
             return self
-        data = self.stream_path.read_bytes()
-        old = meta.get("size", -1)
-        if (
-            self._compatible(meta)
-            and 0 <= old <= len(data)
-            and meta.get("ends_nl")
-            and zlib.crc32(data[:old]) == meta.get("crc")
-        ):
-            self._extend(data, old, meta, stat.st_mtime_ns)
-        else:
-            self._rebuild(data, stat.st_mtime_ns)
+        # The stream is read in pieces, never whole: a 1M-memory stream is some 400 MB.
+        with open(self.stream_path, "rb") as handle:
+            old = meta.get("size", -1)
+            if (
+                self._compatible(meta)
+                and 0 <= old <= stat.st_size
+                and meta.get("ends_nl")
+                and crc_of_start(handle, old) == meta.get("crc")
+            ):
+                self._extend(pieces(handle), old, meta, stat.st_mtime_ns)
+            else:
+                handle.seek(0)
+                self._rebuild(pieces(handle), stat.st_mtime_ns)
         return self
 
-    def _rebuild(self, data: bytes, mtime_ns: int) -> None:
-        db = self._connect()
-        db.execute("BEGIN IMMEDIATE")
+    def _rebuild(self, pieces: Iterable[bytes], mtime_ns: int) -> None:
+        """Build the index afresh in a side file of ``state/.cache/`` and put it in place in one rename.
+
+        A bulk load into a new file needs no rollback journal and keeps its pages in memory
+        until the end. A build that is killed leaves only its side file, which the next build
+        removes; the index in place is never half-built."""
+        self.close()
+        sweep_builds(self.path)
+        building = self.path.with_name(f"{self.path.name}{BUILDING}{os.getpid()}")
+        remove_stale(building)
+        db = sqlite3.connect(confined(building), isolation_level=None)
         try:
-            for name in ("vocab", "fts", "tag", "doc", "meta"):
-                db.execute(f"DROP TABLE IF EXISTS {name}")
+            db.execute("PRAGMA journal_mode=OFF")
+            db.execute("PRAGMA synchronous=OFF")
+            db.execute(f"PRAGMA cache_size=-{_BUILD_CACHE_KB}")
+            db.execute("BEGIN")
             for statement in _SCHEMA.strip().split(";"):
                 if statement.strip():
                     db.execute(statement)
             meta = {"schema": SCHEMA_VERSION, "pipeline": PIPELINE_VERSION, "language": self.language}
-            self._index_bytes(db, data, 0, {"seq": 0, "lines": 0, "crc": 0, "day": 0, "scene": 0, "dated": 0}, meta, mtime_ns)
+            self._index_pieces(db, pieces, 0, {"seq": 0, "lines": 0, "crc": 0, "day": 0, "scene": 0, "dated": 0}, meta, mtime_ns)
+            for statement in _INDEXES.strip().split(";"):
+                if statement.strip():
+                    db.execute(statement)
             db.execute("COMMIT")
+            db.close()
+            self._swap_in(building)
         except BaseException:
-            _rollback(db)
+            db.close()
+            remove_stale(building)
             raise
 
-    def _extend(self, data: bytes, start: int, meta: dict, mtime_ns: int) -> None:
+    def _swap_in(self, building: Path) -> None:
+        """Rename ``building`` over the index while holding the old file's write lock: no other
+        process is then in the middle of writing it, and a journal a crashed one left behind
+        has been rolled back (a journal found beside the new file would be played into it)."""
+        old = sqlite3.connect(confined(self.path), timeout=30, isolation_level=None)
+        try:
+            try:
+                old.execute("BEGIN IMMEDIATE")
+            except sqlite3.DatabaseError as exc:
+                if _is_full(exc) or (isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)):
+                    raise
+                old.close()  # not a database (a damaged cache): nothing to wait for
+                remove_stale(self.path)
+            os.replace(building, confined(self.path))
+        finally:
+            old.close()
+
+    def _extend(self, pieces: Iterable[bytes], start: int, meta: dict, mtime_ns: int) -> None:
         db = self._connect()
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -178,7 +221,7 @@ class SearchIndex:
                 db.execute("ROLLBACK")  # another process got here first
                 self.refresh()
                 return
-            self._index_bytes(db, data[start:], start, current, current, mtime_ns)
+            self._index_pieces(db, pieces, start, current, current, mtime_ns)
             db.execute("COMMIT")
         except BaseException:
             _rollback(db)
@@ -202,33 +245,40 @@ class SearchIndex:
             if current.get("size") != size_before:
                 db.execute("ROLLBACK")
                 return False
-            self._index_bytes(db, payload, start, current, current, mtime_ns)
+            self._index_pieces(db, [payload], start, current, current, mtime_ns)
             db.execute("COMMIT")
         except BaseException:
             _rollback(db)
             raise
         return True
 
-    def _index_bytes(self, db, data: bytes, base: int, state: dict, meta: dict, mtime_ns: int) -> None:
-        """Index the lines in ``data`` (which starts at byte ``base`` of the stream)."""
+    def _index_pieces(self, db, pieces: Iterable[bytes], base: int, state: dict, meta: dict, mtime_ns: int) -> None:
+        """Index the lines in ``pieces`` (consecutive bytes of the stream from byte ``base``, each
+        piece but the last ending with a newline), one piece in memory at a time."""
         seq, line = state.get("seq", 0), state.get("lines", 0)
         day, scene, dated = state.get("day", 0), state.get("scene", 0), state.get("dated", 0)
-        ends_nl = data.endswith(b"\n") or (not data and state.get("ends_nl", True))
-        rows, lines = analyse_all(data, meta["language"])
-        docs, tags, texts = [], [], []
-        for row_line, offset, length, mem_id, row_day, row_scene, kind, importance, depth, terms, keys in rows:
-            if row_day >= 0:
-                day, scene, dated = row_day, row_scene, 1
-            seq += 1
-            docs.append((seq, line + row_line, base + offset, length, mem_id, day, scene, dated, kind, importance, depth))
-            texts.append((seq, terms))
-            tags.extend((key, seq) for key in keys)
-        line += lines
-        db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", docs)
-        db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", tags)
-        db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", texts)
-        crc = zlib.crc32(data, state.get("crc", 0))
-        meta.update(size=base + len(data), mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
+        crc, size, ends_nl = state.get("crc", 0), base, state.get("ends_nl", True)
+        for data in pieces:
+            if not data:
+                continue
+            rows, lines = analyse(data, meta["language"])
+            docs, tags, texts = [], [], []
+            for row_line, offset, length, mem_id, row_day, row_scene, kind, importance, depth, terms, keys in rows:
+                if row_day >= 0:
+                    day, scene, dated = row_day, row_scene, 1
+                seq += 1
+                docs.append((seq, line + row_line, size + offset, length, mem_id, day, scene, dated, kind, importance, depth))
+                texts.append((seq, terms))
+                for key in keys:
+                    tags.append((key, seq))
+            line += lines
+            db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", docs)
+            db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", tags)
+            db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", texts)
+            crc = zlib.crc32(data, crc)
+            size += len(data)
+            ends_nl = data.endswith(b"\n")
+        meta.update(size=size, mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
                     seq=seq, lines=line, day=day, scene=scene, dated=dated)
         db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta.items())
 
@@ -284,6 +334,23 @@ class SearchIndex:
                 found[row[0]] = _row_doc(row)
         return found
 
+    def filtered(self, tag_key: str | None = None, kind: str | None = None) -> list[Doc]:
+        """Memories in stream order with a tag of key ``tag_key`` and of type ``kind`` (``memories --tag --type``)."""
+        where, args = [], []
+        if tag_key is not None:
+            where.append("seq IN (SELECT seq FROM tag WHERE tag = ?)")
+            args.append(tag_key)
+        if kind is not None:
+            where.append("type = ?")
+            args.append(kind)
+        condition = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = self._connect().execute(f"SELECT {_DOC_COLUMNS} FROM doc {condition} ORDER BY seq", args)
+        return [_row_doc(row) for row in rows]
+
+    def spans(self) -> list[tuple[int, int, int]]:
+        """(line, offset, length) of every indexed line, in stream order."""
+        return list(self._connect().execute("SELECT line, offset, length FROM doc ORDER BY seq"))
+
     def newest(self, count: int, reflections: bool = False) -> list[Doc]:
         where = "WHERE depth > 0" if reflections else ""
         rows = self._connect().execute(f"SELECT {_DOC_COLUMNS} FROM doc {where} ORDER BY seq DESC LIMIT ?", (count,))
@@ -328,8 +395,4 @@ def index_appended(root: Path, agent: str, start: int, lines: list[str], size_be
 
 
 def remove_stale(path: Path) -> None:
-    for suffix in ("", "-journal", "-wal", "-shm"):
-        try:
-            os.unlink(f"{path}{suffix}")
-        except FileNotFoundError:
-            pass
+    remove_files(path)

@@ -1,0 +1,150 @@
+"""CPU and peak memory of the first `gamemaster next` after ``state/.cache`` is gone, against a warm one;
+of `validate`; of `memories --tag` and `--type`.
+
+    python bench/index_build.py [--sizes 100000,1000000] [--repeat 3] [--keep DIR] [--profile] [--no-validate]
+
+The studio is ``bench/run.py``'s synthetic one (the bundled seven on the morning of their last day,
+``N`` memories per character); `next` opens a WORK scene for three of them, so a cold `next` builds
+three search indexes. Each `next` is its own process; CPU is user + system seconds of that process
+and its children (``os.wait4``), RSS its peak. ``--profile`` prints a cProfile of one cold build of
+one index in-process and the peak of Python allocations (``tracemalloc``) during it. Tables go to
+stdout, progress to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import platform
+import pstats
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import Snapshot, opened_scene  # noqa: E402
+
+from gamemaster.workspace import Workspace  # noqa: E402
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def next_scene(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> tuple[float, float, float]:
+    """CPU seconds, wall seconds and peak RSS (MB) of one `gamemaster next` (or ARGS) and its children."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "gamemaster", "--root", str(root), *(args or ("next",))],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - start
+    if proc.returncode not in ok:
+        raise RuntimeError(f"`gamemaster {' '.join(args or ('next',))}` exited {proc.returncode}: {proc.stderr.read().decode()}")
+    rss = usage.ru_maxrss / 1024
+    return usage.ru_utime + usage.ru_stime, wall, rss
+
+
+def measure(root: Path, repeat: int) -> dict[str, tuple[float, float, float]]:
+    workspace = Workspace(root)
+    cache = workspace.state / ".cache"
+    result = {}
+    for kind in ("cold", "warm"):
+        runs = []
+        for _ in range(repeat):
+            if kind == "cold":
+                shutil.rmtree(cache, ignore_errors=True)
+            snapshot = Snapshot(workspace, cache=False)
+            runs.append(next_scene(root))
+            opened_scene(workspace)
+            snapshot.restore()
+        result[kind] = tuple(statistics.median(r[i] for r in runs) for i in range(3))
+    return result
+
+
+def profile_build(root: Path) -> str:
+    import tracemalloc
+
+    from gamemaster.retrieval.index import index_path_for, open_index, remove_stale
+
+    workspace = Workspace(root)
+    agent = workspace.agent_ids()[0]
+    remove_stale(index_path_for(root, agent))
+    index = open_index(root, agent, workspace.load_world().language)
+    profiler = cProfile.Profile()
+    tracemalloc.start()
+    profiler.enable()
+    index.refresh()
+    profiler.disable()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    index.close()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
+    return f"peak Python allocations (tracemalloc): {peak / 1e6:.0f} MB\n\n" + out.getvalue()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100000", help="memories per character, comma-separated")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--keep", type=Path, help="build the workspaces here and keep them (reused if there)")
+    parser.add_argument("--profile", action="store_true", help="cProfile + tracemalloc of one cold index build")
+    parser.add_argument("--no-validate", action="store_true", help="skip `validate` and `memories`")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rows, other_rows, profiles = [], [], []
+    with tempfile.TemporaryDirectory(prefix="gamemaster-bench-") as scratch:
+        base = args.keep.resolve() if args.keep else Path(scratch)
+        for size in sizes:
+            root = base / f"memories-{size}"
+            if not (root / "state" / "world.json").exists():
+                log(f"{size}: building {root}")
+                # In a process of its own: a child forked from this one would report this
+                # process's peak RSS as its own (Linux keeps ru_maxrss across exec).
+                subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                                "from run import synthetic_workspace; from pathlib import Path; "
+                                "synthetic_workspace(Path(sys.argv[2]), int(sys.argv[3]))",
+                                str(Path(__file__).resolve().parent), str(root), str(size)], check=True)
+            log(f"{size}: measuring")
+            result = measure(root, args.repeat)
+            (cold_cpu, cold_wall, cold_rss), (warm_cpu, warm_wall, warm_rss) = result["cold"], result["warm"]
+            cache = sum(p.stat().st_size for p in (root / "state" / ".cache").glob("*.sqlite"))
+            rows.append(f"| {size:,} | {cold_cpu:.2f} | {warm_cpu:.2f} | {cold_cpu / warm_cpu:.1f}× | "
+                        f"{cold_rss:.0f} | {warm_rss:.0f} | {cold_wall:.2f} | {cache / 1e6:.0f} |")
+            log(rows[-1])
+            if not args.no_validate:
+                # validate exits 1 on problems (the synthetic studio's agents carry plans for an
+                # earlier day); its CPU and memory are what is measured.
+                valid = next_scene(root, "validate", ok=(0, 1))
+                next_scene(root, "memories", "vera", "--type", "plan")  # vera's search index, if `next` did not build it
+                tag = next_scene(root, "memories", "vera", "--tag", "lore", "--json")
+                kind = next_scene(root, "memories", "vera", "--type", "reflection", "--json")
+                other_rows.append(f"| {size:,} | {valid[0]:.2f} | {valid[2]:.0f} | {tag[0]:.2f} | {tag[1]:.2f} | "
+                                  f"{kind[0]:.2f} | {kind[2]:.0f} |")
+                log(other_rows[-1])
+            if args.profile:
+                profiles.append((size, profile_build(root)))
+    print(f"{platform.platform()} · Python {platform.python_version()} · {os.cpu_count()} CPUs · "
+          f"median of {args.repeat}")
+    print("\n| memories per character | CPU cold (s) | CPU warm (s) | cold / warm | RSS cold (MB) | RSS warm (MB) "
+          "| wall cold (s) | indexes (MB) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("\n".join(rows))
+    if other_rows:
+        print("\n| memories per character | validate CPU (s) | validate RSS (MB) | memories --tag CPU (s) | "
+              "--tag wall (s) | memories --type CPU (s) | --type RSS (MB) |")
+        print("|---:|---:|---:|---:|---:|---:|---:|")
+        print("\n".join(other_rows))
+    for size, text in profiles:
+        print(f"\nOne cold index build at {size:,} memories, in-process:\n\n{text.rstrip()}")
+
+
+if __name__ == "__main__":
+    main()

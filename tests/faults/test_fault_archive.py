@@ -1,0 +1,78 @@
+"""``gamemaster day archive``: finished days packed, read back as they were, never today's."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tarfile
+
+import faultkit as fk
+from gamemaster.create import init_workspace
+
+
+def _played(tmp_path, days: int = 2):
+    root = tmp_path / "studio"
+    init_workspace(root)
+    proc = fk.run(root, "day", "advance", "--days", str(days), "--backend", "offline", timeout=300)
+    assert proc.returncode == 0, fk.show(proc)
+    return root
+
+
+def _tree(folder) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_archived_days_read_back_identically_and_unpack_to_the_same_bytes(tmp_path):
+    root = _played(tmp_path)
+    before = _tree(root / "scenes")
+    report = fk.run(root, "report", "--out", str(tmp_path / "report-before"))
+    assert report.returncode == 0, fk.show(report)
+    cost = fk.run(root, "cost", "--json")
+    knows = fk.run(root, "who-knows", "Knochentürme", "--json")
+    shown = [fk.run(root, "memories", agent, "--json").stdout for agent in ("vera", "tobi")]
+
+    packed = fk.run(root, "day", "archive")
+    fk.assert_no_traceback(packed)
+    assert packed.stdout.startswith("scenes/day-001/ → scenes/day-001.tar.xz: "), fk.show(packed)
+    assert sorted(p.name for p in (root / "scenes").iterdir()) == ["day-001.tar.xz", "day-002"]  # today stays
+
+    again = fk.run(root, "report", "--out", str(tmp_path / "report-after"))
+    assert again.returncode == 0, fk.show(again)
+    assert _tree(tmp_path / "report-after") == _tree(tmp_path / "report-before")
+    assert fk.run(root, "cost", "--json").stdout == cost.stdout
+    assert fk.run(root, "who-knows", "Knochentürme", "--json").stdout == knows.stdout
+    assert [fk.run(root, "memories", agent, "--json").stdout for agent in ("vera", "tobi")] == shown
+    valid = fk.validate(root)
+    assert valid.returncode == 0, fk.show(valid)
+
+    # Unpacked with plain tar, the folder is back, byte for byte.
+    unpacked = tmp_path / "unpacked"
+    with tarfile.open(root / "scenes" / "day-001.tar.xz") as tar:
+        tar.extractall(unpacked, filter="data")
+    restored = {f"day-001/{name}": data for name, data in _tree(unpacked / "day-001").items()}
+    assert restored == {name: data for name, data in before.items() if name.startswith("day-001/")}
+    assert len(restored) > 50
+
+    nothing = fk.run(root, "day", "archive")
+    assert nothing.stdout.startswith("nothing to archive"), fk.show(nothing)
+
+
+def test_no_day_is_archived_while_an_interrupted_scene_waits(tmp_path):
+    root = _played(tmp_path)
+    journal = root / "state" / ".journal.json"
+    journal.write_text(json.dumps({"scene": "day-002/scene-01"}), encoding="utf-8")
+    proc = fk.run(root, "day", "archive")
+    assert fk.assert_clean_error(proc, "state/.journal.json") and "nothing was archived" in proc.stderr
+    assert (root / "scenes" / "day-001").is_dir() and not (root / "scenes" / "day-001.tar.xz").exists()
+
+
+def test_an_archiving_stopped_before_the_folder_was_removed_is_finished_by_the_next(tmp_path):
+    root = _played(tmp_path)
+    kept = tmp_path / "kept"
+    shutil.copytree(root / "scenes" / "day-001", kept)
+    fk.run(root, "day", "archive")
+    shutil.copytree(kept, root / "scenes" / "day-001")  # as if the run stopped before removing it
+    (root / "scenes" / "day-001" / "scene-01" / "scene.json").unlink()  # ...halfway through
+    proc = fk.run(root, "day", "archive")
+    assert proc.returncode == 0, fk.show(proc)
+    assert not (root / "scenes" / "day-001").exists()

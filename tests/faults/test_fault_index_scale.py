@@ -1,0 +1,78 @@
+"""The search index of a large stream: a build that is killed leaves nothing behind."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import time
+
+import faultkit as fk
+from gamemaster.create import init_workspace
+
+
+def _big_stream(root, agent: str, count: int) -> None:
+    lines = []
+    for n in range(1, count + 1):
+        text = (f"Notiz {n}: die Übergänge zwischen den Ebenen der Knochentürme brauchen noch einen klaren "
+                f"Orientierungspunkt, sagt das Team nach dem Playtest Nummer {n % 97}.")
+        if n == count:
+            text = "Die Katze des Hausmeisters heißt Minka."
+        lines.append(json.dumps({"id": f"{agent}-{n:03d}", "created": f"day-{1 + n // 15:03d}/scene-01",
+                                 "type": "observation", "depth": 0, "description": text, "importance": 3,
+                                 "tags": ["scope"], "evidence": [], "metadata": {}}, ensure_ascii=False))
+    (root / "state" / "memories" / f"{agent}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_a_build_killed_midway_leaves_no_temporary_files_and_the_next_one_completes(tmp_path):
+    root = tmp_path / "studio"
+    init_workspace(root)
+    _big_stream(root, "vera", 40_000)  # some 14 MB: a build of several seconds
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    cache = root / "state" / ".cache"
+    proc = subprocess.Popen([*fk.gm_cmd(root), "recall", "vera", "Katze Hausmeister"],
+                            env={**fk.env(), "TMPDIR": str(temp)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    # Killed once the build is under way: its side file (or, before, its temporary folder) exists.
+    while time.monotonic() < deadline and proc.poll() is None:
+        if list(temp.iterdir()) or list(cache.glob("*.building-*")):
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, "the build ended before it could be killed"
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    time.sleep(1)  # a helper process the build started would have its last word by now
+    assert [p.name for p in temp.iterdir()] == []
+
+    again = fk.run(root, "recall", "vera", "Katze Hausmeister", "--json")
+    fk.assert_no_traceback(again)
+    assert "Die Katze des Hausmeisters heißt Minka." in again.stdout, fk.show(again)
+    assert sorted(p.name for p in cache.glob("vera.search.sqlite*")) == ["vera.search.sqlite"]
+
+
+def test_memories_by_tag_and_type_lists_exactly_what_a_full_scan_lists(tmp_path):
+    root = tmp_path / "studio"
+    init_workspace(root)
+    _big_stream(root, "vera", 3000)
+    path = root / "state" / "memories" / "vera.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    cat = json.loads(lines[10])
+    lines[10] = json.dumps({**cat, "tags": ["katze", "scope"], "type": "reflection", "depth": 1}, ensure_ascii=False)
+    lines[20] = json.dumps({**json.loads(lines[20]), "tags": ["Katze"]}, ensure_ascii=False)  # another tag
+    lines[30] = json.dumps({**json.loads(lines[30]), "tags": ["katze"], "importance": 99}, ensure_ascii=False)
+    lines[1499] = '{"id": "vera-1500", "description": '  # cut by hand
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    listed = fk.run(root, "memories", "vera", "--tag", "katze", "--json")
+    fk.assert_no_traceback(listed)
+    shown = json.loads(listed.stdout)
+    assert [m["id"] for m in shown["memories"]] == ["vera-011"]
+    assert shown["problems"] == [
+        "state/memories/vera.jsonl:31: importance: Input should be less than or equal to 10",
+        "state/memories/vera.jsonl:1500: not valid JSON: Expecting value (column 36)",
+    ]
+    typed = json.loads(fk.run(root, "memories", "vera", "--type", "reflection", "--json").stdout)
+    assert [m["id"] for m in typed["memories"]] == ["vera-011"]
+    assert typed["problems"] == ["state/memories/vera.jsonl:1500: not valid JSON: Expecting value (column 36)"]
