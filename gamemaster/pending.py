@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from . import jsontext
+from . import jsontext, scene_files
 from .turns import ReplyRequest
 from .fsio import atomic_write_json, atomic_write_text
 from .ids import SCENE_REF_RE
@@ -192,7 +192,8 @@ def load_pending(workspace: Workspace, world: World) -> Pending | None:
 def scene_record(workspace: Workspace, ref: str) -> SceneRecord | None:
     """``scenes/<ref>/scene.json``, or None for a scene never opened."""
     path = workspace.scene_dir(ref) / "scene.json"
-    return read_record(workspace, path, SceneRecord) if path.exists() else None
+    # A finished day may be packed (``gamemaster day archive``): its records are read from there.
+    return read_record(workspace, path, SceneRecord) if scene_files.is_file(workspace, path) else None
 
 
 def record_prompt(workspace: Workspace, pending: Pending, turn: int, request: ReplyRequest) -> None:

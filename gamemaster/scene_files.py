@@ -76,11 +76,17 @@ def _members(archive: str, size: int, mtime_ns: int) -> dict[str, bytes]:
     return found
 
 
-def _archived(workspace: "Workspace", path: Path) -> bytes | None:
+def _in_archive(workspace: "Workspace", path: Path) -> tuple[Path, str] | None:
+    """(the day's archive, the member name) where the archive holds ``path``; by names only."""
     where = _where(workspace, path)
     if where is None or not where[0].is_file() or where[1] not in archive_names(where[0]):
         return None
-    return read_archive(where[0])[where[1]]
+    return where
+
+
+def _archived(workspace: "Workspace", path: Path) -> bytes | None:
+    where = _in_archive(workspace, path)
+    return read_archive(where[0])[where[1]] if where else None
 
 
 def read_bytes(workspace: "Workspace", path: Path) -> bytes:
@@ -95,7 +101,8 @@ def read_bytes(workspace: "Workspace", path: Path) -> bytes:
 
 
 def is_file(workspace: "Workspace", path: Path) -> bool:
-    return path.is_file() or _archived(workspace, path) is not None
+    """In its folder or its day's archive: the archive's names answer, its bytes are not unpacked."""
+    return path.is_file() or _in_archive(workspace, path) is not None
 
 
 def glob(workspace: "Workspace", pattern: str) -> list[Path]:

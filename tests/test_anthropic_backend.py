@@ -668,3 +668,18 @@ def test_an_interview_through_the_sdk_answers_from_the_recalled_memories(workspa
     assert "vera-002" in built.prompt and "Knochentürme" in built.prompt
     assert set(body["output_config"]["format"]["schema"]["properties"]) == {"answer", "memories"}
     assert body["model"] == DEFAULT_MODEL
+
+
+def test_a_kind_with_a_reply_model_of_its_own_sends_that_schema(gm, scene, monkeypatch):
+    """Structured output closes every object, so the schema sent must be the scene kind's own
+    reply model: a field only that kind allows would otherwise be refused every time."""
+
+    class ArrivalReply(Reply):
+        mood: str | None = None
+
+    monkeypatch.setattr(type(scene.spec.kind), "reply_model", ArrivalReply)
+    request = request_for(gm, scene)
+    api = FakeAPI(replying(request))
+    api.backend().reply(request)
+    properties = api.bodies[0]["output_config"]["format"]["schema"]["properties"]
+    assert "mood" in properties and "talk_wishes" in properties

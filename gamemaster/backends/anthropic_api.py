@@ -35,7 +35,7 @@ from anthropic.types.model_param import ModelParam
 from ..interview import InterviewAnswer
 from ..pricing import USAGE_FIELDS
 from ..problems import GamemasterError
-from ..replies import reply_schema
+from ..reply_models import Reply, reply_schema
 from .base import Answer, Capabilities, ReplyRequest, chosen_model, split_prompt
 
 log = logging.getLogger(__name__)
@@ -80,19 +80,20 @@ FAMILY_ALIASES = ("sonnet", "opus", "haiku")
 DEFAULT_MODEL = default_model()
 
 
-@functools.lru_cache(maxsize=1)
-def reply_output_schema() -> dict[str, Any]:
-    """The reply's JSON Schema in the subset structured outputs accept.
+@functools.lru_cache(maxsize=None)
+def reply_output_schema(model: type[Reply] = Reply) -> dict[str, Any]:
+    """The JSON Schema of a reply (``model``: the scene kind's reply model) in the subset
+    structured outputs accept.
 
     ``transform_schema`` closes every object (``additionalProperties: false``)
     and moves constraints the API rejects (``pattern``, ``minLength``,
     ``minimum``…) into descriptions; the loop's own validation still enforces them.
     """
-    return anthropic.transform_schema(reply_schema())
+    return anthropic.transform_schema(reply_schema(model))
 
 
-def output_config() -> dict[str, Any]:
-    return {"format": {"type": "json_schema", "schema": reply_output_schema()}}
+def output_config(model: type[Reply] = Reply) -> dict[str, Any]:
+    return {"format": {"type": "json_schema", "schema": reply_output_schema(model)}}
 
 
 class AnthropicBackend:
@@ -155,7 +156,8 @@ class AnthropicBackend:
                 {"type": "text", "text": segment, "cache_control": {"type": "ephemeral"}} for segment in segments
             ]
         params["messages"] = [{"role": "user", "content": turn}]
-        params["output_config"] = output_config()
+        # The kind's own reply model: a kind with fields of its own gets them in the schema.
+        params["output_config"] = output_config(request.spec.kind.reply_model)
         return params
 
     def reply(self, request: ReplyRequest) -> Answer:

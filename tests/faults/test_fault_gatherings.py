@@ -161,3 +161,12 @@ def test_status_and_the_report_show_held_and_upcoming_gatherings_with_who_came(t
     # latest day's page, escaped.
     assert "&lt;b&gt;Kuchen&lt;/b&gt; &amp; [bold]Most[/]" in section
     assert "<b>Kuchen</b>" not in page
+
+    # Once day 1 is packed (`gamemaster day archive`), the gathering held on it still shows who came.
+    played = fk.run(workspace.root, "day", "advance", "--days", "2", "--backend", "offline", timeout=300)
+    assert played.returncode == 0, fk.show(played)
+    packed = fk.run(workspace.root, "day", "archive")
+    assert packed.stdout.startswith("scenes/day-001/ → scenes/day-001.tar.xz"), fk.show(packed)
+    held = json.loads(fk.run(workspace.root, "status", "--json").stdout)["gatherings"][0]
+    assert (held["id"], held["held"], held["came"], held["absent"], held["uninvited"]) == (
+        "gathering-001", "day-001/scene-02", ["vera", "nami", "tobi"], ["darius"], ["tobi"])
