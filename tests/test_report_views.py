@@ -280,3 +280,22 @@ def test_a_tracked_query_shows_who_knew_it_since_when_and_from_whom_as_a_chain(t
     gamemaster(root, "report", "--track", "")
     assert 'href="knows.html"' not in (root / "report/talks.html").read_text(encoding="utf-8")
     assert not (root / "report/knows.html").exists()
+
+
+def test_every_word_the_studio_wrote_finds_the_documents_it_is_in_whatever_their_language():
+    """The search page looks a query's words up in the vocabulary instead of stemming them: each
+    word must lead to the term its document was indexed under — an English line in a German
+    studio is stemmed as English („bone towers“), a German one as German."""
+    from gamemaster.report.search import Index
+    from gamemaster.retrieval.text import words as folded_words
+
+    index = Index("de")
+    lines = ["We discussed the bone towers and how they were growing", "Die Knochentürme wachsen über Nacht"]
+    for number, line in enumerate(lines):
+        index.add("memory", f"m{number}", f"#m{number}", line)
+    data = json.loads(index.script().split(" = ", 1)[1].rstrip(";\n"))
+    for number, line in enumerate(lines):
+        for word in folded_words(line):
+            terms = data["vocabulary"][word]
+            terms = terms if isinstance(terms, list) else [terms]
+            assert any(number in [p[0] for p in data["postings"].get(t, [])] for t in terms), (word, terms)

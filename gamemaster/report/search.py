@@ -3,8 +3,10 @@ character — analysed exactly as recall analyses (``retrieval.text``: folding, 
 the studio language's stemmer), offline, in the static site.
 
 The build writes ``search/index.js``: the documents, each analysed term's postings, and a
-vocabulary that maps every folded word of the studio (and every term itself) to its term,
-so the page's script looks a query's words up instead of stemming them again. A word the
+vocabulary that maps every folded word of the studio (and every term itself) to its terms —
+one per language it was written in, as recall analyses each text by its language (``tower``
+in an English line, ``towers`` → ``tow`` nowhere) — so the page's script looks a query's
+words up instead of stemming them again; a word matches a document holding any of its terms. A word the
 studio never wrote is matched by the script against the terms it starts with (at most
 three letters more): a form the studio did not use still finds the forms it did.
 """
@@ -27,18 +29,22 @@ class Index:
         self.analyzer = analyzer(language)
         self.docs: list[list] = []
         self.postings: dict[str, list[list[int]]] = {}
-        self.vocabulary: dict[str, str] = {}
+        self.vocabulary: dict[str, list[str]] = {}
 
     def add(self, kind: str, title: str, url: str, text: str) -> None:
         """One document; ``text`` is analysed whole, a snippet of it is kept for the result."""
         number = len(self.docs)
         counts: dict[str, int] = {}
-        for word in set(folded_words(f"{title} {text}")):
-            if word not in self.vocabulary:
-                terms = self.analyzer.terms(word)
-                if terms:
-                    self.vocabulary[word] = terms[0]
-        for term in self.analyzer.terms(f"{title} {text}"):
+        whole = f"{title} {text}"
+        # Each word as the document's own language turns it into a term (the document is
+        # analysed whole, by its language, below).
+        own = self.analyzer.words_for(self.analyzer.language_of(whole))
+        for word in set(folded_words(whole)):
+            terms = own.terms([word])
+            known = self.vocabulary.setdefault(word, [])
+            if terms and terms[0] not in known:
+                known.append(terms[0])
+        for term in self.analyzer.terms(whole):
             counts[term] = counts.get(term, 0) + 1
         for term, count in counts.items():
             self.postings.setdefault(term, []).append([number, count])
@@ -49,8 +55,9 @@ class Index:
         """``search/index.js``: plain JSON (the json module's) assigned to one global."""
         for term in list(self.postings):  # "knochenturm" typed as the term itself is known too
             if term not in self.vocabulary:
-                again = self.analyzer.terms(term)
-                self.vocabulary[term] = again[0] if again else term
+                self.vocabulary[term] = list(dict.fromkeys([term, *self.analyzer.terms(term)[:1]]))
+        for word in [w for w, terms in self.vocabulary.items() if not terms]:
+            del self.vocabulary[word]
         total = max(len(self.docs), 1)
         data = {"docs": self.docs, "vocabulary": self.vocabulary, "stopwords": sorted(STOPWORDS),
                 "postings": self.postings,

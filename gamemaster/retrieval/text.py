@@ -117,6 +117,10 @@ class Analyzer:
     def words_for(self, language: str) -> "_Words":
         return self._by_language.get(language) or self._by_language[self._base]
 
+    def language_of(self, text: str) -> str:
+        """The language ``terms`` analyses ``text`` in."""
+        return detect(_WORD.findall(fold(text)), self._base) if self._detects else self._base
+
     def terms(self, text: str) -> list[str]:
         found = _WORD.findall(fold(text))
         language = detect(found, self._base) if self._detects else self._base

@@ -1,7 +1,9 @@
 // The search across the studio. The index (search/index.js) was analysed by the build
 // with recall's own pipeline; a query's words are looked up in its vocabulary (folded
-// word → term), so "Knochentürme" and "knochenturm" ask for the same term. Results are
-// built with textContent only: nothing from the studio is ever read as HTML.
+// word → its terms, one per language it was written in), so "Knochentürme" and
+// "knochenturm" ask for the same term. Every word must match; a word matches a document
+// holding any of its terms. Results are built with textContent only: nothing from the
+// studio is ever read as HTML.
 (function () {
   "use strict";
   var index = window.GM_SEARCH;
@@ -18,13 +20,13 @@
     return text.normalize("NFKC").toLowerCase().replace(/ß/g, "ss");
   }
 
-  function termOf(word) {
+  function termsOf(word) {
     if (Object.prototype.hasOwnProperty.call(index.vocabulary, word)) return index.vocabulary[word];
     var best = null;  // a form the studio never wrote: the longest term it starts with
     terms.forEach(function (t) {
       if (t.length >= 3 && word.indexOf(t) === 0 && word.length - t.length <= 3 && (!best || t.length > best.length)) best = t;
     });
-    return best || word;
+    return [best || word];
   }
 
   function analyse(query) {
@@ -32,8 +34,9 @@
     var found = [];
     words.forEach(function (w) {
       if (w.length < 2 || stop[w]) return;
-      var t = termOf(w);
-      if (found.indexOf(t) === -1) found.push(t);
+      var t = termsOf(w);
+      var key = t.join(" ");
+      if (!found.some(function (f) { return f.join(" ") === key; })) found.push(t);
     });
     return found;
   }
@@ -42,10 +45,14 @@
     var wanted = analyse(query);
     if (!wanted.length) return null;
     var scores = null;
-    wanted.forEach(function (t) {
+    wanted.forEach(function (group) {
       var next = {};
-      (index.postings[t] || []).forEach(function (p) {
-        if (scores === null || scores[p[0]] !== undefined) next[p[0]] = (scores ? scores[p[0]] : 0) + p[1] * index.idf[t];
+      group.forEach(function (t) {
+        (index.postings[t] || []).forEach(function (p) {
+          if (scores === null || scores[p[0]] !== undefined) {
+            next[p[0]] = (next[p[0]] !== undefined ? next[p[0]] : (scores ? scores[p[0]] : 0)) + p[1] * index.idf[t];
+          }
+        });
       });
       scores = next;
     });
