@@ -35,7 +35,7 @@ def _day_of(memory: Memory) -> int:
 
 
 #: Where a memory came from when it is something the character learned from outside.
-LEARNED = ("heard", "meeting", "event", "brief", "artifact")
+LEARNED = ("heard", "meeting", "event", "brief", "artifact", "invitation")
 
 
 def _learned(memory: Memory) -> bool:
