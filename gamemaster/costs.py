@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import groupby
 
 from . import scene_files
 from .pricing import USAGE_FIELDS, cost_usd, is_priced
@@ -12,6 +13,10 @@ from .workspace import Workspace
 #: Output tokens assumed for a call before the studio has any of its own to go by.
 DEFAULT_OUTPUT_TOKENS = 1500
 CHARS_PER_TOKEN = 4
+
+#: The calls of each packed day by (archive, size, mtime): a packed day never changes, and
+#: ``next --budget`` asks for the costs before every scene; read again only if the archive is.
+_PACKED_CALLS: dict[tuple[str, int, int], list] = {}
 
 
 def _scene_folders(workspace: Workspace):
@@ -27,7 +32,21 @@ def _scene_folders(workspace: Workspace):
 
 def _calls(workspace: Workspace):
     """(day, agent, call) for every recorded API call, applied, pending or abandoned."""
-    for day, folder in _scene_folders(workspace):
+    for (day, abandoned), entries in groupby(_scene_folders(workspace), lambda e: (e[0], e[1].parent.name == ".abandoned")):
+        folders = [folder for _, folder in entries]
+        archive = scene_files.archive_path(workspace, day)
+        if abandoned or (workspace.scenes / day).exists() or not archive.is_file():
+            yield from _folder_calls(workspace, day, folders)
+            continue
+        stat = archive.stat()
+        key = (str(archive), stat.st_size, stat.st_mtime_ns)
+        if key not in _PACKED_CALLS:
+            _PACKED_CALLS[key] = list(_folder_calls(workspace, day, folders))
+        yield from _PACKED_CALLS[key]
+
+
+def _folder_calls(workspace: Workspace, day: str, folders: list):
+    for folder in folders:
         record_path = folder / "scene.json"
         record = workspace.read_json(record_path) if scene_files.is_file(workspace, record_path) else {}
         usage = record.get("usage")

@@ -8,6 +8,9 @@ reported are those of the lines listed and of every line the index could not rea
 
 from __future__ import annotations
 
+from itertools import chain
+from typing import Iterable
+
 from .linesize import line_too_long
 from .problems import GamemasterError, Problem
 from .retrieval.index import open_index
@@ -21,32 +24,31 @@ def indexed_matching(stream: MemoryStream, language: str, tag: str | None, text:
     if not stream.exists():
         raise GamemasterError(f"{stream.display}: no memory stream for agent {stream.agent!r}")
     index = open_index(stream.root, stream.agent, language).refresh()
-    try:
-        docs = index.filtered(tag_key(tag) if tag is not None else None, kind)
-        spans = index.spans()
-    finally:
-        index.close()
     found: list[Located] = []
     problems: list[Problem] = []
-    with open(stream.path, "rb") as handle:
-        for doc in docs:
-            handle.seek(doc.offset)
-            parsed = stream.parse_line(handle.read(doc.length), doc.line)
-            if isinstance(parsed, Problem):
-                problems.append(parsed)
-            elif ((tag is None or tag in parsed.tags) and (kind is None or parsed.type == kind)
-                  and (text is None or text.lower() in parsed.description.lower())):
-                found.append(Located(parsed, doc.line, doc.offset))
-        problems += _unindexed(stream, handle, spans)
+    try:
+        docs = index.filtered(tag_key(tag) if tag is not None else None, kind)
+        with open(stream.path, "rb") as handle:
+            for doc in docs:
+                handle.seek(doc.offset)
+                parsed = stream.parse_line(handle.read(doc.length), doc.line)
+                if isinstance(parsed, Problem):
+                    problems.append(parsed)
+                elif ((tag is None or tag in parsed.tags) and (kind is None or parsed.type == kind)
+                      and (text is None or text.lower() in parsed.description.lower())):
+                    found.append(Located(parsed, doc.line, doc.offset))
+            problems += _unindexed(stream, handle, index.spans())
+    finally:
+        index.close()
     problems.sort(key=lambda p: p.line or 0)
     return (found[-last:] if last else found), problems
 
 
-def _unindexed(stream: MemoryStream, handle, spans: list[tuple[int, int, int]]) -> list[Problem]:
+def _unindexed(stream: MemoryStream, handle, spans: Iterable[tuple[int, int, int]]) -> list[Problem]:
     """The problems of the lines between indexed ones that are not blank (the index skipped them)."""
     problems = []
     end, line = 0, 0
-    for next_line, offset, length in [*spans, (None, None, None)]:
+    for next_line, offset, length in chain(spans, [(None, None, None)]):
         if next_line is None or next_line > line + 1:  # lines line+1 .. next_line-1 were not indexed
             handle.seek(end)
             gap = handle.read(offset - end) if offset is not None else None

@@ -23,7 +23,7 @@ from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, l
 from .linesize import MAX_LINE_BYTES, line_too_long
 from .models import Memory
 from .problems import GamemasterError, Problem
-from .stream_rules import Consistency
+from .stream_rules import Consistency, scan_stream
 
 INDEX_VERSION = 2
 _REFLECTION = re.compile(rb'"type"\s*:\s*"reflection"')
@@ -282,19 +282,11 @@ class MemoryStream:
             return [], []
         found: list[Located] = []
         problems: list[Problem] = []
-        data = self.path.read_bytes()
-        raw_lines = data.split(b"\n")
-        if raw_lines and raw_lines[-1] == b"":
-            raw_lines.pop()
-        offset = 0
-        for number, raw in enumerate(raw_lines, start=1):
-            if len(raw) > MAX_LINE_BYTES or raw.strip():
-                parsed = self.parse_line(raw, number)
-                if isinstance(parsed, Problem):
-                    problems.append(parsed)
-                else:
-                    found.append(Located(parsed, number, offset))
-            offset += len(raw) + 1
+        for number, offset, parsed in scan_stream(self.path, self.display, self.parse_line):
+            if isinstance(parsed, Problem):
+                problems.append(parsed)
+            else:
+                found.append(Located(parsed, number, offset))
         return found, problems + stream_consistency(self.display, found, self.agent)
 
     def matching(

@@ -131,3 +131,18 @@ def test_bad_line_in_the_window_is_reported_not_silently_dropped(empty_workspace
     found, problems = empty_workspace.stream("ana").tail(50)
     assert [i.memory.id for i in found] == ["ana-001", "ana-003"]
     assert [str(p) for p in problems][0].startswith("state/memories/ana.jsonl:2: ")
+
+
+def test_a_full_scan_reads_the_stream_line_by_line_not_whole(empty_workspace, monkeypatch):
+    from pathlib import Path
+
+    write_agent(empty_workspace, "ana")
+    path = write_lines(empty_workspace, "ana", [memory("ana", 1), "", "{kaputt", memory("ana", 2)])
+    whole = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda p: (_ for _ in ()).throw(AssertionError("read whole"))
+                        if p == path else whole(p))
+    found, problems = empty_workspace.stream("ana").scan()
+    first = len(json.dumps(memory("ana", 1), ensure_ascii=False)) + 1
+    assert [(m.memory.id, m.line, m.offset) for m in found] == [
+        ("ana-001", 1, 0), ("ana-002", 4, first + 1 + len("{kaputt") + 1)]
+    assert [p.line for p in problems] == [3]

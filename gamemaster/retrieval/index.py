@@ -18,7 +18,7 @@ import sqlite3
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from ..ids import confined
 from ..problems import GamemasterError
@@ -347,9 +347,10 @@ class SearchIndex:
         rows = self._connect().execute(f"SELECT {_DOC_COLUMNS} FROM doc {condition} ORDER BY seq", args)
         return [_row_doc(row) for row in rows]
 
-    def spans(self) -> list[tuple[int, int, int]]:
-        """(line, offset, length) of every indexed line, in stream order."""
-        return list(self._connect().execute("SELECT line, offset, length FROM doc ORDER BY seq"))
+    def spans(self) -> Iterator[tuple[int, int, int]]:
+        """(line, offset, length) of every indexed line, in stream order: read from the cursor as
+        they are used (one per memory: a list of them grows with the stream); before ``close()``."""
+        yield from self._connect().execute("SELECT line, offset, length FROM doc ORDER BY seq")
 
     def newest(self, count: int, reflections: bool = False) -> list[Doc]:
         where = "WHERE depth > 0" if reflections else ""

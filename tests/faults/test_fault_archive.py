@@ -76,3 +76,37 @@ def test_an_archiving_stopped_before_the_folder_was_removed_is_finished_by_the_n
     proc = fk.run(root, "day", "archive")
     assert proc.returncode == 0, fk.show(proc)
     assert not (root / "scenes" / "day-001").exists()
+
+
+def test_a_budget_check_over_packed_days_does_not_unpack_them(tmp_path, monkeypatch):
+    from gamemaster import scene_files
+    from gamemaster.archive import archive_days
+    from gamemaster.costs import cost_report
+    from gamemaster.workspace import Workspace
+
+    root = tmp_path / "studio"
+    init_workspace(root)
+    workspace = Workspace(root)
+    for day in ("day-001", "day-002"):  # usage of a pending scene in files, of an applied one in its record
+        scene = root / "scenes" / day / "scene-01"
+        (scene / "usage").mkdir(parents=True)
+        (scene / "usage" / "01-vera.json").write_text(json.dumps(
+            {"calls": [{"model": "claude-sonnet-4-5", "input_tokens": 1000, "output_tokens": 200}]}))
+        if day == "day-002":
+            (scene / "scene.json").write_text(json.dumps(
+            {"usage": {"02-tobi": [{"model": "claude-sonnet-4-5", "input_tokens": 50, "output_tokens": 7, "cost_usd": 0.25}]}}))
+    world = workspace.load_world()
+    world.day = 3
+    workspace.save_world(world)
+    before = cost_report(workspace)
+    assert [p.day for p in archive_days(workspace)] == ["day-001", "day-002"]
+    assert cost_report(workspace) == before
+
+    unpacked = []
+    members = scene_files._members
+    monkeypatch.setattr(scene_files, "_members", lambda *key: unpacked.append(key[0]) or members(*key))
+    for _ in range(3):  # as `next --budget` does before every scene
+        assert cost_report(workspace) == before
+    assert unpacked == []
+    assert before["total"]["calls"] == 2 and before["agents"]["tobi"]["usd"] == 0.25
+    assert before["agents"]["vera"]["input_tokens"] == 1000

@@ -76,3 +76,24 @@ def test_memories_by_tag_and_type_lists_exactly_what_a_full_scan_lists(tmp_path)
     typed = json.loads(fk.run(root, "memories", "vera", "--type", "reflection", "--json").stdout)
     assert [m["id"] for m in typed["memories"]] == ["vera-011"]
     assert typed["problems"] == ["state/memories/vera.jsonl:1500: not valid JSON: Expecting value (column 36)"]
+
+
+def test_memories_by_tag_holds_no_list_of_every_indexed_line(tmp_path):
+    import tracemalloc
+
+    from gamemaster.memory_list import indexed_matching
+    from gamemaster.workspace import Workspace
+
+    root = tmp_path / "studio"
+    init_workspace(root)
+    stream = Workspace(root).stream("vera")
+    peaks = []
+    for count in (2000, 20000):
+        _big_stream(root, "vera", count)
+        assert indexed_matching(stream, "de", "nirgends", None, None, None) == ([], [])  # builds the index
+        tracemalloc.start()
+        assert indexed_matching(stream, "de", "nirgends", None, None, None) == ([], [])
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    # ten times the lines, about the same memory (a list of every line's span: ~2 MB more)
+    assert peaks[1] < peaks[0] + 300_000, peaks

@@ -23,16 +23,16 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ...gatherings import proposal_problems
 from ...lang import phrase, short_name
-from ...schedule import GATHERING_DAYS_AHEAD
+from ...reply_models import GatheringDraft
+from ...schedule import WEEKDAYS
 from ...slots import parse_slot, slot_index, slot_label
 from .text import WORD_RE
 
 if TYPE_CHECKING:
     from ...models import Brief
     from .player import Player
-
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 #: What a brief's words mean, per language. Not in the phrase bank: these are read, not said.
 WORDS = {
@@ -82,8 +82,8 @@ def proposal(player: Player) -> tuple[dict, str] | None:
         if found is None:
             continue
         draft, place_said = found
-        if draft["day"] > player.spec.day + GATHERING_DAYS_AHEAD:
-            continue  # further ahead than a reply may plan: the reply would be refused
+        if proposal_problems(GatheringDraft.model_construct(**draft), player.agent.id, player.spec, player.req.roster):
+            continue  # e.g. further ahead than a reply may plan: the reply would be refused
         if any(g.host == player.agent.id and (g.day, g.slot) == (draft["day"], draft["slot"])
                for g in player.req.engagements):
             return None
@@ -104,7 +104,7 @@ def _read(player: Player, brief: Brief, words: dict) -> tuple[dict, str] | None:
     slot = next((parse_slot(w) for i, w in enumerate(lower)
                  if parse_slot(w) and (w not in words["tomorrow"] or (i and lower[i - 1] in words["slot_before"]))), None)
     slot = slot or ("morning" if morning else "evening")
-    if day == player.spec.day and player.spec.slot and _index(slot) <= _index(player.spec.slot):
+    if day == player.spec.day and player.spec.slot and slot_index(slot) <= slot_index(player.spec.slot):
         day += 1  # that time of today is here or over: the same time tomorrow
     place = words["place"].search(text)
     if place:
@@ -170,8 +170,3 @@ def _weekday(player: Player, day: int) -> str:
     if player.req.weekday not in WEEKDAYS:
         return "mon"
     return WEEKDAYS[(WEEKDAYS.index(player.req.weekday) + day - player.spec.day) % 7]
-
-
-def _index(slot: str) -> int:
-
-    return slot_index(slot)
