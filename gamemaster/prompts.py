@@ -15,7 +15,8 @@ from typing import Callable
 from string import Template
 
 from .contract import contract_values
-from .lang import phrase, reason
+from .lang import phrase
+from .reasons import reason
 from .models import Agent, Brief, Memory, World
 from .problems import StateError
 from .scene_spec import SceneSpec

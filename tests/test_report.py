@@ -13,7 +13,7 @@ import pytest
 from report_studio import ESCAPED, NETWORK, PAYLOAD, gamemaster, pages, played_studio, scene_records
 
 from gamemaster.create import init_workspace
-from gamemaster.lang import reason
+from gamemaster.reasons import reason
 from gamemaster.problems import GamemasterError, StateError
 from gamemaster.report import build_report
 from gamemaster.workspace import Workspace
