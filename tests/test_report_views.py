@@ -316,3 +316,17 @@ def test_a_kind_s_reason_is_translated_by_its_own_table(monkeypatch):
     assert written == "vera, tobi sit down together (2 scene(s) so far)"
     assert reason("de", written, {"vera": "Vera Kowalski", "tobi": "Tobias „Tobi“ Richter"}) == \
         "Vera, Tobi setzen sich zusammen (2 Szene(n) bisher)"
+
+
+def test_the_stylesheet_defines_every_colour_it_uses_without_the_kinds():
+    """The charts are drawn in colours of their own: a studio without a kind named REFLECTION or
+    EVENT (whose ``--reflection``/``--event`` the kinds' CSS adds) still draws its accumulator chart."""
+    import re
+    from pathlib import Path
+
+    import gamemaster.report
+
+    css = (Path(gamemaster.report.__file__).parent / "assets" / "style.css").read_text(encoding="utf-8")
+    defined = set(re.findall(r"(--[\w-]+)\s*:", css))
+    used = set(re.findall(r"var\((--[\w-]+)\)", css))
+    assert sorted(used - defined) == []
