@@ -155,18 +155,11 @@ def short_name(display: str) -> str:
     return words[0] if words else ""
 
 
-#: The Game Master's reasons for a scene. Scene records and the CLI keep them in English (the
-#: first template, as the kinds write them); the report and the prompts show them in the studio's
-#: language, read back through these templates. Fields named in ``_IDS`` hold character ids.
+#: The Game Master's reasons for a scene that are the toolkit's own, not a kind's: a scene kind
+#: declares its reasons in its ``reasons`` table (``kinds/base.py``). Scene records and the CLI keep
+#: them in English (the first template); the report and the prompts show them in the studio's
+#: language, read back through these templates (``reasons.py``).
 REASONS: list[tuple[str, dict[str, str]]] = [
-    ("opens", {"en": "the studio opens: day {day} begins with ARRIVAL",
-               "de": "Das Studio öffnet: Tag {day} beginnt mit der Ankunft"}),
-    ("day_over", {"en": "day {day} is over after {count} scenes; day {next} begins with ARRIVAL",
-                  "de": "Tag {day} ist nach {count} Szenen vorbei; Tag {next} beginnt mit der Ankunft"}),
-    ("work_rooms", {"en": "{who}: waited longest to act ({count} scene(s) today); work side by side in {rooms} rooms",
-                    "de": "{who}: am längsten nicht dran ({count} Szene(n) heute); arbeiten nebeneinander in {rooms} Räumen"}),
-    ("work", {"en": "{who}: waited longest to act ({count} scene(s) today); work side by side",
-              "de": "{who}: am längsten nicht dran ({count} Szene(n) heute); arbeiten nebeneinander"}),
     ("brief_more", {"en": "brief {brief} from the Creative Director awaits {who} (announced to {count} more)",
                     "de": "Vorgabe {brief} des Creative Director wartet auf {who} (weiteren {count} angekündigt)"}),
     ("brief", {"en": "brief {brief} from the Creative Director awaits {who}",
@@ -175,22 +168,6 @@ REASONS: list[tuple[str, dict[str, str]]] = [
                     "de": "vom Creative Director angesetzt: ein neuer Tag beginnt"}),
     ("forced", {"en": "forced by the Creative Director: {kind} with {who}",
                 "de": "vom Creative Director angesetzt: {kind} mit {who}"}),
-    ("lunch", {"en": "{first} and {second} cross paths at lunch: {why}",
-               "de": "{first} und {second} treffen sich beim Mittagessen: {why}"}),
-    ("hallway", {"en": "{first} and {second} cross paths in the hallway: {why}",
-                 "de": "{first} und {second} begegnen sich auf dem Flur: {why}"}),
-    ("both_care", {"en": "both care about {tags}", "de": "beiden liegt {tags} am Herzen"}),
-    ("wants_talk", {"en": "{who} wants to talk with {partners} about {topic}",
-                    "de": "{who} möchte mit {partners} über „{topic}“ sprechen"}),
-    ("event_meeting", {"en": "event {event} calls a meeting: {text}",
-                       "de": "Ereignis {event} beruft eine Besprechung ein: {text}"}),
-    ("event_weekly", {"en": "event {event} (every {weekday}{slot}): {text}",
-                      "de": "Ereignis {event} (jeden {weekday}{slot}): {text}"}),
-    ("event", {"en": "event {event} (day {day}{slot}): {text}", "de": "Ereignis {event} (Tag {day}{slot}): {text}"}),
-    ("reflection", {"en": "{who}: accumulator {value} > {threshold}",
-                    "de": "{who}: Wichtigkeits-Akkumulator {value} > Schwelle {threshold}"}),
-    ("gathering", {"en": "{gathering}: {host} invited for day {day} at {slot}: {what}",
-                   "de": "{gathering}: {host} hat für Tag {day}, {slot}, eingeladen: {what}"}),
     ("host_present", {"en": "host present, {came} of {invited} invited came",
                       "de": "Gastgeber:in da, {came} von {invited} Eingeladenen gekommen"}),
     ("host_absent", {"en": "host absent, {came} of {invited} invited came",
@@ -200,61 +177,3 @@ REASONS: list[tuple[str, dict[str, str]]] = [
     ("absent", {"en": "accepted but absent: {who}", "de": "zugesagt, aber nicht da: {who}"}),
     ("uninvited", {"en": "came uninvited: {who}", "de": "ungeladen gekommen: {who}"}),
 ]
-_IDS = ("who", "first", "second", "partners", "host")
-_SLOTS = ("morning", "lunch", "afternoon", "evening")
-
-
-def _pattern(template: str) -> re.Pattern:
-    parts = re.split(r"\{(\w+)\}", template)
-    out = []
-    for n, part in enumerate(parts):
-        if n % 2 == 0:
-            out.append(re.escape(part))
-        elif part in _IDS:
-            out.append(rf"(?P<{part}>[\w.-]+(?:, [\w.-]+)*)")
-        elif part == "slot" and "{slot}:" not in template:  # an event's ", afternoon" (none in the morning)
-            out.append(rf"(?P<slot>(?:, (?:{'|'.join(_SLOTS)}))?)")
-        elif part == "slot":
-            out.append(rf"(?P<slot>{'|'.join(_SLOTS)})")
-        elif part in ("day", "next", "count", "rooms", "value", "threshold", "came", "invited"):
-            out.append(rf"(?P<{part}>\d+)")
-        elif part == "what":  # a gathering's; the attendance follows after "; "
-            out.append(r"(?P<what>[^;]+?)")
-        else:
-            out.append(rf"(?P<{part}>.+?)")
-    return re.compile("".join(out) + r"\Z", re.S)
-
-
-_PATTERNS = [(key, _pattern(t["en"]), t) for key, t in REASONS]
-
-
-def reason(language: str, text: str, names: dict[str, str] | None = None) -> str:
-    """A scene's reason in ``language`` (ids as first names when ``names`` are given); a reason
-    no template knows is kept as written, part by part (``; ``)."""
-    if language == "en" or language not in REASONS[0][1]:
-        return text
-    whole = _translate(language, text, names or {})
-    if whole is not None:
-        return whole
-    return "; ".join(_translate(language, part, names or {}) or part for part in text.split("; "))
-
-
-def _translate(language: str, text: str, names: dict[str, str]) -> str | None:
-    for key, pattern, templates in _PATTERNS:
-        match = pattern.match(text)
-        if not match:
-            continue
-        values = dict(match.groupdict())
-        for field in _IDS:
-            if field in values:
-                values[field] = ", ".join(short_name(names[i]) if i in names else i for i in values[field].split(", "))
-        if "slot" in values:
-            slot = values["slot"].lstrip(", ")
-            shown = phrase(language, f"slot_{slot}") if slot in _SLOTS else slot
-            values["slot"] = (", " + shown) if values["slot"].startswith(", ") else shown
-        if "weekday" in values and f"weekday_{values['weekday'][:3].lower()}" in PHRASES[language]:
-            values["weekday"] = phrase(language, f"weekday_{values['weekday'][:3].lower()}")
-        if "why" in values:
-            values["why"] = _translate(language, values["why"], names) or values["why"]
-        return templates[language].format(**values)
-    return None

@@ -15,11 +15,12 @@ from typing import Callable
 from string import Template
 
 from .contract import contract_values
-from .lang import phrase, reason
+from .lang import phrase
+from .reasons import reason
 from .models import Agent, Brief, Memory, World
 from .problems import StateError
 from .scene_spec import SceneSpec
-from .retrieval.base import SECTIONS, Selection
+from .retrieval.base import Selection
 from .retrieval.render import memory_line, memory_text
 from .turns import Turn
 
@@ -137,11 +138,7 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
     since = {m.id for m in ctx.since}
 
     def section(name: str) -> str:
-        # The template has places for SECTIONS only; what a strategy labels otherwise is still
-        # what it chose for this scene, so it stands with the relevant memories, never dropped.
-        picked = [p for p in ctx.selection.picked
-                  if (p.section == name or (name == "relevant" and p.section not in SECTIONS)) and p.memory.id not in since]
-        picked = sorted(picked, key=lambda p: p.offset)
+        picked = sorted(ctx.selection.section(name, exclude=since), key=lambda p: p.offset)
         return bullet_list([memory_text(p.memory, language, p.heard) for p in picked])
 
     return {

@@ -46,3 +46,19 @@ def test_a_reflection_prompt_without_memories_to_cite_is_an_error_in_validate(wo
     shown = f"scenes/{json.loads(workspace.world_path.read_text(encoding='utf-8'))['pending']}/shown/01-vera.json"
     assert f"{shown}: vera: the REFLECTION prompt asks for evidence from the memories it shows, and shows none" \
         in result.output
+
+
+def test_the_relevant_section_holds_what_a_strategy_labels_otherwise_and_leaves_out_what_is_excluded():
+    from gamemaster.models import Memory
+    from gamemaster.retrieval import Picked, Selection
+
+    def picked(memory_id: str, section: str, offset: int) -> Picked:
+        return Picked(Memory(id=memory_id, type="observation", description=memory_id, importance=5),
+                      section, offset)
+
+    selection = Selection("custom", 1000, "de", picked=[
+        picked("vera-001", "recent", 1), picked("vera-002", "topic", 2), picked("vera-003", "relevant", 3), picked("vera-004", "topic", 4)])
+
+    assert [p.memory.id for p in selection.section("relevant")] == ["vera-002", "vera-003", "vera-004"]
+    assert [p.memory.id for p in selection.section("relevant", exclude={"vera-004"})] == ["vera-002", "vera-003"]
+    assert [p.memory.id for p in selection.section("recent")] == ["vera-001"]

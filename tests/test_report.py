@@ -13,7 +13,7 @@ import pytest
 from report_studio import ESCAPED, NETWORK, PAYLOAD, gamemaster, pages, played_studio, scene_records
 
 from gamemaster.create import init_workspace
-from gamemaster.lang import reason
+from gamemaster.reasons import reason
 from gamemaster.problems import GamemasterError, StateError
 from gamemaster.report import build_report
 from gamemaster.workspace import Workspace
@@ -339,3 +339,26 @@ def test_a_gathering_is_shown_on_its_day_page_escaped_with_who_came(tmp_path):
     assert "vera.html" in came and "tobi.html" in came
     assert "darius.html" in section.split("Zugesagt, nicht gekommen</dt><dd>")[1].split("</dd>")[0]
     assert "tobi.html" in section.split("Ungeladen gekommen</dt><dd>")[1].split("</dd>")[0]
+
+
+def test_a_build_reads_each_reply_once(studio, tmp_path, monkeypatch):
+    """The day page, the search index and the scene page all show a scene's replies; a full
+    build reads (and for an archived day unpacks) each reply once for the three of them."""
+    import collections
+
+    import gamemaster.report.studio as report_studio
+    from gamemaster.reply_models import Reply
+
+    root, _, _ = studio
+    reads = collections.Counter()
+    original = report_studio.read_record
+
+    def counted(workspace, path, model):
+        if isinstance(model, type) and issubclass(model, Reply):
+            reads[path] += 1
+        return original(workspace, path, model)
+
+    monkeypatch.setattr(report_studio, "read_record", counted)
+    build_report(Workspace(root), out=tmp_path / "fresh")
+    assert reads, "the build read the replies"
+    assert {str(path): n for path, n in reads.items() if n != 1} == {}

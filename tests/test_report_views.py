@@ -136,7 +136,7 @@ def test_the_game_masters_reasons_read_in_the_studios_language_in_prompts_and_pa
     ("a reason no template knows", "a reason no template knows"),
 ])
 def test_each_kind_of_reason_has_its_german_form(english, german):
-    from gamemaster.lang import reason
+    from gamemaster.reasons import reason
 
     names = {"vera": "Vera Kowalski", "tobi": "Tobias „Tobi“ Richter"}
     assert reason("de", english, names) == german
@@ -299,3 +299,34 @@ def test_every_word_the_studio_wrote_finds_the_documents_it_is_in_whatever_their
             terms = data["vocabulary"][word]
             terms = terms if isinstance(terms, list) else [terms]
             assert any(number in [p[0] for p in data["postings"].get(t, [])] for t in terms), (word, terms)
+
+
+def test_a_kind_s_reason_is_translated_by_its_own_table(monkeypatch):
+    """A kind's reason is translated through the kind's own ``reasons`` table: a change of its wording
+    is still shown in German, and so is a reason the kind writes that no other table knows."""
+    from gamemaster.kinds import get_kind
+    from gamemaster.reasons import reason
+
+    work = get_kind("WORK")
+    monkeypatch.setattr(type(work), "reasons", {
+        "work": {"en": "{who} sit down together ({count} scene(s) so far)",
+                 "de": "{who} setzen sich zusammen ({count} Szene(n) bisher)"}})
+    written = work.reason("work", who="vera, tobi", count=2)
+
+    assert written == "vera, tobi sit down together (2 scene(s) so far)"
+    assert reason("de", written, {"vera": "Vera Kowalski", "tobi": "Tobias „Tobi“ Richter"}) == \
+        "Vera, Tobi setzen sich zusammen (2 Szene(n) bisher)"
+
+
+def test_the_stylesheet_defines_every_colour_it_uses_without_the_kinds():
+    """The charts are drawn in colours of their own: a studio without a kind named REFLECTION or
+    EVENT (whose ``--reflection``/``--event`` the kinds' CSS adds) still draws its accumulator chart."""
+    import re
+    from pathlib import Path
+
+    import gamemaster.report
+
+    css = (Path(gamemaster.report.__file__).parent / "assets" / "style.css").read_text(encoding="utf-8")
+    defined = set(re.findall(r"(--[\w-]+)\s*:", css))
+    used = set(re.findall(r"var\((--[\w-]+)\)", css))
+    assert sorted(used - defined) == []

@@ -14,6 +14,12 @@ class Arrival(SceneKind):
     colour = "#5b7c99"
     contract_rules = {"de": {"plan": "ARRIVAL"}, "en": {"plan": "ARRIVAL"}}
     recalls_by_interests = True
+    reasons = {
+        "opens": {"en": "the studio opens: day {day} begins with ARRIVAL",
+                  "de": "Das Studio öffnet: Tag {day} beginnt mit der Ankunft"},
+        "day_over": {"en": "day {day} is over after {count} scenes; day {next} begins with ARRIVAL",
+                     "de": "Tag {day} ist nach {count} Szenen vorbei; Tag {next} beginnt mit der Ankunft"},
+    }
 
     def check(self, reply, ctx: ReplyCheck) -> list[str]:
         return [] if reply.plan is not None else ["plan: an ARRIVAL reply must declare today's plan"]
@@ -26,10 +32,10 @@ class Arrival(SceneKind):
 
     def choose(self, world, agents, roster):
         if world.day == 0:
-            reason = "the studio opens: day 001 begins with ARRIVAL"
+            reason = self.reason("opens", day="001")
         elif day_is_over(world):
-            reason = (f"day {world.day:03d} is over after {counted_scenes(world)} scenes; "
-                      f"day {world.day + 1:03d} begins with ARRIVAL")
+            reason = self.reason("day_over", day=f"{world.day:03d}", count=counted_scenes(world),
+                                 next=f"{world.day + 1:03d}")
         else:
             return None
         return SceneSpec(type=self.name, day=world.day + 1, scene=1, participants=roster, reason=reason)

@@ -97,6 +97,12 @@ class SceneKind:
     contract_rules: ClassVar[dict[str, dict[str, str]]] = {}
     #: Lines of its own for the reply contract (for fields of its own ``reply_model``), per language.
     contract_lines: ClassVar[dict[str, list[str]]] = {}
+    #: Why the Game Master chose one of its scenes: name → template per language. The English one
+    #: is what ``reason`` writes into the scene's record; ``reasons.reason`` reads a stored reason back
+    #: through the English templates of every kind and shows it in the studio's language, so a
+    #: change of wording here changes both. Fields named in ``reasons.REASON_IDS`` hold character ids;
+    #: a more specific template comes before one it would also match.
+    reasons: ClassVar[dict[str, dict[str, str]]] = {}
     #: What a reply to one of its scenes is (``gamemaster schema --type KIND``): ``Reply`` or a subclass.
     reply_model: ClassVar[type[Reply]] = Reply
     #: The colour of its scenes in the report (badges, bars).
@@ -122,6 +128,10 @@ class SceneKind:
         """Where the kind ships its template: beside its module. A workspace's ``prompts/`` and
         the toolkit's bundled prompts come first (``Workspace.template_path``)."""
         return Path(inspect.getfile(type(self))).with_name(self.template)
+
+    def reason(self, name: str, **values) -> str:
+        """The English reason ``name`` of ``reasons``, filled in: what a scene's record keeps."""
+        return self.reasons[name]["en"].format(**values)
 
     def phrase(self, table: dict[str, str], language: str) -> str:
         """The entry of a per-language table for ``language``, else the English one, else none."""

@@ -29,6 +29,13 @@ class Encounter(SceneKind):
     colour = "#b7791f"
     contract_rules = {"de": {"conversation": "einer ENCOUNTER", "takeaways": "ENCOUNTER"},
                       "en": {"conversation": "of an ENCOUNTER", "takeaways": "ENCOUNTER"}}
+    reasons = {
+        "lunch": {"en": "{first} and {second} cross paths at lunch: {why}",
+                  "de": "{first} und {second} treffen sich beim Mittagessen: {why}"},
+        "hallway": {"en": "{first} and {second} cross paths in the hallway: {why}",
+                    "de": "{first} und {second} begegnen sich auf dem Flur: {why}"},
+        "both_care": {"en": "both care about {tags}", "de": "beiden liegt {tags} am Herzen"},
+    }
     final_turn = {
         "de": "Das ist dein letzter Beitrag in dieser Begegnung: fasse sie im Feld `conversation` aus deiner Sicht zusammen.",
         "en": "This is your last turn in this encounter: summarise it from your view in `conversation`.",
@@ -69,10 +76,9 @@ class Encounter(SceneKind):
         if pair is None:
             return None
         (first, second), topic, tags, why = pair
-        place = "at lunch" if lunch else "in the hallway"
         return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1, participants=[first, second],
                          topic=topic, topic_tags=tags, rounds=self.rounds(world),
-                         reason=f"{first} and {second} cross paths {place}: {why}")
+                         reason=self.reason("lunch" if lunch else "hallway", first=first, second=second, why=why))
 
     def _since_lunch(self, world) -> bool:
         """An encounter already happened since the last scene that counts (lunch is taken)."""
@@ -102,8 +108,7 @@ class Encounter(SceneKind):
                             f"{agent_id} wants to talk with {partner} about {wish.topic}")
         return None
 
-    @staticmethod
-    def _pair_by_interests(world, agents, roster, talked):
+    def _pair_by_interests(self, world, agents, roster, talked):
         """The two who share the most interest tags; among equals those who waited longest to act."""
 
         def tags(agent_id) -> dict[str, str]:
@@ -128,7 +133,7 @@ class Encounter(SceneKind):
             return None
         (first, second), shared = best
         if shared:
-            return (first, second), tags(first)[shared[0]], shared, f"both care about {', '.join(shared)}"
+            return (first, second), tags(first)[shared[0]], shared, self.reason("both_care", tags=", ".join(shared))
         return (first, second), None, [], "they have not talked today"
 
 

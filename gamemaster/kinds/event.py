@@ -30,6 +30,13 @@ class EventKind(SceneKind):
     colour = "#b23a48"
     counts_toward_day = False
     recalls_by_plan = True
+    reasons = {
+        "meeting": {"en": "event {event} calls a meeting: {text}",
+                    "de": "Ereignis {event} beruft eine Besprechung ein: {text}"},
+        "weekly": {"en": "event {event} (every {weekday}{slot}): {text}",
+                   "de": "Ereignis {event} (jeden {weekday}{slot}): {text}"},
+        "day": {"en": "event {event} (day {day}{slot}): {text}", "de": "Ereignis {event} (Tag {day}{slot}): {text}"},
+    }
 
     def choose(self, world, agents, roster):
         if world.day == 0 or not world.today:
@@ -40,11 +47,12 @@ class EventKind(SceneKind):
         event = self.due(world)
         if event is None:
             return None
-        when = f"every {event.weekday}" if event.weekday else f"day {event.day:03d}"
-        when += f", {event.slot}" if event.slot != "morning" else ""
+        slot = f", {event.slot}" if event.slot != "morning" else ""
+        reason = (self.reason("weekly", event=event.id, weekday=event.weekday, slot=slot, text=event.text)
+                  if event.weekday else self.reason("day", event=event.id, day=f"{event.day:03d}", slot=slot, text=event.text))
         return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1,
                          participants=self.concerned(event, roster), topic=event.text, event_id=event.id,
-                         reason=f"event {event.id} ({when}): {event.text}")
+                         reason=reason)
 
     @staticmethod
     def due(world, any_slot: bool = False):
@@ -75,7 +83,7 @@ class EventKind(SceneKind):
             return None
         return SceneSpec(type=meeting.KIND.name, day=world.day, scene=world.scene + 1, participants=people,
                          topic=event.text, rounds=meeting.KIND.rounds(world), event_id=event.id,
-                         reason=f"event {event.id} calls a meeting: {event.text}")
+                         reason=self.reason("meeting", event=event.id, text=event.text))
 
     def _meeting_owed(self, world):
         """The last event held today that calls a meeting which has not taken place yet."""

@@ -30,6 +30,10 @@ class GatheringKind(SceneKind):
     in_sequence = True
     counts_toward_day = False
     min_participants = 1
+    reasons = {
+        "gathering": {"en": "{gathering}: {host} invited for day {day} at {slot}: {what}",
+                      "de": "{gathering}: {host} hat für Tag {day}, {slot}, eingeladen: {what}"},
+    }
 
     def check(self, reply, ctx: ReplyCheck) -> list[str]:
         return [] if reply.says.strip() else ["says: a GATHERING turn must say something"]
@@ -50,9 +54,9 @@ class GatheringKind(SceneKind):
     def _topic(gathering) -> str:
         return f"{gathering.what} ({gathering.place})"
 
-    @staticmethod
-    def _reason(gathering) -> str:
-        return f"{gathering.id}: {gathering.host} invited for day {gathering.day:03d} at {gathering.slot}: {gathering.what}"
+    def _reason(self, gathering) -> str:
+        return self.reason("gathering", gathering=gathering.id, host=gathering.host, day=f"{gathering.day:03d}",
+                           slot=gathering.slot, what=gathering.what)
 
     def forced(self, world, agents, participants):
         gathering = due(world)

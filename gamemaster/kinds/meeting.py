@@ -53,6 +53,10 @@ class Meeting(SceneKind):
     colour = "#8a5a9e"
     contract_rules = {"de": {"conversation": "eines MEETING", "takeaways": "MEETING"},
                       "en": {"conversation": "of a MEETING", "takeaways": "MEETING"}}
+    reasons = {
+        "wants_talk": {"en": "{who} wants to talk with {partners} about {topic}",
+                       "de": "{who} möchte mit {partners} über „{topic}“ sprechen"},
+    }
     final_turn = {
         "de": (
             "Das ist dein letzter Beitrag in dieser Besprechung: fasse sie im Feld "
@@ -120,7 +124,7 @@ class Meeting(SceneKind):
                 return SceneSpec(
                     type=self.name, day=world.day, scene=world.scene + 1, participants=[agent_id, *partners][: world.meeting_max],
                     topic=wish.topic, topic_tags=list(wish.tags), rounds=self.rounds(world),
-                    reason=f"{agent_id} wants to talk with {', '.join(partners)} about {wish.topic}",
+                    reason=self.reason("wants_talk", who=agent_id, partners=", ".join(partners), topic=wish.topic),
                 )
         return None
 

@@ -9,7 +9,7 @@ from .base import ReplyCheck, SceneKind
 
 def trigger_reason(agent_id: str, value: int, threshold: int) -> str:
     """The reason a REFLECTION was chosen; ``triggered_value`` reads the count back."""
-    return f"{agent_id}: accumulator {value} > {threshold}"
+    return KIND.reason("trigger", who=agent_id, value=value, threshold=threshold)
 
 
 def triggered_value(reason: str, agent_id: str) -> int | None:
@@ -31,6 +31,10 @@ class Reflection(SceneKind):
     cites_evidence = True
     recalls_by_interests = True
     min_participants = max_participants = 1
+    reasons = {
+        "trigger": {"en": "{who}: accumulator {value} > {threshold}",
+                    "de": "{who}: Wichtigkeits-Akkumulator {value} > Schwelle {threshold}"},
+    }
     #: How many insights a reflection draws.
     insights_range = (3, 5)
 

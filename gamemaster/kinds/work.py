@@ -27,6 +27,12 @@ class Work(SceneKind):
     replans_on_news = True
     recalls_by_plan = True
     consults_library = True
+    reasons = {
+        "rooms": {"en": "{who}: waited longest to act ({count} scene(s) today); work side by side in {rooms} rooms",
+                  "de": "{who}: am längsten nicht dran ({count} Szene(n) heute); arbeiten nebeneinander in {rooms} Räumen"},
+        "work": {"en": "{who}: waited longest to act ({count} scene(s) today); work side by side",
+                 "de": "{who}: am längsten nicht dran ({count} Szene(n) heute); arbeiten nebeneinander"},
+    }
 
     def choose(self, world, agents, roster):
         """Those who waited longest to act work side by side (see ``fairness``)."""
@@ -34,9 +40,8 @@ class Work(SceneKind):
         rooms = self.seating(world, agents, roster)
         workers = [a for room in rooms for a in room]
         fewest = min(acted_today(world, roster)[a] for a in workers)
-        reason = f"{', '.join(workers)}: waited longest to act ({fewest} scene(s) today); work side by side"
-        if len(rooms) > 1:
-            reason += f" in {len(rooms)} rooms"
+        reason = (self.reason("rooms", who=", ".join(workers), count=fewest, rooms=len(rooms)) if len(rooms) > 1
+                  else self.reason("work", who=", ".join(workers), count=fewest))
         return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1, participants=workers,
                          rooms=rooms if len(rooms) > 1 else [], reason=reason)
 

@@ -25,7 +25,7 @@ from . import character, day as day_page, gallery, knows, overview, search, show
 from .charts import kind_css
 from .gatherings import shown_on as gatherings_shown
 from .html import character_file, day_file, gallery_file, labels, page, scene_file
-from .studio import Studio, day_input_files, day_summary, load_studio, scene_turns, workspace_file
+from .studio import Studio, Turn, day_input_files, day_summary, load_studio, scene_turns, workspace_file
 
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
@@ -115,6 +115,9 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
         writer.page(f"assets/{name}", _fingerprint(data), lambda data=data: data.decode("utf-8"))
 
     everything = _fingerprint(code, _studio_state(studio))
+    # Each scene's turns, with its replies read (and an archived day's unpacked) once for the
+    # three pages that show them: its day page, the search index and its own page.
+    turns = {r.ref: scene_turns(workspace, r) for day in studio.days for r in studio.records[day]}
 
     costs = cost_report(workspace)
     writer.page("index.html", _fingerprint(everything, costs),
@@ -129,7 +132,7 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
                                   _day_context(studio, day))
         writer.page(day_file(day), day_inputs, lambda day=day, records=records: frame(
             f'{words["day"]} {day}',
-            day_page.render_day(studio, day, {r.ref: scene_turns(workspace, r) for r in records}, day_summary(workspace, day)),
+            day_page.render_day(studio, day, {r.ref: turns[r.ref] for r in records}, day_summary(workspace, day)),
             "../", "days"))
     writer.page("talks.html", _fingerprint(everything, tracked), lambda: frame(
         words["talks"], talks.render_talks(studio, bool(tracked)), "", "talks"))
@@ -139,8 +142,8 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
             words["knows"], knows.render_knows(studio, [who_knows(workspace, q) for q in tracked]), "", "talks"))
     elif (out / "knows.html").is_file():  # tracking stopped: no page of it is left to be found
         (out / "knows.html").unlink()
-    _scene_pages(workspace, studio, writer, code, frame)
-    _search(workspace, studio, writer, everything, frame)
+    _scene_pages(workspace, studio, writer, code, frame, turns)
+    _search(workspace, studio, writer, everything, frame, turns)
     for agent_id in studio.agents:
         writer.page(character_file(agent_id), everything, lambda agent_id=agent_id: frame(
             studio.name(agent_id), character.render_character(studio, agent_id), "../", "characters", script=True))
@@ -157,25 +160,25 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
     return result
 
 
-def _search(workspace: Workspace, studio: Studio, writer: _Writer, everything: str, frame) -> None:
+def _search(workspace: Workspace, studio: Studio, writer: _Writer, everything: str, frame,
+            turns: dict[str, list[Turn]]) -> None:
     """The search page and its index, made from every day's files and every artifact."""
-    records = [r for day in studio.days for r in studio.records[day]]
     inputs = [p for day in studio.days for p in day_input_files(workspace, studio.records[day], day)]
     inputs += [workspace.root / path for path in studio.artifacts]
     fingerprint = _fingerprint(everything, _file_bytes(workspace, inputs))
     words = labels(studio.language)
-    writer.page("search/index.js", fingerprint, lambda: search.build_index(
-        studio, {r.ref: scene_turns(workspace, r) for r in records}).script())
+    writer.page("search/index.js", fingerprint, lambda: search.build_index(studio, turns).script())
     writer.page("search.html", fingerprint, lambda: frame(words["search_all"], search.render_search(studio), "", "search"))
 
 
-def _scene_pages(workspace: Workspace, studio: Studio, writer: _Writer, code: str, frame) -> None:
+def _scene_pages(workspace: Workspace, studio: Studio, writer: _Writer, code: str, frame,
+                 turns_of: dict[str, list[Turn]]) -> None:
     """One page per scene: each reply with what its character was shown, prev/next scene."""
     refs = [r for day in studio.days for r in studio.records[day]]
     names = {a.id: a.name for a in studio.agents.values()}
     for n, record in enumerate(refs):
         neighbours = (refs[n - 1].ref if n else None, refs[n + 1].ref if n + 1 < len(refs) else None)
-        turns = scene_turns(workspace, record)
+        turns = turns_of[record.ref]
         inputs = [workspace.scene_dir(record.ref) / "scene.json"]
         inputs += [p for p in (workspace_file(workspace, r) for r in (record.replies or {}).values()) if p]
         inputs += [p for t in turns for p in scene_page.turn_files(workspace, record, t.label)]

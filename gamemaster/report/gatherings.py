@@ -8,7 +8,7 @@ still ahead (their day has no page yet). The facts are ``gatherings.overview``'s
 
 from __future__ import annotations
 
-from ..gatherings import overview
+from ..gatherings import overviews
 from ..ids import parse_scene_ref
 from ..lang import phrase
 from ..slots import slot_label
@@ -29,12 +29,8 @@ def shown_on(studio: Studio, day: int) -> list[dict]:
     """The gatherings of ``day``'s page, as ``gatherings.overview`` rows (also the page's fingerprint)."""
     latest = studio.days[-1] if studio.days else None
     by_ref = {r.ref: r for records in studio.records.values() for r in records}
-    rows = []
-    for gathering in studio.world.gatherings:
-        if gathering.day == day or (day == latest and gathering.day > day):
-            record = by_ref.get(gathering.held) if gathering.held else None
-            rows.append(overview(gathering, record.participants if record else None))
-    return rows
+    return [row for row in overviews(studio.world, by_ref.get)
+            if row["day"] == day or (day == latest and row["day"] > day)]
 
 
 def render_gatherings(studio: Studio, day: int) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import scene_files
 from ..gallery import read_front_matter
 from ..library import FOLDER as LIBRARY_FOLDER
-from ..lang import reason
+from ..reasons import reason
 from ..models import Agent, Memory, World, parse_scene_ref
 from ..problems import Problem
 from ..records import DaySummary, SceneRecord, read_record

@@ -14,7 +14,7 @@ memories keep stream order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Callable, Collection, Protocol
 
 from ..models import Memory
 from ..problems import Problem
@@ -82,8 +82,12 @@ class Selection:
     picked: list[Picked] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
-    def section(self, name: str) -> list[Picked]:
-        return [p for p in self.picked if p.section == name]
+    def section(self, name: str, exclude: Collection[str] = ()) -> list[Picked]:
+        """What was picked for section ``name``, without the memory ids in ``exclude``. A prompt has
+        places for SECTIONS only; what a strategy labels otherwise is still what it chose, so it
+        stands with the relevant memories, never dropped."""
+        return [p for p in self.picked
+                if (p.section == name or (name == "relevant" and p.section not in SECTIONS)) and p.memory.id not in exclude]
 
     def in_prompt_order(self) -> list[Picked]:
         order = {name: index for index, name in enumerate(SECTIONS)}
