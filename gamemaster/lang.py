@@ -189,6 +189,8 @@ REASONS: list[tuple[str, dict[str, str]]] = [
     ("event", {"en": "event {event} (day {day}{slot}): {text}", "de": "Ereignis {event} (Tag {day}{slot}): {text}"}),
     ("reflection", {"en": "{who}: accumulator {value} > {threshold}",
                     "de": "{who}: Wichtigkeits-Akkumulator {value} > Schwelle {threshold}"}),
+    ("deferred", {"en": "REFLECTION deferred, today's {count} held: {who} wait",
+                  "de": "Reflexion aufgeschoben, heute schon {count} gehalten: {who} warten"}),
     ("gathering", {"en": "{gathering}: {host} invited for day {day} at {slot}: {what}",
                    "de": "{gathering}: {host} hat für Tag {day}, {slot}, eingeladen: {what}"}),
     ("host_present", {"en": "host present, {came} of {invited} invited came",
@@ -226,6 +228,7 @@ def _pattern(template: str) -> re.Pattern:
 
 
 _PATTERNS = [(key, _pattern(t["en"]), t) for key, t in REASONS]
+_NOTE = next(pattern for key, pattern, _ in _PATTERNS if key == "deferred")
 
 
 def reason(language: str, text: str, names: dict[str, str] | None = None) -> str:
@@ -233,6 +236,9 @@ def reason(language: str, text: str, names: dict[str, str] | None = None) -> str
     no template knows is kept as written, part by part (``; ``)."""
     if language == "en" or language not in REASONS[0][1]:
         return text
+    head, _, last = text.rpartition("; ")
+    if head and _NOTE.match(last):  # a note added to a scene's reason (deferred reflections)
+        return f"{reason(language, head, names)}; {_translate(language, last, names or {})}"
     whole = _translate(language, text, names or {})
     if whole is not None:
         return whole
