@@ -82,3 +82,31 @@ def test_a_batched_reflection_writes_each_ones_insights_to_its_own_stream_from_i
         assert gm.agents()[agent_id].importance_accumulator == 0
     for agent_id in set(gm.agents()) - set(due):
         assert lines(workspace, agent_id)[before[agent_id]:] == []  # no one else learns of them
+
+
+def set_accumulator(workspace, agent_id, value):
+    path = workspace.agent_path(agent_id)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["importance_accumulator"] = value
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+def test_a_day_whose_reflections_are_held_closes_and_the_one_left_reflects_the_next_day(gm, workspace):
+    world = gm.world()
+    workspace.save_world(world.model_copy(update={"scenes_per_day": 3}))  # one REFLECTION a day
+    backend = OfflineBackend()
+    run_scene(gm, backend)  # ARRIVAL
+    set_accumulator(workspace, "vera", 500)
+    assert run_scene(gm, backend).spec.participants == ["vera"]
+    set_accumulator(workspace, "tobi", 500)
+    played = []
+    while gm.world().day == 1 or not played or played[-1].type == "ARRIVAL":
+        outcome = run_scene(gm, backend)
+        played.append(outcome.spec)
+        if outcome.spec.day == 1:
+            assert outcome.spec.type != SceneType.REFLECTION
+            assert "REFLECTION deferred, today's 1 held: " in outcome.spec.reason and "tobi" in outcome.spec.reason
+    assert (workspace.root / "scenes" / "day-001" / "summary.md").is_file()
+    arrival, first = played[-2], played[-1]
+    assert (arrival.day, arrival.type) == (2, "ARRIVAL")
+    assert first.type == SceneType.REFLECTION and "tobi" in first.participants
