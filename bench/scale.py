@@ -12,7 +12,8 @@ in which everyone hears of every meeting) and in teams of 7 (the bundled seven a
 kind, the share of characters idle that day (in no WORK, MEETING or ENCOUNTER),
 wall and CPU seconds (``time.process_time``: this process only, no children),
 CPU per character, ``os.fsync`` calls, memories written and the notice share
-(memories with ``metadata.source == "meeting"``: "X und Y hatten eine Besprechung").
+(memories with ``metadata.source == "meeting"``: "X und Y hatten eine Besprechung"),
+the characters who reflected and those still over the reflection threshold when the day ended.
 
 Then the all-hands brief: in a copy of the studio as it was after day 1,
 ``GameMaster.brief("Alle: ...")`` without ``to``, scenes played until the one
@@ -135,13 +136,16 @@ class DayStats:
     memories: int
     notices: int
     actors: set[str] = field(default_factory=set)
+    #: Characters who reflected that day, and those still over the threshold when it ended.
+    reflected: int = 0
+    waiting: int = 0
 
     @property
     def notice_share(self) -> float:
         return self.notices / self.memories if self.memories else 0.0
 
 
-def measure_day(outcomes, size: int, wall: float, cpu: float, fsyncs: int) -> DayStats:
+def measure_day(outcomes, size: int, wall: float, cpu: float, fsyncs: int, waiting: int = 0) -> DayStats:
     days = {o.spec.day for o in outcomes}
     if len(days) != 1:
         raise RuntimeError(f"one advance_days call played scenes of days {sorted(days)}")
@@ -154,7 +158,8 @@ def measure_day(outcomes, size: int, wall: float, cpu: float, fsyncs: int) -> Da
     return DayStats(
         day=days.pop(), scenes=Counter(o.spec.type for o in outcomes), idle_share=1 - len(actors) / size,
         wall=wall, cpu=cpu, cpu_per_character=cpu / size, fsyncs=fsyncs, memories=memories, notices=notices,
-        actors=actors,
+        actors=actors, waiting=waiting,
+        reflected=sum(len(o.spec.participants) for o in outcomes if o.spec.type == "REFLECTION"),
     )
 
 
@@ -240,6 +245,7 @@ def run_size(size: int, days: int, tmp: Path, teams: bool = False) -> SizeRun:
     from gamemaster.backends.offline import OfflineBackend
     from gamemaster.gm import GameMaster
     from gamemaster.loop import advance_days
+    from gamemaster.scenes import due_for_reflection
 
     label = f"{size} in teams of 7" if teams else str(size)
     start = time.perf_counter()
@@ -256,7 +262,8 @@ def run_size(size: int, days: int, tmp: Path, teams: bool = False) -> SizeRun:
             wall_start, cpu_start = time.perf_counter(), time.process_time()
             outcomes = advance_days(gm, backend, 1).scenes
             cpu, wall = time.process_time() - cpu_start, time.perf_counter() - wall_start
-        stats.append(measure_day(outcomes, size, wall, cpu, fsyncs.calls))
+        waiting = len(due_for_reflection(gm.world(), gm.agents()))
+        stats.append(measure_day(outcomes, size, wall, cpu, fsyncs.calls, waiting))
         log(f"  day {stats[-1].day}: {len(outcomes)} scenes, {wall:.1f} s wall, {cpu:.1f} s CPU")
         if len(stats) == 1:
             shutil.copytree(workspace.root, snapshot, symlinks=True)
@@ -291,12 +298,13 @@ def scene_counts(counter: Counter) -> str:
 def print_size_table(run: SizeRun) -> None:
     print(f"### {run.label} characters")
     print()
-    print("| day | scenes | idle | wall s | CPU s | CPU ms / character | fsyncs | memories | notice share |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| day | scenes | idle | wall s | CPU s | CPU ms / character | fsyncs | memories | notice share "
+          "| reflected | over the threshold at day end |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for d in run.days:
         print(f"| {d.day} | {sum(d.scenes.values())}: {scene_counts(d.scenes)} | {percent(d.idle_share)} "
               f"| {d.wall:.2f} | {d.cpu:.2f} | {1000 * d.cpu_per_character:.1f} | {d.fsyncs} | {d.memories} "
-              f"| {percent(d.notice_share)} |")
+              f"| {percent(d.notice_share)} | {d.reflected} | {d.waiting} |")
     days = run.days
 
     def mean(attr):

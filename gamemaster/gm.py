@@ -34,7 +34,7 @@ from .problems import GamemasterError, Problem, StateError
 from .records import SceneRecord, TranscriptLine
 from .replies import Reply, ReplyError, check_reply, parse_reply
 from .requests import build_request
-from .scenes import Force, decide_next, day_is_over, due_for_reflection
+from .scenes import Force, decide_next, day_is_over, due_for_reflection, reflections_left_today
 from .summary import write_day_summary
 from .transaction import commit, recover
 from .workspace import Workspace
@@ -389,8 +389,8 @@ class GameMaster:
             world = self.world()
             if world.day == 0 or world.pending or not day_is_over(world):
                 return None
-            if due_for_reflection(world, self.agents()):
-                return None  # evening reflections come before the summary
+            if reflections_left_today(world) and due_for_reflection(world, self.agents()):
+                return None  # evening reflections come before the summary (those the day has room for)
             return write_day_summary(self.workspace, world, self.agents())
 
     def brief(self, text: str, to: list[str] | None = None, importance: int = BRIEF_IMPORTANCE) -> Brief:

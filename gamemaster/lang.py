@@ -168,6 +168,8 @@ REASONS: list[tuple[str, dict[str, str]]] = [
                     "de": "vom Creative Director angesetzt: ein neuer Tag beginnt"}),
     ("forced", {"en": "forced by the Creative Director: {kind} with {who}",
                 "de": "vom Creative Director angesetzt: {kind} mit {who}"}),
+    ("deferred", {"en": "REFLECTION deferred, today's {count} held: {who} wait",
+                  "de": "Reflexion aufgeschoben, heute schon {count} gehalten: {who} warten"}),
     ("host_present", {"en": "host present, {came} of {invited} invited came",
                       "de": "Gastgeber:in da, {came} von {invited} Eingeladenen gekommen"}),
     ("host_absent", {"en": "host absent, {came} of {invited} invited came",

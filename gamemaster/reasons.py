@@ -52,6 +52,9 @@ def reason(language: str, text: str, names: dict[str, str] | None = None) -> str
     no template knows is kept as written, part by part (``; ``)."""
     if language == "en" or language not in PHRASES:
         return text
+    head, _, last = text.rpartition("; ")
+    if head and _pattern(dict(REASONS)["deferred"]["en"]).match(last):  # a note added to a scene's reason
+        return f"{reason(language, head, names)}; {_translate(language, last, names or {})}"
     whole = _translate(language, text, names or {})
     if whole is not None:
         return whole

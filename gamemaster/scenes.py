@@ -12,6 +12,7 @@ from __future__ import annotations
 from .ids import no_agent
 from .kinds import decision_order, get_kind
 from .kinds.crowd import most_concerned
+from .lang import REASONS
 from .models import Agent, World
 from .scene_spec import Force, SceneSpec, SceneType
 from .slots import slot_at, slot_index
@@ -57,6 +58,29 @@ def due_for_reflection(world: World, agents: dict[str, Agent]) -> list[Agent]:
     return sorted(due, key=lambda a: (-a.importance_accumulator, a.id))
 
 
+def reflection_scenes_per_day(world: World) -> int:
+    """REFLECTION scenes a day holds: a third of its counted scenes, so that they are a quarter
+    of the day at most (they come on top of the counted ones)."""
+    return max(world.scenes_per_day // 3, 1)
+
+
+def reflections_left_today(world: World) -> int:
+    """REFLECTION scenes the day still has room for."""
+    held = sum(1 for entry in world.today if entry.type == "REFLECTION")
+    return max(reflection_scenes_per_day(world) - held, 0)
+
+
+def deferred_reflections(world: World, agents: dict[str, Agent]) -> str:
+    """Why those over the threshold do not reflect now, for a scene's reason (empty: none waits)."""
+    if world.day == 0 or reflections_left_today(world):
+        return ""
+    due = due_for_reflection(world, agents)
+    if not due:
+        return ""
+    note = dict(REASONS)["deferred"]["en"]
+    return "; " + note.format(count=reflection_scenes_per_day(world), who=", ".join(a.id for a in due))
+
+
 def unseen_by(brief, roster: list[str]) -> list[str]:
     """The brief's addressees on the roster who have not seen it yet."""
     addressees = brief.to or roster
@@ -76,6 +100,9 @@ def decide_next(world: World, agents: dict[str, Agent], force: Force | None = No
         spec = _forced(world, agents, force)
     else:
         spec = _chosen(world, agents, roster)
+        note = "" if spec.kind.starts_day() else deferred_reflections(world, agents)
+        if note:
+            spec = spec.model_copy(update={"reason": spec.reason + note})
     if force.topic:
         spec = spec.model_copy(update={"topic": force.topic, "topic_tags": []})
     return spec.kind.settle(world, agents, spec.model_copy(

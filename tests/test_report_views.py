@@ -103,7 +103,7 @@ def test_who_talks_with_whom_counts_conversations_and_links_each_to_its_scenes(s
 
 
 ENGLISH = ("waited longest", "wants to talk", "accumulator", "cross paths", "studio opens", "is over after",
-           "from the Creative Director", "calls a meeting", "side by side", "forced by")
+           "from the Creative Director", "calls a meeting", "side by side", "forced by", "deferred")
 
 
 def test_the_game_masters_reasons_read_in_the_studios_language_in_prompts_and_pages(studio):

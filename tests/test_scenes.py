@@ -111,7 +111,7 @@ def test_the_creative_director_can_force_type_participants_and_topic():
 
 
 @pytest.mark.parametrize("force,message", [
-    (Force(type=SceneType.REFLECTION, participants=["ana", "bob"]), "exactly one participant"),
+    (Force(type="ENCOUNTER", participants=["ana"]), "exactly two participants"),
     (Force(type=SceneType.MEETING, participants=["ana"]), "at least two"),
     (Force(participants=["zed"]), "participants: no agent 'zed'; the agents are: ana, bob"),
 ])

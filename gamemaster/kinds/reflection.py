@@ -1,9 +1,18 @@
-"""REFLECTION: one character whose accumulator ran over the threshold draws 3 to 5 insights."""
+"""REFLECTION: characters whose accumulators ran over the threshold draw 3 to 5 insights each.
+
+Those due at once reflect in one scene, each alone in a room of its own (no one sees another's
+reflection; the scene is a batch, asked in parallel where the backend can), at most
+``batch_max`` of them, and a day holds a quarter of its scenes as REFLECTIONs at most (``scenes.reflections_left_today``): in a large studio
+everyone who hears the same events crosses the threshold together, and a day of REFLECTIONs one
+by one would crowd out the day. Whoever is left waits, accumulator still over the threshold,
+and reflects in a later REFLECTION, highest accumulator first."""
 
 from __future__ import annotations
 
+import re
+
 from ..models import memory_author
-from ..scenes import SceneSpec, due_for_reflection
+from ..scenes import SceneSpec, due_for_reflection, reflections_left_today
 from .base import ReplyCheck, SceneKind
 
 
@@ -13,11 +22,13 @@ def trigger_reason(agent_id: str, value: int, threshold: int) -> str:
 
 
 def triggered_value(reason: str, agent_id: str) -> int | None:
-    """The accumulator that triggered a REFLECTION, from its reason (None: forced, or another form)."""
-    import re
-
-    match = re.match(re.escape(agent_id) + r": accumulator (\d+) > \d+$", reason or "")
-    return int(match.group(1)) if match else None
+    """The accumulator that triggered ``agent_id``'s REFLECTION, from its reason (a batch joins
+    one reason per character with "; "; None: forced, or another form)."""
+    for part in (reason or "").split("; "):
+        match = re.match(re.escape(agent_id) + r": accumulator (\d+) > \d+$", part)
+        if match:
+            return int(match.group(1))
+    return None
 
 
 class Reflection(SceneKind):
@@ -30,7 +41,9 @@ class Reflection(SceneKind):
     allows = frozenset({"insights"})
     cites_evidence = True
     recalls_by_interests = True
-    min_participants = max_participants = 1
+    min_participants = 1
+    #: The most characters one REFLECTION takes (the rest reflect in the next one).
+    batch_max = max_participants = 12
     reasons = {
         "trigger": {"en": "{who}: accumulator {value} > {threshold}",
                     "de": "{who}: Wichtigkeits-Akkumulator {value} > Schwelle {threshold}"},
@@ -61,18 +74,24 @@ class Reflection(SceneKind):
             updated[agent_id].importance_accumulator = 0  # reflected: the count starts again
 
     def choose(self, world, agents, roster):
-        due = due_for_reflection(world, agents)
-        if not due or world.day == 0:
+        due = due_for_reflection(world, agents)[:self.batch_max]
+        if not due or world.day == 0 or not reflections_left_today(world):
             return None
-        agent = due[0]
-        return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1, participants=[agent.id],
-                         reason=trigger_reason(agent.id, agent.importance_accumulator, world.reflection_threshold))
+        ids = [a.id for a in due]
+        reason = "; ".join(trigger_reason(a.id, a.importance_accumulator, world.reflection_threshold) for a in due)
+        return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1, participants=ids, reason=reason)
 
     def forced(self, world, agents, participants):
         if participants:
             return participants
-        due = due_for_reflection(world, agents)
-        return [due[0].id] if due else [max(sorted(agents), key=lambda a: (agents[a].importance_accumulator, a))]
+        due = due_for_reflection(world, agents)[:self.batch_max]
+        return [a.id for a in due] or [max(sorted(agents), key=lambda a: (agents[a].importance_accumulator, a))]
+
+    def settle(self, world, agents, spec):
+        # Each reflects alone: a room of one sees no one else and observes no one's insights.
+        if len(spec.participants) > 1 and not spec.rooms:
+            return spec.model_copy(update={"rooms": [[a] for a in spec.participants]})
+        return spec
 
 
 KIND = Reflection()
