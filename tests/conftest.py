@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from gamemaster.create import init_workspace  # noqa: E402
 from gamemaster.workspace import Workspace  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
+#: The fake ``claude`` executable (stream-json) the claude-code backend's tests run against.
+FAKE_CLAUDE = Path(__file__).parent / "fake_claude.py"
 
 
 @pytest.fixture(autouse=True)
@@ -85,6 +88,22 @@ def cli(workspace):
 
 #: Test files that play whole days, start a process per command or drive a browser or Claude
 #: Code: `pytest -m "not slow"` leaves them out for a quick run while editing (see README).
+@pytest.fixture
+def fake(tmp_path, monkeypatch) -> Path:
+    """A fake ``claude`` first on PATH; returns the folder it reads replies from and logs calls to."""
+    folder = tmp_path / "fake"
+    (folder / "replies").mkdir(parents=True)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "claude"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE_CLAUDE}" "$@"\n', encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("FAKE_CLAUDE_DIR", str(folder))
+    monkeypatch.delenv("GAMEMASTER_CLAUDE_CLI", raising=False)
+    return folder
+
+
 SLOW = ("e2e/", "faults/", "test_report_browser.py", "test_report.py", "test_report_views.py", "test_integrity.py",
         "test_offline_days.py", "test_work_rooms.py")
 

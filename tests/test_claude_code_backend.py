@@ -9,9 +9,7 @@ own dollar figure are recorded.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -27,24 +25,7 @@ from gamemaster.loop import run_scene  # noqa: E402
 
 from replies import valid_reply  # noqa: E402
 
-FAKE = Path(__file__).parent / "fake_claude.py"
 BUNDLED_AGENTS = Path(__file__).parent.parent / "gamemaster" / "bundled" / "state" / "agents"
-
-
-@pytest.fixture
-def fake(tmp_path, monkeypatch) -> Path:
-    """A fake ``claude`` first on PATH; returns the folder it reads replies from and logs calls to."""
-    folder = tmp_path / "fake"
-    (folder / "replies").mkdir(parents=True)
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    script = bin_dir / "claude"
-    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n', encoding="utf-8")
-    script.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setenv("FAKE_CLAUDE_DIR", str(folder))
-    monkeypatch.delenv("GAMEMASTER_CLAUDE_CLI", raising=False)
-    return folder
 
 
 @pytest.fixture

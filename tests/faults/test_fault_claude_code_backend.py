@@ -19,7 +19,6 @@ import pytest
 from faultkit import assert_clean_error, assert_no_traceback, run, show, tree_snapshot
 from gamemaster.create import init_workspace
 
-FAKE = Path(__file__).parent.parent / "fake_claude.py"
 BUNDLED_AGENTS = Path(__file__).parent.parent.parent / "gamemaster" / "bundled" / "state" / "agents"
 
 
@@ -29,21 +28,6 @@ def studio(tmp_path):
     for agent in ("emre", "vera"):
         shutil.copy(BUNDLED_AGENTS / f"{agent}.json", workspace.agents_dir / f"{agent}.json")
     return workspace
-
-
-@pytest.fixture
-def fake(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "fake"
-    (folder / "replies").mkdir(parents=True)
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    script = bin_dir / "claude"
-    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n', encoding="utf-8")
-    script.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setenv("FAKE_CLAUDE_DIR", str(folder))
-    monkeypatch.delenv("GAMEMASTER_CLAUDE_CLI", raising=False)
-    return folder
 
 
 def test_not_logged_in_is_one_line_before_any_scene_is_opened(studio, fake):
