@@ -24,10 +24,11 @@ class FakeAPI(ScriptedBackend):
 
     name = "fake-api"
 
-    def __init__(self, concurrency=3, barrier=None):
+    def __init__(self, concurrency=3, barrier=None, barrier_type=SceneType.WORK):
         super().__init__([valid_reply] * 500)
         self.capabilities = Capabilities(batches=True, usage=True, pricing=True, parallel=concurrency, retries=1)
         self.barrier = barrier
+        self.barrier_type = barrier_type
         self.batches: dict[str, list] = {}
         self.polls = 0
 
@@ -35,7 +36,7 @@ class FakeAPI(ScriptedBackend):
         return request.agent.model or "claude-sonnet-test"
 
     def reply(self, request):
-        if self.barrier is not None and request.spec.type == SceneType.WORK:
+        if self.barrier is not None and request.spec.type == self.barrier_type:
             self.barrier.wait(timeout=5)  # only passes when every worker is in flight at once
         return Answer(text=super().reply(request), usage=dict(USAGE), model=self.model_for(request))
 
@@ -64,6 +65,20 @@ def test_the_workers_of_a_scene_are_in_flight_together(gm, workspace):
     outcome = run_scene(gm, backend, Force(type=SceneType.WORK, participants=["vera", "emre", "nami"]))
     assert sorted(r.agent.id for r in backend.requests) == ["emre", "nami", "vera"]
     assert len(outcome.result.artifacts) == 3
+
+
+def test_reflections_due_at_once_are_asked_side_by_side(gm, workspace):
+    run_scene(gm, FakeAPI())  # ARRIVAL
+    for n, agent_id in enumerate(["vera", "tobi", "emre"]):
+        path = workspace.agent_path(agent_id)
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["importance_accumulator"] = 150 - n
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    backend = FakeAPI(concurrency=3, barrier=threading.Barrier(3), barrier_type=SceneType.REFLECTION)
+    outcome = run_scene(gm, backend)  # one REFLECTION scene for all three, its calls in flight at once
+    assert (outcome.spec.type, outcome.spec.participants) == (SceneType.REFLECTION, ["vera", "tobi", "emre"])
+    assert sorted(r.agent.id for r in backend.requests) == ["emre", "tobi", "vera"]
+    assert all(gm.agents()[a].importance_accumulator == 0 for a in ["vera", "tobi", "emre"])
 
 
 def test_meeting_turns_stay_in_order_even_with_concurrency(gm, workspace):
