@@ -111,8 +111,14 @@ def set_json(path, **fields):
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
 
 
+def set_meeting(path, **fields):
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.setdefault("kinds", {}).setdefault("meeting", {}).update(fields)
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
 def play_meeting(gm, *participants):
-    turns = 2 * len(participants) * gm.world().meeting_rounds
+    turns = 2 * len(participants) * gm.world().kind_settings("meeting").rounds
     return run_scene(gm, ScriptedBackend([valid_reply] * turns),
                      Force(type=SceneType.MEETING, participants=list(participants), topic="Knochentürme"))
 
@@ -126,7 +132,7 @@ def test_team_notices_and_the_cap_in_written_memories(gm, workspace):
     run_scene(gm, ScriptedBackend([valid_reply] * 7))
     for agent_id, team in {"vera": "art", "finn": "art", "darius": "code", "tobi": "code", "emre": "audio"}.items():
         set_json(workspace.agent_path(agent_id), team=team)
-    set_json(workspace.world_path, meeting_notices_per_day=1)
+    set_meeting(workspace.world_path, notices_per_day=1)
     first = play_meeting(gm, "vera", "darius")
     assert noticed(workspace, gm, first.spec.ref) == ["finn", "tobi"]
     notice = next(m for m in lines(workspace, "finn") if m["created"] == first.spec.ref)
@@ -139,7 +145,7 @@ def test_team_notices_and_the_cap_in_written_memories(gm, workspace):
 
 def test_none_leaves_only_the_participants_conversations(gm, workspace):
     run_scene(gm, ScriptedBackend([valid_reply] * 7))
-    set_json(workspace.world_path, meeting_notices="none")
+    set_meeting(workspace.world_path, notices="none")
     outcome = play_meeting(gm, "vera", "darius")
     assert noticed(workspace, gm, outcome.spec.ref) == []
     assert "conversation" in [m["type"] for m in lines(workspace, "vera") if m["created"] == outcome.spec.ref]

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ClassVar, Collection, Iterable
 
+from pydantic import BaseModel, ConfigDict
+
 from ..reply_models import Reply
 
 if TYPE_CHECKING:
@@ -24,6 +26,18 @@ if TYPE_CHECKING:
 
 #: Reply sections only some kinds allow; every kind allows memories, plan and talk wishes.
 SECTIONS = ("artifacts", "insights", "conversation", "takeaways")
+
+
+class KindSettings(BaseModel):
+    """A kind's own settings: ``kinds.<kind>`` in ``state/world.json`` (``kinds/settings.py``).
+
+    Each field carries its bounds and, through ``models.at_most``, the reason for its upper
+    one; its ``#:`` comment is what the generated settings table says it means."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True, allow_inf_nan=False)
+
+    #: field → the flat ``world.json`` key it had before settings were namespaced (read, and moved by ``doctor --fix``).
+    former_names: ClassVar[dict[str, str]] = {}
 
 
 @dataclass
@@ -114,6 +128,8 @@ class SceneKind:
     #: Where ``scenes.decide_next`` asks it whether its scene is due (lowest first; the
     #: Creative Director's briefs are asked at 50); None: only played when forced.
     decides: ClassVar[int | None] = None
+    #: Its settings (``kinds.<kind>`` in world.json, read with ``World.kind_settings``); None: it has none.
+    settings: ClassVar[type[KindSettings] | None] = None
     #: How many participants a scene of this kind can have.
     min_participants: ClassVar[int] = 1
     max_participants: ClassVar[int | None] = None

@@ -1,14 +1,19 @@
 """MEETING: two or more characters talk, turn by turn over several rounds, and each keeps
 a conversation memory; others notice that a meeting took place and on what topic - by default those in the
-participants' teams, at most ``meeting_notices_per_day`` times a day (``notice_recipients``)."""
+participants' teams, at most ``kinds.meeting.notices_per_day`` times a day (``notice_recipients``)."""
 
 from __future__ import annotations
 
+from typing import Annotated, Literal
+
+from pydantic import Field
+
 from ..lang import join_names, phrase, short_name
+from ..models import at_most
 from ..retrieval.heard import cut
 from ..scenes import SceneSpec
 from . import get_kind
-from .base import ReplyCheck, SceneKind, SceneWrite
+from .base import KindSettings, ReplyCheck, SceneKind, SceneWrite
 from .conversation import conversation_problems, remember_conversation
 from .fairness import oldest_wishes_first
 
@@ -17,12 +22,36 @@ MEETING_NOTICE_IMPORTANCE = 2
 NOTICE_TOPIC_CHARS = 90
 
 
+class MeetingSettings(KindSettings):
+    """``kinds.meeting`` in world.json."""
+
+    #: Rounds of a meeting: each participant speaks once a round.
+    rounds: Annotated[int, Field(ge=2), at_most(50, "each round is one more turn, one model call, for every participant")] = 2
+    #: Participants a meeting may have: every turn carries the transcript, so a meeting's cost
+    #: grows with the square of its size; a brief to more people is an announcement.
+    max: Annotated[int, Field(ge=2), at_most(50, "a meeting's cost grows with the square of its size")] = 6
+    #: Who notices a meeting they were not in: ``team`` (the participants' teams; no team counts
+    #: as one team), ``all`` or ``none`` - so notices do not flood a large studio.
+    notices: Literal["team", "all", "none"] = "team"
+    #: Meeting notices one character gets a day at most (later meetings add nothing), so that in
+    #: a large studio they neither crowd the memory stream nor drive reflections.
+    notices_per_day: Annotated[int, Field(ge=0), at_most(100, "a day has at most 100 scenes")] = 1
+
+    former_names = {"rounds": "meeting_rounds", "max": "meeting_max", "notices": "meeting_notices",
+                    "notices_per_day": "meeting_notices_per_day"}
+
+
+def settings(world) -> MeetingSettings:
+    return world.kind_settings("meeting")
+
+
 def hears_of(world, agents, participants) -> list[str]:
-    """Who, by ``world.meeting_notices``, hears of a meeting of ``participants`` (no daily cap)."""
-    if world.meeting_notices == "none":
+    """Who, by ``kinds.meeting.notices``, hears of a meeting of ``participants`` (no daily cap)."""
+    notices = settings(world).notices
+    if notices == "none":
         return []
     others = [a for a in agents if a not in participants]
-    if world.meeting_notices == "all":
+    if notices == "all":
         return others
     # A participant no longer on the roster counts as having no team.
     teams = {agents[p].team if p in agents else None for p in participants}
@@ -31,7 +60,7 @@ def hears_of(world, agents, participants) -> list[str]:
 
 def notice_recipients(world, agents, spec) -> list[str]:
     """Who gets a notice of the meeting ``spec``: those who hear of it and have not yet had
-    ``meeting_notices_per_day`` notices today.
+    ``kinds.meeting.notices_per_day`` notices today.
 
     What each already got is worked out from today's logbook (the earlier MEETINGs and
     the same rule), not read from the streams: pure in world and agents, and the same
@@ -42,7 +71,7 @@ def notice_recipients(world, agents, spec) -> list[str]:
         if entry.type == "MEETING" and entry.scene < spec.scene:
             for agent_id in hears_of(world, agents, entry.participants):
                 had[agent_id] = had.get(agent_id, 0) + 1
-    cap = world.meeting_notices_per_day
+    cap = settings(world).notices_per_day
     return [a for a in hears_of(world, agents, spec.participants) if had.get(a, 0) < cap]
 
 
@@ -51,6 +80,7 @@ class Meeting(SceneKind):
     order = 30
     decides = 70
     colour = "#8a5a9e"
+    settings = MeetingSettings
     contract_rules = {"de": {"conversation": "eines MEETING", "takeaways": "MEETING"},
                       "en": {"conversation": "of a MEETING", "takeaways": "MEETING"}}
     reasons = {
@@ -80,7 +110,7 @@ class Meeting(SceneKind):
         return [agent for _ in range(spec.rounds) for agent in spec.participants]
 
     def rounds(self, world) -> int:
-        return world.meeting_rounds
+        return settings(world).rounds
 
     def check(self, reply, ctx: ReplyCheck) -> list[str]:
         return conversation_problems(self.name, reply, ctx)
@@ -122,7 +152,7 @@ class Meeting(SceneKind):
             partners = [p for p in wish.with_ if p in agents and p != agent_id]
             if partners:
                 return SceneSpec(
-                    type=self.name, day=world.day, scene=world.scene + 1, participants=[agent_id, *partners][: world.meeting_max],
+                    type=self.name, day=world.day, scene=world.scene + 1, participants=[agent_id, *partners][: settings(world).max],
                     topic=wish.topic, topic_tags=list(wish.tags), rounds=self.rounds(world),
                     reason=self.reason("wants_talk", who=agent_id, partners=", ".join(partners), topic=wish.topic),
                 )
