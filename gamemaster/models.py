@@ -211,6 +211,7 @@ def at_most(high: int, why: str) -> AfterValidator:
             raise PydanticCustomError("too_large", f"at most {high:,}{unit}: {why}".replace("{", "{{").replace("}", "}}"))
         return value
 
+    check.at_most = (high, why)  # for the generated settings tables (``kind_docs.py``)
     return AfterValidator(check)
 
 

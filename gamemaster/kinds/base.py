@@ -32,7 +32,7 @@ class KindSettings(BaseModel):
     """A kind's own settings: ``kinds.<kind>`` in ``state/world.json`` (``kinds/settings.py``).
 
     Each field carries its bounds and, through ``models.at_most``, the reason for its upper
-    one; its ``#:`` comment is what the generated settings table says it means."""
+    one; its ``description`` is what the generated settings table (``kind_docs.py``) says it means."""
 
     model_config = ConfigDict(extra="forbid", defer_build=True, allow_inf_nan=False)
 

@@ -30,10 +30,9 @@ from .fairness import oldest_wishes_first, waited_longest
 class EncounterSettings(KindSettings):
     """``kinds.encounter`` in world.json."""
 
-    #: Encounters a day may have (they come between the counted scenes).
-    per_day: Annotated[int, Field(ge=0), at_most(100, "`day advance` plays all of a day's scenes in one run")] = 2
-    #: Turns each of the two takes in an encounter.
-    rounds: Annotated[int, Field(ge=1, le=2)] = 1
+    per_day: Annotated[int, Field(ge=0, description="ENCOUNTERs a day may have (they come between the counted scenes)"),
+                       at_most(100, "`day advance` plays all of a day's scenes in one run")] = 2
+    rounds: Annotated[int, Field(ge=1, le=2, description="turns each of the two takes in an ENCOUNTER")] = 1
 
     former_names = {"per_day": "encounters_per_day", "rounds": "encounter_rounds"}
 

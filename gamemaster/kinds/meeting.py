@@ -25,17 +25,19 @@ NOTICE_TOPIC_CHARS = 90
 class MeetingSettings(KindSettings):
     """``kinds.meeting`` in world.json."""
 
-    #: Rounds of a meeting: each participant speaks once a round.
-    rounds: Annotated[int, Field(ge=2), at_most(50, "each round is one more turn, one model call, for every participant")] = 2
-    #: Participants a meeting may have: every turn carries the transcript, so a meeting's cost
-    #: grows with the square of its size; a brief to more people is an announcement.
-    max: Annotated[int, Field(ge=2), at_most(50, "a meeting's cost grows with the square of its size")] = 6
-    #: Who notices a meeting they were not in: ``team`` (the participants' teams; no team counts
-    #: as one team), ``all`` or ``none`` - so notices do not flood a large studio.
-    notices: Literal["team", "all", "none"] = "team"
-    #: Meeting notices one character gets a day at most (later meetings add nothing), so that in
-    #: a large studio they neither crowd the memory stream nor drive reflections.
-    notices_per_day: Annotated[int, Field(ge=0), at_most(100, "a day has at most 100 scenes")] = 1
+    rounds: Annotated[int, Field(ge=2, description="rounds of a meeting: each participant speaks once a round"),
+                      at_most(50, "each round is one more turn, one model call, for every participant")] = 2
+    # Every turn carries the transcript, so a meeting's cost grows with the square of its size;
+    # a brief to more people is an announcement.
+    max: Annotated[int, Field(ge=2, description="participants a MEETING may have (a brief to more is an announcement)"),
+                   at_most(50, "a meeting's cost grows with the square of its size")] = 6
+    # So notices do not flood a large studio.
+    notices: Annotated[Literal["team", "all", "none"], Field(
+        description="who notices a meeting they were not in: the participants' teams (no team counts as one), "
+                    "everyone or no one")] = "team"
+    # So that in a large studio notices neither crowd the memory stream nor drive reflections.
+    notices_per_day: Annotated[int, Field(ge=0, description="meeting notices one character gets a day at most"),
+                               at_most(100, "a day has at most 100 scenes")] = 1
 
     former_names = {"rounds": "meeting_rounds", "max": "meeting_max", "notices": "meeting_notices",
                     "notices_per_day": "meeting_notices_per_day"}

@@ -23,11 +23,11 @@ from .heard import remember_heard
 class WorkSettings(KindSettings):
     """``kinds.work`` in world.json."""
 
-    #: People in one WORK room: they see each other's artifacts.
-    group_size: Annotated[int, Field(ge=1), at_most(100, "everyone in a room sees everyone's artifacts")] = 3
-    #: Rooms a WORK scene fills side by side; unset, as many as it takes for everyone to act
-    #: each day (one in a small studio, more as the headcount grows).
-    rooms: Annotated[int, Field(ge=1), at_most(100, "each room is one more set of prompts in the same scene")] | None = None
+    group_size: Annotated[int, Field(ge=1, description="people in one WORK room: they see each other's artifacts"),
+                          at_most(100, "everyone in a room sees everyone's artifacts")] = 3
+    rooms: Annotated[int, Field(ge=1), at_most(100, "each room is one more set of prompts in the same scene")] | None = Field(
+        None, description="rooms a WORK scene fills side by side; unset: as many as it takes for everyone to act "
+                          "each day (one in a small studio)")
 
     former_names = {"group_size": "work_group_size", "rooms": "work_rooms"}
 
