@@ -10,7 +10,9 @@ from pydantic import ValidationError
 
 from replies import valid_reply
 from gamemaster.backends.scripted import ScriptedBackend
+from gamemaster.kinds import get_kind
 from gamemaster.kinds.meeting import notice_recipients
+from gamemaster.lang import PHRASES
 from gamemaster.loop import run_scene
 from gamemaster.models import Agent, SceneEntry, World
 from gamemaster.scenes import Force, SceneSpec, SceneType
@@ -149,3 +151,15 @@ def test_none_leaves_only_the_participants_conversations(gm, workspace):
     outcome = play_meeting(gm, "vera", "darius")
     assert noticed(workspace, gm, outcome.spec.ref) == []
     assert "conversation" in [m["type"] for m in lines(workspace, "vera") if m["created"] == outcome.spec.ref]
+
+
+def test_the_notice_phrases_are_the_meeting_kind_s_own_not_the_studio_s():
+    meeting = get_kind("MEETING")
+    assert meeting.say("de", "elsewhere_topic", names="Vera und Emre", topic="Türme") == \
+        "Vera und Emre hatten eine Besprechung zum Thema Türme."
+    assert meeting.say("en", "elsewhere", names="Vera and Emre") == "Vera and Emre had a meeting."
+    assert meeting.say("fr", "elsewhere", names="Vera et Emre") == "Vera et Emre had a meeting."  # English for a language it lacks
+    assert get_kind("EVENT").say("de", "event", text="Serverausfall") == "Ereignis im Studio: Serverausfall"
+    # lang.py keeps only the studio-wide sentences: no kind's phrase is there too.
+    kind_phrases = {name for kind in ("MEETING", "EVENT") for table in get_kind(kind).phrases.values() for name in table}
+    assert not {"meeting_elsewhere", "meeting_elsewhere_topic", "event"} & set(PHRASES["de"]) | (kind_phrases & set(PHRASES["de"]))

@@ -109,6 +109,9 @@ class SceneKind:
     #: ``plan`` where the kind requires one) → how the rule names this kind, e.g. WORK's
     #: ``{"de": {"artifacts": "WORK"}}``; ``contract.py`` joins them over every kind.
     contract_rules: ClassVar[dict[str, dict[str, str]]] = {}
+    #: What the Game Master writes for its scenes (a meeting notice), per language: language →
+    #: name → template, filled in by ``say``; the studio-wide sentences are ``lang.PHRASES``.
+    phrases: ClassVar[dict[str, dict[str, str]]] = {}
     #: Lines of its own for the reply contract (for fields of its own ``reply_model``), per language.
     contract_lines: ClassVar[dict[str, list[str]]] = {}
     #: Why the Game Master chose one of its scenes: name → template per language. The English one
@@ -152,6 +155,10 @@ class SceneKind:
     def phrase(self, table: dict[str, str], language: str) -> str:
         """The entry of a per-language table for ``language``, else the English one, else none."""
         return table.get(language, table.get("en", ""))
+
+    def say(self, language: str, name: str, **values) -> str:
+        """Its phrase ``name`` in ``language`` (English for a language it lacks), filled in."""
+        return self.phrases.get(language, self.phrases.get("en", {}))[name].format(**values)
 
     def turns(self, spec: "SceneSpec") -> list[str]:
         return list(spec.participants)

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from ..lang import join_names, phrase, short_name
+from ..lang import join_names, short_name
 from ..models import at_most
 from ..retrieval.heard import cut
 from ..scenes import SceneSpec
@@ -89,6 +89,12 @@ class Meeting(SceneKind):
         "wants_talk": {"en": "{who} wants to talk with {partners} about {topic}",
                        "de": "{who} möchte mit {partners} über „{topic}“ sprechen"},
     }
+    #: The notice of a meeting to those not in it.
+    phrases = {
+        "de": {"elsewhere": "{names} hatten eine Besprechung.",
+               "elsewhere_topic": "{names} hatten eine Besprechung zum Thema {topic}."},
+        "en": {"elsewhere": "{names} had a meeting.", "elsewhere_topic": "{names} had a meeting on {topic}."},
+    }
     final_turn = {
         "de": (
             "Das ist dein letzter Beitrag in dieser Besprechung: fasse sie im Feld "
@@ -125,8 +131,8 @@ class Meeting(SceneKind):
         # about, and two meetings of the same people are two different notices. What was said stays
         # with those who were there.
         topic = " ".join((spec.topic or "").split()).rstrip(" .!?")
-        notice = (phrase(scene.language, "meeting_elsewhere_topic", names=names, topic=cut(topic, NOTICE_TOPIC_CHARS))
-                  if topic else phrase(scene.language, "meeting_elsewhere", names=names))
+        notice = (self.say(scene.language, "elsewhere_topic", names=names, topic=cut(topic, NOTICE_TOPIC_CHARS))
+                  if topic else self.say(scene.language, "elsewhere", names=names))
         for agent_id in notice_recipients(scene.world, agents, spec):
             scene.remember(
                 agent_id,
