@@ -129,7 +129,7 @@ class Agent(BaseModel):
     role: str
     persona: str
     artifact_kind: str = "notes"
-    #: Who hears of this character's meetings under ``meeting_notices: "team"``
+    #: Who hears of this character's meetings under ``kinds.meeting.notices: "team"``
     #: (no team: one group with everyone else who has none).
     team: str | None = None
     importance_accumulator: Annotated[int, Field(strict=True, ge=0)] = 0

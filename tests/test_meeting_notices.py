@@ -1,5 +1,5 @@
 """Who notices a MEETING they were not in: the participants' teams, everyone or no one,
-at most ``meeting_notices_per_day`` notices a character a day."""
+at most ``kinds.meeting.notices_per_day`` notices a character a day."""
 
 from __future__ import annotations
 
