@@ -65,17 +65,24 @@ def old_key_notice(old: str) -> str:
     return f"{old}: an old name, read as {new_name(old)} (`gamemaster doctor --fix` writes it there)"
 
 
+def not_installed(kinds: dict[str, Any]) -> list[str]:
+    """Notices for sections of ``kinds`` that name no installed kind (kept as they are), for ``validate``."""
+    installed = _registry()
+    return [f"kinds.{name}: no scene kind {name.upper()} is installed; its settings are kept as they are"
+            for name in kinds if installed and name.upper() not in installed]
+
+
 def move_former(data: Any) -> Any:
     """``world.json``'s data with every old flat key moved to its place under ``kinds``."""
     if not isinstance(data, dict):
         return data
     former = former_names()
-    old_keys = [key for key in data if key in former]
-    if not old_keys:
+    found = [key for key in data if key in former]
+    if not found:
         return data
     data = dict(data)
     kinds = dict(data["kinds"]) if isinstance(data.get("kinds"), dict) else {}
-    for old in old_keys:
+    for old in found:
         name, field = former[old]
         settings = dict(kinds[name]) if isinstance(kinds.get(name), dict) else {}
         if field in settings:

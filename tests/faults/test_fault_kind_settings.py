@@ -114,6 +114,21 @@ def test_a_setting_under_both_names_is_one_line_naming_both(tmp_path):
     assert "meeting_rounds" not in fk.read_json(workspace.world_path)
 
 
+def test_settings_of_a_kind_not_installed_are_kept_with_a_warning(tmp_path):
+    workspace = fk.studio(tmp_path)
+    data = fk.read_json(workspace.world_path)
+    data["kinds"]["lunch"] = {"courses": 2}  # its package was uninstalled
+    fk.write_json(workspace.world_path, data)
+
+    proc = fk.validate(workspace.root)
+    assert proc.returncode == 0, fk.show(proc)
+    assert ("state/world.json: warning: kinds.lunch: no scene kind LUNCH is installed; its settings are kept as they are"
+            in proc.stdout.splitlines()), fk.show(proc)
+    proc = fk.run(workspace.root, "config", "seed", "8")
+    assert proc.returncode == 0, fk.show(proc)
+    assert fk.read_json(workspace.world_path)["kinds"]["lunch"] == {"courses": 2}
+
+
 def test_a_bad_kind_setting_is_named_by_its_place(tmp_path):
     workspace = fk.studio(tmp_path)
     data = fk.read_json(workspace.world_path)
