@@ -1,8 +1,9 @@
 """The Game Master's own sentences, in the world's language.
 
 Characters write their memories themselves; these are the few memories and
-headings the Game Master writes for them (briefs, meeting notices, artifact
-records, the day summary).
+headings the Game Master writes for them (briefs, artifact records, the day summary)
+that belong to the studio as a whole. What it writes for one kind's scenes (a meeting
+notice, an event) the kind declares itself (``SceneKind.phrases``).
 """
 
 from __future__ import annotations
@@ -16,9 +17,6 @@ PHRASES: dict[str, dict[str, str]] = {
         "interview": "Der Creative Director hat mich gefragt: „{question}“ Ich habe geantwortet: „{answer}“",
         "artifact": "Erstellt: {title}. {summary}",
         "observed_artifact": "{name}: {summary}",
-        "meeting_elsewhere": "{names} hatten eine Besprechung.",
-        "meeting_elsewhere_topic": "{names} hatten eine Besprechung zum Thema {topic}.",
-        "event": "Ereignis im Studio: {text}",
         "heard_line": "{name} hat erzählt: „{says}“",
         "heard": "Gehört: {lines}",
         "heard_said": "{name}: „{says}“",
@@ -77,9 +75,6 @@ PHRASES: dict[str, dict[str, str]] = {
         "interview": "The Creative Director asked me: “{question}” I answered: “{answer}”",
         "artifact": "Created: {title}. {summary}",
         "observed_artifact": "{name}: {summary}",
-        "meeting_elsewhere": "{names} had a meeting.",
-        "meeting_elsewhere_topic": "{names} had a meeting on {topic}.",
-        "event": "Studio event: {text}",
         "heard_line": "{name} said: “{says}”",
         "heard": "Heard: {lines}",
         "heard_said": "{name}: “{says}”",

@@ -13,12 +13,12 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 from pydantic_core import PydanticCustomError
 
 from . import jsontext
+from .kinds import settings as kinds_settings
 
 MEMORY_TYPES = ("observation", "reflection", "plan", "artifact", "conversation")
 MemoryType = Literal["observation", "reflection", "plan", "artifact", "conversation"]
 
-Importance = Annotated[int, Field(strict=True, ge=1, le=10)]
-
+from .reply_models import Importance  # noqa: F401 (re-exported)
 from .ids import AGENT_ID_RE, SCENE_REF_RE, agent_id, artifact_kind, parse_scene_ref, scene_ref  # noqa: F401 (re-exported)
 from .schedule import (  # noqa: F401 (re-exported)
     GATHERING_DAYS_AHEAD, GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX, RSVP, WEEKDAYS, Event,
@@ -129,7 +129,7 @@ class Agent(BaseModel):
     role: str
     persona: str
     artifact_kind: str = "notes"
-    #: Who hears of this character's meetings under ``meeting_notices: "team"``
+    #: Who hears of this character's meetings under ``kinds.meeting.notices: "team"``
     #: (no team: one group with everyone else who has none).
     team: str | None = None
     importance_accumulator: Annotated[int, Field(strict=True, ge=0)] = 0
@@ -187,8 +187,6 @@ class Brief(BaseModel):
         return None if value is None else [agent_id(v) for v in value]
 
 
-MeetingNotices = Literal["team", "all", "none"]
-
 
 class SceneEntry(BaseModel):
     """One applied scene of the current day (the day's running logbook)."""
@@ -213,6 +211,7 @@ def at_most(high: int, why: str) -> AfterValidator:
             raise PydanticCustomError("too_large", f"at most {high:,}{unit}: {why}".replace("{", "{{").replace("}", "}}"))
         return value
 
+    check.at_most = (high, why)  # for the generated settings tables (``kind_docs.py``)
     return AfterValidator(check)
 
 
@@ -268,31 +267,16 @@ class World(BaseModel):
     retrieval_weights: RetrievalWeights = Field(default_factory=lambda: RetrievalWeights())
     #: Story days after which a memory's recency score has halved.
     recency_half_life: Annotated[float, Field(gt=0), at_most(10_000, "story days; longer is no fading at all")] = 3.0
-    meeting_rounds: Annotated[int, Field(ge=2), at_most(
-        50, "each round is one more turn, one model call, for every participant")] = 2
-    #: Participants a MEETING may have: every turn carries the transcript, so a meeting's
-    #: cost grows with the square of its size; a brief to more people is an announcement.
-    meeting_max: Annotated[int, Field(ge=2), at_most(50, "a meeting's cost grows with the square of its size")] = 6
     #: Characters of a meeting's transcript shown verbatim in a turn's prompt; earlier turns
     #: are shortened to one line each, so a prompt has a ceiling whatever the meeting's size.
+    #: Studio-wide like ``memory_budget``: every kind whose turns follow each other shows one.
     transcript_budget: Annotated[int, Field(ge=500), at_most(1_000_000, _PROMPT_CHARS)] = 4_000
-    #: Who notices a MEETING they were not in: "team" (the participants' teams; no team
-    #: counts as one team), "all" or "none" - so notices do not flood a large studio.
-    meeting_notices: MeetingNotices = "team"
-    #: Meeting notices one character gets a day at most (later meetings add nothing),
-    #: so that in a large studio they neither crowd the memory stream nor drive reflections.
-    meeting_notices_per_day: Annotated[int, Field(ge=0), at_most(100, "a day has at most 100 scenes")] = 1
-    #: ENCOUNTERs a day may have (they come between the counted scenes).
-    encounters_per_day: Annotated[int, Field(ge=0), at_most(100, "`day advance` plays all of a day's scenes in one run")] = 2
-    #: Characters of library excerpts a WORK prompt may hold (0: no library).
+    #: Characters of library excerpts a prompt may hold (0: no library); studio-wide like
+    #: ``memory_budget``: it bounds any kind that ``consults_library``.
     library_budget: Annotated[int, Field(ge=0), at_most(1_000_000, _PROMPT_CHARS)] = 1500
-    #: Turns each of the two takes in an ENCOUNTER.
-    encounter_rounds: Annotated[int, Field(ge=1, le=2)] = 1
-    #: People in one WORK room: they see each other's artifacts.
-    work_group_size: Annotated[int, Field(ge=1), at_most(100, "everyone in a room sees everyone's artifacts")] = 3
-    #: Rooms a WORK scene fills side by side; unset, as many as it takes for everyone to act
-    #: each day (one in a small studio, more as the headcount grows).
-    work_rooms: Annotated[int, Field(ge=1), at_most(100, "each room is one more set of prompts in the same scene")] | None = None
+    #: Each kind's own settings under its name in lower case (``kinds/settings.py``).
+    kinds: Annotated[dict[str, Any], AfterValidator(kinds_settings.validated)] = Field(
+        default_factory=lambda: kinds_settings.validated({}))
     seed: Annotated[int, Field(ge=-JSON_SAFE_INT), at_most(JSON_SAFE_INT, _JSON_SAFE)] = 0
     model: Annotated[str, at_most(200, "a model name")] | None = None
     #: The weekday of day 1; the others follow (events can recur on a weekday).
@@ -308,6 +292,12 @@ class World(BaseModel):
     #: no scene answers them again.
     past_briefs: list[Brief] = Field(default_factory=list)
     pending: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _former_names(cls, data: Any) -> Any:
+        # A world.json written before settings were namespaced still plays as it did.
+        return kinds_settings.move_former(data)
 
     @field_validator("gatherings")
     @classmethod
@@ -328,6 +318,10 @@ class World(BaseModel):
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+    def kind_settings(self, kind: str) -> Any:
+        """The settings of ``kind`` (``"MEETING"`` or ``"meeting"``): its ``KindSettings`` model."""
+        return self.kinds[kind.lower()]
 
     def weekday(self, day: int | None = None) -> str:
         """``mon`` … ``sun`` of ``day`` (the current day by default)."""

@@ -14,7 +14,7 @@ from pydantic_core import PydanticCustomError
 
 from . import ids
 from .linesize import text_too_long
-from .models import GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX, Importance
+from .schedule import GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX
 from .slots import SLOTS, parse_slot
 
 ARTIFACT_KIND_RE = ids.ARTIFACT_KIND_RE.pattern
@@ -25,6 +25,8 @@ class _Strict(BaseModel):
 
 
 Text = Annotated[str, Field(min_length=1)]
+#: How much a memory matters, as a reply gives it and as its stream keeps it (``models.Memory``).
+Importance = Annotated[int, Field(strict=True, ge=1, le=10)]
 
 
 def _fits_a_line(value):

@@ -121,7 +121,7 @@ def _brief_scene(world, agents, roster) -> SceneSpec | None:
     """A brief not yet seen: its addressees work on it alone, or meet about it together.
 
     A brief to more people than a meeting holds is an announcement: everyone already has it
-    as a memory, so only the ``meeting_max`` it concerns most meet about it, and applying
+    as a memory, so only the ``kinds.meeting.max`` it concerns most meet about it, and applying
     that scene marks the brief seen by all its addressees (``writeback._advance_world``)."""
     brief = next((b for b in world.briefs if unseen_by(b, roster)), None)
     if brief is None:
@@ -151,9 +151,9 @@ def _forced(world, agents, force) -> SceneSpec:
         raise ValueError(f"a {kind.name} needs at least {_NUMBERS.get(low, low)} participants")
     if high is not None and len(participants) > high:
         raise ValueError(f"a {kind.name} has at most {_NUMBERS.get(high, high)} participants")
-    if kind.name == "MEETING" and len(participants) > world.meeting_max:
-        raise ValueError(f"a {kind.name} has at most {_NUMBERS.get(world.meeting_max, world.meeting_max)} participants "
-                         f"(meeting_max); brief the others with `gamemaster brief`")
+    if kind.name == "MEETING" and len(participants) > (size := world.kind_settings("meeting").max):
+        raise ValueError(f"a {kind.name} has at most {_NUMBERS.get(size, size)} participants "
+                         f"(kinds.meeting.max); brief the others with `gamemaster brief`")
     return SceneSpec(type=kind.name, day=world.day, scene=world.scene + 1, participants=participants,
                      rounds=kind.rounds(world),
                      reason=f"forced by the Creative Director: {kind.name} with {', '.join(participants)}",

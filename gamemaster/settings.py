@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from . import jsontext
+from .kinds.settings import configurable, new_name
 from .models import World
 from .problems import GamemasterError
 from .retrieval import available
@@ -38,7 +39,7 @@ def settings(world: World) -> dict[str, Any]:
 
 def _path(key: str) -> tuple[str, ...]:
     """``key`` split at the dots, once each part is known to be a setting (or a field of one)."""
-    parts = tuple(key.split("."))
+    parts = tuple((new_name(key) or key).split("."))  # an old flat name sets the setting's new place
     names = setting_names()
     if parts[0] in RUNNING_STATE:
         raise GamemasterError(f"{key}: running state the Game Master keeps, not a setting; settings are {', '.join(names)}")
@@ -46,12 +47,25 @@ def _path(key: str) -> tuple[str, ...]:
         raise GamemasterError(f"{key}: not a setting; settings are {', '.join(names)}")
     if len(parts) == 1:
         return parts
+    if parts[0] == "kinds":
+        return _kind_path(key, parts)
     nested = World.model_fields[parts[0]].annotation
     if not (isinstance(nested, type) and issubclass(nested, BaseModel)):
         raise GamemasterError(f"{key}: {parts[0]} has no parts; set it as a whole")
     fields = list(nested.model_fields)
     if len(parts) > 2 or parts[1] not in fields:
         raise GamemasterError(f"{key}: not a part of {parts[0]}; its parts are {', '.join(fields)}")
+    return parts
+
+
+def _kind_path(key: str, parts: tuple[str, ...]) -> tuple[str, ...]:
+    """``kinds.<kind>`` or ``kinds.<kind>.<field>``, once the kind has settings and the field is one of them."""
+    models = configurable()
+    if parts[1] not in models:
+        raise GamemasterError(f"{key}: not a kind with settings; kinds with settings are {', '.join(models)}")
+    fields = list(models[parts[1]].model_fields)
+    if len(parts) > 3 or (len(parts) == 3 and parts[2] not in fields):
+        raise GamemasterError(f"{key}: not a setting of {parts[1]}; its settings are {', '.join(fields)}")
     return parts
 
 

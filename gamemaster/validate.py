@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .gm import GameMaster
+from .kinds.settings import not_installed, old_key_notice, old_keys
 from .models import memory_author
 from .pending import missing_participants, shown_in_prompt
 from .problems import Problem, StateError
@@ -66,6 +67,10 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
         world = workspace.load_world()
     except StateError as exc:
         problems += exc.problems or [Problem(workspace.rel(workspace.world_path), None, str(exc))]
+    else:
+        notices = [old_key_notice(key) for key in old_keys(workspace.read_json(workspace.world_path))]
+        problems += [Problem(workspace.rel(workspace.world_path), None, notice, warning=True)
+                     for notice in notices + not_installed(world.kinds)]
 
     agent_ids = workspace.agent_ids()
     for agent_id in agent_ids:

@@ -220,7 +220,7 @@ def _advance_world(world: World, spec: SceneSpec, agents: dict[str, Agent]) -> W
         seen = [p for p in spec.participants if brief_reaches(brief, p, spec)]
         if brief.id in spec.brief_ids:
             # The scene that answers a brief answers it for every addressee: those beyond
-            # meeting_max had it as a memory when it was given (an announcement), and leaving
+            # kinds.meeting.max had it as a memory when it was given (an announcement), and leaving
             # them unseen would open one more scene for them, and another, for ever.
             seen += addressees
         brief.seen_by = _unique([*brief.seen_by, *seen])

@@ -58,7 +58,7 @@ def test_an_event_meeting_is_capped_at_meeting_max():
 
 
 def test_forcing_a_meeting_larger_than_meeting_max_is_refused():
-    with pytest.raises(ValueError, match=r"a MEETING has at most three participants \(meeting_max\)"):
+    with pytest.raises(ValueError, match=r"a MEETING has at most three participants \(kinds.meeting.max\)"):
         decide_next(world(today=MORNING, meeting_max=3), agents(), Force(type="MEETING", participants=ROSTER))
     with pytest.raises(ValueError, match="at most three"):
         decide_next(world(today=MORNING, meeting_max=3), agents(), Force(participants=ROSTER))
@@ -111,7 +111,8 @@ def test_a_turn_prompt_has_a_ceiling_with_30_long_turns_before_it(gm, monkeypatc
 
     world_path = gm.workspace.world_path
     data = json.loads(world_path.read_text(encoding="utf-8"))
-    world_path.write_text(json.dumps({**data, "meeting_rounds": 16}), encoding="utf-8")
+    data["kinds"]["meeting"]["rounds"] = 16
+    world_path.write_text(json.dumps(data), encoding="utf-8")
     run_scene(gm, ScriptedBackend([long_turn] * 32), Force(type="MEETING", participants=["vera", "darius"], topic="Türme"))
     first = len(prompts[0])  # the same prompt without any transcript
     assert len(prompts) == 32 and max(len(p) for p in prompts) < first + 4000 + 400

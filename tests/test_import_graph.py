@@ -56,7 +56,8 @@ VALUE_LAYER = {
     "gamemaster.models", "gamemaster.ids", "gamemaster.slots", "gamemaster.lang", "gamemaster.linesize",
     "gamemaster.jsontext", "gamemaster.problems", "gamemaster.schedule",
 }
-REGISTRY = {"gamemaster.kinds", "gamemaster.kinds.base"}
+#: ``kinds/settings.py`` reads world.json's ``kinds`` mapping through the registry for ``World``.
+REGISTRY = {"gamemaster.kinds", "gamemaster.kinds.base", "gamemaster.kinds.settings"}
 
 
 def _modules() -> dict[str, Path]:

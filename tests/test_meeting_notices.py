@@ -1,5 +1,5 @@
 """Who notices a MEETING they were not in: the participants' teams, everyone or no one,
-at most ``meeting_notices_per_day`` notices a character a day."""
+at most ``kinds.meeting.notices_per_day`` notices a character a day."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from pydantic import ValidationError
 
 from replies import valid_reply
 from gamemaster.backends.scripted import ScriptedBackend
+from gamemaster.kinds import get_kind
 from gamemaster.kinds.meeting import notice_recipients
+from gamemaster.lang import PHRASES
 from gamemaster.loop import run_scene
 from gamemaster.models import Agent, SceneEntry, World
 from gamemaster.scenes import Force, SceneSpec, SceneType
@@ -111,8 +113,14 @@ def set_json(path, **fields):
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
 
 
+def set_meeting(path, **fields):
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.setdefault("kinds", {}).setdefault("meeting", {}).update(fields)
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
 def play_meeting(gm, *participants):
-    turns = 2 * len(participants) * gm.world().meeting_rounds
+    turns = 2 * len(participants) * gm.world().kind_settings("meeting").rounds
     return run_scene(gm, ScriptedBackend([valid_reply] * turns),
                      Force(type=SceneType.MEETING, participants=list(participants), topic="Knochentürme"))
 
@@ -126,7 +134,7 @@ def test_team_notices_and_the_cap_in_written_memories(gm, workspace):
     run_scene(gm, ScriptedBackend([valid_reply] * 7))
     for agent_id, team in {"vera": "art", "finn": "art", "darius": "code", "tobi": "code", "emre": "audio"}.items():
         set_json(workspace.agent_path(agent_id), team=team)
-    set_json(workspace.world_path, meeting_notices_per_day=1)
+    set_meeting(workspace.world_path, notices_per_day=1)
     first = play_meeting(gm, "vera", "darius")
     assert noticed(workspace, gm, first.spec.ref) == ["finn", "tobi"]
     notice = next(m for m in lines(workspace, "finn") if m["created"] == first.spec.ref)
@@ -139,7 +147,19 @@ def test_team_notices_and_the_cap_in_written_memories(gm, workspace):
 
 def test_none_leaves_only_the_participants_conversations(gm, workspace):
     run_scene(gm, ScriptedBackend([valid_reply] * 7))
-    set_json(workspace.world_path, meeting_notices="none")
+    set_meeting(workspace.world_path, notices="none")
     outcome = play_meeting(gm, "vera", "darius")
     assert noticed(workspace, gm, outcome.spec.ref) == []
     assert "conversation" in [m["type"] for m in lines(workspace, "vera") if m["created"] == outcome.spec.ref]
+
+
+def test_the_notice_phrases_are_the_meeting_kind_s_own_not_the_studio_s():
+    meeting = get_kind("MEETING")
+    assert meeting.say("de", "elsewhere_topic", names="Vera und Emre", topic="Türme") == \
+        "Vera und Emre hatten eine Besprechung zum Thema Türme."
+    assert meeting.say("en", "elsewhere", names="Vera and Emre") == "Vera and Emre had a meeting."
+    assert meeting.say("fr", "elsewhere", names="Vera et Emre") == "Vera et Emre had a meeting."  # English for a language it lacks
+    assert get_kind("EVENT").say("de", "event", text="Serverausfall") == "Ereignis im Studio: Serverausfall"
+    # lang.py keeps only the studio-wide sentences: no kind's phrase is there too.
+    kind_phrases = {name for kind in ("MEETING", "EVENT") for table in get_kind(kind).phrases.values() for name in table}
+    assert not {"meeting_elsewhere", "meeting_elsewhere_topic", "event"} & set(PHRASES["de"]) | (kind_phrases & set(PHRASES["de"]))

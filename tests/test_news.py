@@ -112,7 +112,7 @@ def meeting_reply(extra: dict):
 ])
 def test_a_takeaway_must_come_from_someone_present(gm, workspace, taken, problem):
     run_scene(gm, ScriptedBackend([valid_reply] * 7))
-    turns = 2 * gm.world().meeting_rounds
+    turns = 2 * gm.world().kind_settings("meeting").rounds
     with pytest.raises(SceneFailed) as failure:
         run_scene(gm, ScriptedBackend([meeting_reply({"takeaways": taken})] * turns),
                   Force(type=SceneType.MEETING, participants=["vera", "darius"], topic="Knochentürme"))
@@ -130,7 +130,7 @@ def test_takeaways_belong_to_conversations(gm, workspace):
 
 def test_a_takeaway_is_kept_with_the_conversation_and_recalled_from_its_speaker(gm, workspace):
     run_scene(gm, ScriptedBackend([valid_reply] * 7))
-    turns = 2 * gm.world().meeting_rounds
+    turns = 2 * gm.world().kind_settings("meeting").rounds
     taken = [{"from": "darius", "what": "Der Publisher will die Quittenlaterne als Sammlerfigur."}]
     run_scene(gm, ScriptedBackend([meeting_reply({"takeaways": taken})] * turns),
               Force(type=SceneType.MEETING, participants=["vera", "darius"], topic="Knochentürme"))
@@ -164,7 +164,7 @@ def test_news_a_claude_character_relays_in_its_own_words_is_passed_on_by_an_offl
             return {**valid_reply(request), "says": says}
         return offline.reply(request)
 
-    turns = 2 * arrived.world().meeting_rounds
+    turns = 2 * arrived.world().kind_settings("meeting").rounds
     run_scene(arrived, ScriptedBackend([reply] * turns),
               Force(type=SceneType.MEETING, participants=["darius", "emre"], topic="Farbpalette der Sumpfstädte"))
     second = meet(arrived, "emre", "nami")

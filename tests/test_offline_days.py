@@ -62,7 +62,7 @@ def test_artifacts_exist_and_colleagues_in_the_room_observed_them(three_days):
 
 def test_meetings_leave_conversations_for_participants_and_a_notice_for_the_rest(three_days):
     # The bundled studio has no teams: everyone else hears of a meeting, up to
-    # meeting_notices_per_day (1) such notice a day.
+    # kinds.meeting.notices_per_day (1) such notice a day.
     root, report = three_days
     memories = streams(root)
     meetings = [s for s in report["scenes"] if s["type"] == "MEETING"]

@@ -18,8 +18,9 @@ def test_lists_the_settings_and_not_the_running_state(cli):
     assert result.exit_code == 0, result.output
     shown = json.loads(result.stdout)
     assert list(shown) == setting_names()
-    for name in ("scenes_per_day", "work_group_size", "retrieval_weights", "first_weekday", "model", "focus_limit"):
+    for name in ("scenes_per_day", "kinds", "retrieval_weights", "first_weekday", "model", "focus_limit"):
         assert name in shown
+    assert shown["kinds"]["work"] == {"group_size": 3, "rooms": None}
     assert not set(RUNNING_STATE) & set(shown)
     assert shown["retrieval_weights"] == {"relevance": 3.0, "importance": 0.5, "recency": 0.5}
 
@@ -72,9 +73,23 @@ def test_the_rest_of_world_json_is_kept(cli, workspace):
     data = world_json(workspace)
     data["note"] = "by hand"
     workspace.world_path.write_text(json.dumps(data), encoding="utf-8")
+    assert cli("config", "kinds.meeting.rounds", "3").exit_code == 0
+    after = world_json(workspace)
+    assert after["note"] == "by hand" and after["kinds"]["meeting"]["rounds"] == 3
+
+
+def test_a_kind_setting_by_its_old_flat_name_sets_its_namespaced_place(cli, workspace):
     assert cli("config", "meeting_rounds", "3").exit_code == 0
     after = world_json(workspace)
-    assert after["note"] == "by hand" and after["meeting_rounds"] == 3
+    assert after["kinds"]["meeting"]["rounds"] == 3 and "meeting_rounds" not in after
+    assert cli("config", "kinds.meeting").stdout.startswith('{"rounds": 3, "max": 6')
+
+
+def test_a_kind_without_settings_or_a_setting_it_lacks_is_named(cli):
+    result = cli("config", "kinds.arrival.rounds", "3")
+    assert "kinds.arrival.rounds: not a kind with settings; kinds with settings are work, meeting, encounter" in result.output
+    result = cli("config", "kinds.meeting.size", "3")
+    assert "kinds.meeting.size: not a setting of meeting; its settings are rounds, max, notices, notices_per_day" in result.output
 
 
 @pytest.mark.parametrize(

@@ -44,7 +44,7 @@ def told_in_a_meeting(gm, workspace):
             body["says"] = f"Habt ihr es schon gehört? {NEWS}"
         return body
 
-    turns = 2 * gm.world().meeting_rounds
+    turns = 2 * gm.world().kind_settings("meeting").rounds
     outcome = run_scene(gm, ScriptedBackend([reply] * turns),
                         Force(type=SceneType.MEETING, participants=["vera", "darius"], topic="Knochentürme"))
     return planted, outcome.spec.ref

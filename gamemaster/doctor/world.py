@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from ..ids import is_agent_id
+from ..kinds.settings import old_keys
 from ..models import Brief, Memory, World, scene_ref
 from ..streams import describe_validation_error
 from .drift import Drift, Finding, day_number, first_weekday, keep_under, shorten, weekday_of
@@ -36,6 +37,20 @@ class StudioFacts:
     agent_ids: list[str]
     memories: dict[str, list[Memory]]
     bulletin: list = field(default_factory=list)
+
+
+def _old_setting_names(data: dict, finding: Finding) -> None:
+    """Kind settings under their flat names of before (``meeting_rounds``): ``World`` reads them
+    into ``kinds``, so writing the world writes them there. Under both names with one value the
+    old key goes; with two, only the user knows which was meant."""
+    for old, new in old_keys(data).items():
+        section, field = new.split(".")[1:]
+        settings = data.get("kinds", {}).get(section, {}) if isinstance(data.get("kinds"), dict) else {}
+        if not isinstance(settings, dict) or field not in settings:
+            finding.drift(f"{old} {data[old]!r}: an old name", f"moved to {new}")
+        elif settings[field] == data[old]:
+            finding.drift(f"{old} {data.pop(old)!r}: an old name", f"removed: {new} holds the same value")
+        # Two values: the world does not load, and its error says which key to remove.
 
 
 def repair_world(data: dict, facts: StudioFacts, finding: Finding, bulletin_drifts: list[Drift]) -> World | None:
@@ -72,6 +87,7 @@ def repair_world(data: dict, facts: StudioFacts, finding: Finding, bulletin_drif
             keep_under(imported, name, data.pop(name))
     if imported:
         data["imported"] = imported
+    _old_setting_names(data, finding)
     try:
         return World.model_validate(data)
     except ValidationError as exc:

@@ -17,7 +17,7 @@ import importlib
 import pkgutil
 
 from ..problems import GamemasterError
-from .base import SECTIONS, ReplyCheck, SceneKind, SceneWrite
+from .base import SECTIONS, KindSettings, ReplyCheck, SceneKind, SceneWrite
 
 ENTRY_POINT_GROUP = "gamemaster.kinds"
 
@@ -28,7 +28,7 @@ _SECTION_ERRORS = {
     "takeaways": "only {kinds} turns carry them, this is {kind}",
 }
 
-__all__ = ["ENTRY_POINT_GROUP", "ReplyCheck", "SECTIONS", "SceneKind", "SceneWrite", "all_kinds", "check_kind",
+__all__ = ["ENTRY_POINT_GROUP", "KindSettings", "ReplyCheck", "SECTIONS", "SceneKind", "SceneWrite", "all_kinds", "check_kind",
            "decision_order", "get_kind", "kind_names"]
 
 _found: dict[str, SceneKind] | None = None

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, ClassVar, Collection, Iterable
 
+from pydantic import BaseModel, ConfigDict
+
 from ..reply_models import Reply
 
 if TYPE_CHECKING:
@@ -24,6 +26,18 @@ if TYPE_CHECKING:
 
 #: Reply sections only some kinds allow; every kind allows memories, plan and talk wishes.
 SECTIONS = ("artifacts", "insights", "conversation", "takeaways")
+
+
+class KindSettings(BaseModel):
+    """A kind's own settings: ``kinds.<kind>`` in ``state/world.json`` (``kinds/settings.py``).
+
+    Each field carries its bounds and, through ``models.at_most``, the reason for its upper
+    one; its ``description`` is what the generated settings table (``kind_docs.py``) says it means."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True, allow_inf_nan=False)
+
+    #: field → the flat ``world.json`` key it had before settings were namespaced (read, and moved by ``doctor --fix``).
+    former_names: ClassVar[dict[str, str]] = {}
 
 
 @dataclass
@@ -95,6 +109,9 @@ class SceneKind:
     #: ``plan`` where the kind requires one) → how the rule names this kind, e.g. WORK's
     #: ``{"de": {"artifacts": "WORK"}}``; ``contract.py`` joins them over every kind.
     contract_rules: ClassVar[dict[str, dict[str, str]]] = {}
+    #: What the Game Master writes for its scenes (a meeting notice), per language: language →
+    #: name → template, filled in by ``say``; the studio-wide sentences are ``lang.PHRASES``.
+    phrases: ClassVar[dict[str, dict[str, str]]] = {}
     #: Lines of its own for the reply contract (for fields of its own ``reply_model``), per language.
     contract_lines: ClassVar[dict[str, list[str]]] = {}
     #: Why the Game Master chose one of its scenes: name → template per language. The English one
@@ -114,6 +131,8 @@ class SceneKind:
     #: Where ``scenes.decide_next`` asks it whether its scene is due (lowest first; the
     #: Creative Director's briefs are asked at 50); None: only played when forced.
     decides: ClassVar[int | None] = None
+    #: Its settings (``kinds.<kind>`` in world.json, read with ``World.kind_settings``); None: it has none.
+    settings: ClassVar[type[KindSettings] | None] = None
     #: How many participants a scene of this kind can have.
     min_participants: ClassVar[int] = 1
     max_participants: ClassVar[int | None] = None
@@ -136,6 +155,10 @@ class SceneKind:
     def phrase(self, table: dict[str, str], language: str) -> str:
         """The entry of a per-language table for ``language``, else the English one, else none."""
         return table.get(language, table.get("en", ""))
+
+    def say(self, language: str, name: str, **values) -> str:
+        """Its phrase ``name`` in ``language`` (English for a language it lacks), filled in."""
+        return self.phrases.get(language, self.phrases.get("en", {}))[name].format(**values)
 
     def turns(self, spec: "SceneSpec") -> list[str]:
         return list(spec.participants)

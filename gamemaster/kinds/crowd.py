@@ -1,6 +1,6 @@
-"""Who a crowd's MEETING is for: the ``meeting_max`` people a text concerns most.
+"""Who a crowd's MEETING is for: the ``kinds.meeting.max`` people a text concerns most.
 
-A brief or event can reach more people than a meeting holds (``World.meeting_max``); they
+A brief or event can reach more people than a meeting holds (``kinds.meeting.max``); they
 all get it as a memory anyway, so the meeting goes to those whose plan and interests share
 the most terms with its text. Ties fall by the world's seed, never by name order, so that the
 same studio with another seed does not always seat the same alphabetically early people.
@@ -28,10 +28,11 @@ def _tiebreak(seed: int, agent_id: str) -> str:
 
 
 def most_concerned(world, agents, people: list[str], text: str | None, tags=()) -> list[str]:
-    """At most ``world.meeting_max`` of ``people`` (all of them when they fit), in their given order."""
-    if len(people) <= world.meeting_max:
+    """At most ``kinds.meeting.max`` of ``people`` (all of them when they fit), in their given order."""
+    size = world.kind_settings("meeting").max
+    if len(people) <= size:
         return list(people)
     wanted = set(topic_terms(text, tags))
     ranked = sorted(people, key=lambda a: (-len(wanted & agent_terms(agents[a])), _tiebreak(world.seed, a)))
-    chosen = set(ranked[: world.meeting_max])
+    chosen = set(ranked[:size])
     return [p for p in people if p in chosen]

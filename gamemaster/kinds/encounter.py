@@ -3,7 +3,7 @@
 One or two turns each, one after another; each keeps a conversation memory, a
 talk wish between the two is settled by it and a new one may come out of it.
 An encounter happens between the day's scenes, like a coffee break, so it does
-not use up one of them; ``encounters_per_day`` bounds how many a day has.
+not use up one of them; ``kinds.encounter.per_day`` bounds how many a day has.
 
 It is chosen at the day's lunch slot (half of ``scenes_per_day`` done), and
 when two people want to talk but a MEETING cannot follow right now (there was
@@ -14,12 +14,27 @@ most shared interest tags is.
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import Field
+
+from ..models import at_most
 from ..scenes import SceneSpec, counted_scenes
 from ..slots import lunch_position
 from . import get_kind, meeting
-from .base import ReplyCheck, SceneKind, SceneWrite
+from .base import KindSettings, ReplyCheck, SceneKind, SceneWrite
 from .conversation import conversation_problems, remember_conversation
 from .fairness import oldest_wishes_first, waited_longest
+
+
+class EncounterSettings(KindSettings):
+    """``kinds.encounter`` in world.json."""
+
+    per_day: Annotated[int, Field(ge=0, description="ENCOUNTERs a day may have (they come between the counted scenes)"),
+                       at_most(100, "`day advance` plays all of a day's scenes in one run")] = 2
+    rounds: Annotated[int, Field(ge=1, le=2, description="turns each of the two takes in an ENCOUNTER")] = 1
+
+    former_names = {"per_day": "encounters_per_day", "rounds": "encounter_rounds"}
 
 
 class Encounter(SceneKind):
@@ -27,6 +42,7 @@ class Encounter(SceneKind):
     order = 50
     decides = 60
     colour = "#b7791f"
+    settings = EncounterSettings
     contract_rules = {"de": {"conversation": "einer ENCOUNTER", "takeaways": "ENCOUNTER"},
                       "en": {"conversation": "of an ENCOUNTER", "takeaways": "ENCOUNTER"}}
     reasons = {
@@ -50,7 +66,7 @@ class Encounter(SceneKind):
         return [agent for _ in range(spec.rounds) for agent in spec.participants]
 
     def rounds(self, world) -> int:
-        return world.encounter_rounds
+        return world.kind_settings(self.name).rounds
 
     def check(self, reply, ctx: ReplyCheck) -> list[str]:
         return conversation_problems(self.name, reply, ctx)
@@ -61,7 +77,7 @@ class Encounter(SceneKind):
     def choose(self, world, agents, roster):
         if world.day == 0 or len(roster) < 2 or not world.today or world.today[-1].type == self.name:
             return None
-        if sum(1 for e in world.today if e.type == self.name) >= world.encounters_per_day:
+        if sum(1 for e in world.today if e.type == self.name) >= world.kind_settings(self.name).per_day:
             return None
         counted = counted_scenes(world)
         lunch = counted == lunch_position(world.scenes_per_day) and not self._since_lunch(world)

@@ -13,7 +13,6 @@ one of the day's scenes.
 
 from __future__ import annotations
 
-from ..lang import phrase
 from ..scenes import SceneSpec, slot_has_come
 from . import meeting
 from .base import SceneKind, SceneWrite
@@ -28,6 +27,8 @@ class EventKind(SceneKind):
     order = 60
     decides = 30
     colour = "#b23a48"
+    #: What everyone in it remembers of the event.
+    phrases = {"de": {"event": "Ereignis im Studio: {text}"}, "en": {"event": "Studio event: {text}"}}
     counts_toward_day = False
     recalls_by_plan = True
     reasons = {
@@ -122,7 +123,7 @@ class EventKind(SceneKind):
             scene.remember(
                 agent_id,
                 type="observation",
-                description=phrase(scene.language, "event", text=event.text),
+                description=self.say(scene.language, "event", text=event.text),
                 importance=EVENT_IMPORTANCE,
                 tags=["event"],
                 metadata={"source": "event", "event": event.id},

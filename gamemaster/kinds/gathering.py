@@ -2,7 +2,7 @@
 
 A reply proposes a gathering (``gatherings.py``): what, day, time of day, place, whom.
 On its day, once its slot has come (``slots.py``), this scene seats the host and every
-invitee who accepted - no ``meeting_max`` cap: a party of thirteen is thirteen people, and
+invitee who accepted - no ``kinds.meeting.max`` cap: a party of thirteen is thirteen people, and
 each speaks once, one after another, seeing what was said before (the transcript is bounded
 by ``transcript_budget`` like a meeting's). Everyone present hears every line (one room, the
 heard memories of ``kinds/heard.py``). Like an EVENT it is an interruption and does not use

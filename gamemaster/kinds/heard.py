@@ -4,7 +4,7 @@ one heard memory per listener per scene, holding every line the others at their 
 A MEETING or ENCOUNTER needs none: each participant's conversation memory keeps the
 whole transcript already. Who hears whom is the people one sits with, never a whole
 large studio: a WORK scene's rooms; in a scene of many (ARRIVAL, EVENT) the people of
-one ``team`` (no team: one group), seated at tables of at most ``meeting_max``, and
+one ``team`` (no team: one group), seated at tables of at most ``kinds.meeting.max``, and
 the tables change from day to day. The lines are kept verbatim in ``metadata.heard``
 and are found and shown by the rule in ``retrieval/heard.py``.
 """
@@ -37,7 +37,7 @@ def tables(spec, agents, world) -> list[list[str]]:
     """Who hears whom in a scene: groups of participants that sit together."""
     if spec.rooms:
         return [list(room) for room in spec.rooms]
-    size = world.meeting_max
+    size = world.kind_settings("meeting").max
     if len(spec.participants) <= size:
         return [list(spec.participants)]
     teams: dict[str, list[str]] = {}

@@ -1,14 +1,19 @@
 """MEETING: two or more characters talk, turn by turn over several rounds, and each keeps
 a conversation memory; others notice that a meeting took place and on what topic - by default those in the
-participants' teams, at most ``meeting_notices_per_day`` times a day (``notice_recipients``)."""
+participants' teams, at most ``kinds.meeting.notices_per_day`` times a day (``notice_recipients``)."""
 
 from __future__ import annotations
 
-from ..lang import join_names, phrase, short_name
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from ..lang import join_names, short_name
+from ..models import at_most
 from ..retrieval.heard import cut
 from ..scenes import SceneSpec
 from . import get_kind
-from .base import ReplyCheck, SceneKind, SceneWrite
+from .base import KindSettings, ReplyCheck, SceneKind, SceneWrite
 from .conversation import conversation_problems, remember_conversation
 from .fairness import oldest_wishes_first
 
@@ -17,12 +22,38 @@ MEETING_NOTICE_IMPORTANCE = 2
 NOTICE_TOPIC_CHARS = 90
 
 
+class MeetingSettings(KindSettings):
+    """``kinds.meeting`` in world.json."""
+
+    rounds: Annotated[int, Field(ge=2, description="rounds of a meeting: each participant speaks once a round"),
+                      at_most(50, "each round is one more turn, one model call, for every participant")] = 2
+    # Every turn carries the transcript, so a meeting's cost grows with the square of its size;
+    # a brief to more people is an announcement.
+    max: Annotated[int, Field(ge=2, description="participants a MEETING may have (a brief to more is an announcement)"),
+                   at_most(50, "a meeting's cost grows with the square of its size")] = 6
+    # So notices do not flood a large studio.
+    notices: Annotated[Literal["team", "all", "none"], Field(
+        description="who notices a meeting they were not in: the participants' teams (no team counts as one), "
+                    "everyone or no one")] = "team"
+    # So that in a large studio notices neither crowd the memory stream nor drive reflections.
+    notices_per_day: Annotated[int, Field(ge=0, description="meeting notices one character gets a day at most"),
+                               at_most(100, "a day has at most 100 scenes")] = 1
+
+    former_names = {"rounds": "meeting_rounds", "max": "meeting_max", "notices": "meeting_notices",
+                    "notices_per_day": "meeting_notices_per_day"}
+
+
+def settings(world) -> MeetingSettings:
+    return world.kind_settings("meeting")
+
+
 def hears_of(world, agents, participants) -> list[str]:
-    """Who, by ``world.meeting_notices``, hears of a meeting of ``participants`` (no daily cap)."""
-    if world.meeting_notices == "none":
+    """Who, by ``kinds.meeting.notices``, hears of a meeting of ``participants`` (no daily cap)."""
+    notices = settings(world).notices
+    if notices == "none":
         return []
     others = [a for a in agents if a not in participants]
-    if world.meeting_notices == "all":
+    if notices == "all":
         return others
     # A participant no longer on the roster counts as having no team.
     teams = {agents[p].team if p in agents else None for p in participants}
@@ -31,7 +62,7 @@ def hears_of(world, agents, participants) -> list[str]:
 
 def notice_recipients(world, agents, spec) -> list[str]:
     """Who gets a notice of the meeting ``spec``: those who hear of it and have not yet had
-    ``meeting_notices_per_day`` notices today.
+    ``kinds.meeting.notices_per_day`` notices today.
 
     What each already got is worked out from today's logbook (the earlier MEETINGs and
     the same rule), not read from the streams: pure in world and agents, and the same
@@ -42,7 +73,7 @@ def notice_recipients(world, agents, spec) -> list[str]:
         if entry.type == "MEETING" and entry.scene < spec.scene:
             for agent_id in hears_of(world, agents, entry.participants):
                 had[agent_id] = had.get(agent_id, 0) + 1
-    cap = world.meeting_notices_per_day
+    cap = settings(world).notices_per_day
     return [a for a in hears_of(world, agents, spec.participants) if had.get(a, 0) < cap]
 
 
@@ -51,11 +82,18 @@ class Meeting(SceneKind):
     order = 30
     decides = 70
     colour = "#8a5a9e"
+    settings = MeetingSettings
     contract_rules = {"de": {"conversation": "eines MEETING", "takeaways": "MEETING"},
                       "en": {"conversation": "of a MEETING", "takeaways": "MEETING"}}
     reasons = {
         "wants_talk": {"en": "{who} wants to talk with {partners} about {topic}",
                        "de": "{who} möchte mit {partners} über „{topic}“ sprechen"},
+    }
+    #: The notice of a meeting to those not in it.
+    phrases = {
+        "de": {"elsewhere": "{names} hatten eine Besprechung.",
+               "elsewhere_topic": "{names} hatten eine Besprechung zum Thema {topic}."},
+        "en": {"elsewhere": "{names} had a meeting.", "elsewhere_topic": "{names} had a meeting on {topic}."},
     }
     final_turn = {
         "de": (
@@ -80,7 +118,7 @@ class Meeting(SceneKind):
         return [agent for _ in range(spec.rounds) for agent in spec.participants]
 
     def rounds(self, world) -> int:
-        return world.meeting_rounds
+        return settings(world).rounds
 
     def check(self, reply, ctx: ReplyCheck) -> list[str]:
         return conversation_problems(self.name, reply, ctx)
@@ -93,8 +131,8 @@ class Meeting(SceneKind):
         # about, and two meetings of the same people are two different notices. What was said stays
         # with those who were there.
         topic = " ".join((spec.topic or "").split()).rstrip(" .!?")
-        notice = (phrase(scene.language, "meeting_elsewhere_topic", names=names, topic=cut(topic, NOTICE_TOPIC_CHARS))
-                  if topic else phrase(scene.language, "meeting_elsewhere", names=names))
+        notice = (self.say(scene.language, "elsewhere_topic", names=names, topic=cut(topic, NOTICE_TOPIC_CHARS))
+                  if topic else self.say(scene.language, "elsewhere", names=names))
         for agent_id in notice_recipients(scene.world, agents, spec):
             scene.remember(
                 agent_id,
@@ -122,7 +160,7 @@ class Meeting(SceneKind):
             partners = [p for p in wish.with_ if p in agents and p != agent_id]
             if partners:
                 return SceneSpec(
-                    type=self.name, day=world.day, scene=world.scene + 1, participants=[agent_id, *partners][: world.meeting_max],
+                    type=self.name, day=world.day, scene=world.scene + 1, participants=[agent_id, *partners][: settings(world).max],
                     topic=wish.topic, topic_tags=list(wish.tags), rounds=self.rounds(world),
                     reason=self.reason("wants_talk", who=agent_id, partners=", ".join(partners), topic=wish.topic),
                 )

@@ -1,19 +1,35 @@
 """WORK: characters work side by side on their plans; the only kind that produces artifacts.
 
 A large studio works in several rooms at once: a WORK scene seats as many rooms of
-``work_group_size`` as the day needs for everyone to act (``work_rooms`` fixes the
+``kinds.work.group_size`` as the day needs for everyone to act (``kinds.work.rooms`` fixes the
 number), and each worker sees and observes only the others in their room.
 """
 
 from __future__ import annotations
 
 from math import ceil
+from typing import Annotated
+
+from pydantic import Field
 
 from ..library import remember_readings
+from ..models import at_most
 from ..scenes import SceneSpec, counted_scenes
-from .base import SceneKind
+from .base import KindSettings, SceneKind
 from .fairness import acted_today, waited_longest
 from .heard import remember_heard
+
+
+class WorkSettings(KindSettings):
+    """``kinds.work`` in world.json."""
+
+    group_size: Annotated[int, Field(ge=1, description="people in one WORK room: they see each other's artifacts"),
+                          at_most(100, "everyone in a room sees everyone's artifacts")] = 3
+    rooms: Annotated[int, Field(ge=1), at_most(100, "each room is one more set of prompts in the same scene")] | None = Field(
+        None, description="rooms a WORK scene fills side by side; unset: as many as it takes for everyone to act "
+                          "each day (one in a small studio)")
+
+    former_names = {"group_size": "work_group_size", "rooms": "work_rooms"}
 
 
 class Work(SceneKind):
@@ -21,6 +37,7 @@ class Work(SceneKind):
     order = 20
     decides = 80
     colour = "#4f7a4a"
+    settings = WorkSettings
     contract_rules = {"de": {"artifacts": "WORK"}, "en": {"artifacts": "WORK"}}
     acting = True
     allows = frozenset({"artifacts"})
@@ -47,13 +64,14 @@ class Work(SceneKind):
 
     @staticmethod
     def seats(world, roster: list[str]) -> int:
-        """How many work in this WORK scene: ``work_rooms`` full rooms if set; else those who have
+        """How many work in this WORK scene: ``kinds.work.rooms`` full rooms if set; else those who have
         not acted today, as many as must be seated now so that all of them get a seat in the WORK
         scenes left should every other scene be a MEETING - never fewer than one full room."""
 
-        group = world.work_group_size
-        if world.work_rooms is not None:
-            return min(len(roster), world.work_rooms * group)
+        settings = world.kind_settings("work")
+        group = settings.group_size
+        if settings.rooms is not None:
+            return min(len(roster), settings.rooms * group)
         waiting = sum(1 for n in acted_today(world, roster).values() if n == 0)
         slots = max(1, world.scenes_per_day - counted_scenes(world))
         work_slots = 1 + (slots - 1) // 2  # no two MEETINGs in a row
@@ -63,7 +81,7 @@ class Work(SceneKind):
     def seating(self, world, agents, roster: list[str]) -> list[list[str]]:
         """The rooms, filled by who waited longest; people of one ``team`` share a room where they can."""
 
-        group = world.work_group_size
+        group = world.kind_settings("work").group_size
         workers = waited_longest(world, agents, roster)[: self.seats(world, roster)]
         rooms = ceil(len(workers) / group)
         if rooms > 1:

@@ -21,15 +21,23 @@ from faultkit import assert_no_traceback, env, run, show
 KIND_MODULE = '''
 """LUNCH: two to four characters eat together, one turn each, and keep the talk as a memory."""
 
+from typing import Annotated
+
 from pydantic import Field
 
-from gamemaster.kinds import SceneKind
+from gamemaster.kinds import KindSettings, SceneKind
 from gamemaster.kinds.conversation import conversation_problems, remember_conversation
+from gamemaster.models import at_most
 from gamemaster.reply_models import Reply
 
 
 class LunchReply(Reply):
     dish: str = Field("", max_length=80, description="What the character eats.")
+
+
+class LunchSettings(KindSettings):
+    courses: Annotated[int, Field(ge=1, description="courses at one lunch: each speaks once a course"),
+                       at_most(5, "each course is one more turn for everyone at the table")] = 1
 
 
 class Lunch(SceneKind):
@@ -40,11 +48,18 @@ class Lunch(SceneKind):
     max_participants = 4
     allows = frozenset({"conversation"})
     reply_model = LunchReply
+    settings = LunchSettings
     colour = "#c05621"
     contract_rules = {"de": {"conversation": "eines LUNCH"}, "en": {"conversation": "of a LUNCH"}}
     contract_lines = {"de": ["- `dish` (nur LUNCH): was du isst"], "en": ["- `dish` (LUNCH only): what you eat"]}
     final_turn = {"de": "Das ist dein letzter Beitrag beim Mittagessen: fasse es im Feld `conversation` zusammen.",
                   "en": "This is your last turn at lunch: summarise it in `conversation`."}
+
+    def rounds(self, world):
+        return world.kind_settings(self.name).courses
+
+    def turns(self, spec):
+        return [agent for _ in range(spec.rounds) for agent in spec.participants]
 
     def check(self, reply, ctx):
         return conversation_problems(self.name, reply, ctx)
@@ -141,6 +156,35 @@ def test_a_kind_from_another_package_is_everywhere_a_kind_is_named(lunch_package
     assert "--lunch: #c05621;" in css and ".bar.t-lunch { fill: var(--lunch); }" in css
     day = (root / "report" / "days").glob("*.html")
     assert any("t-lunch" in p.read_text(encoding="utf-8") for p in day)
+
+
+def test_a_kind_from_another_package_has_settings_of_its_own(lunch_package, tmp_path):
+    root = tmp_path / "ws"
+    ok(run(tmp_path, "init", str(root)))
+
+    # Documented where the Game Master reads about settings, with default, bounds and meaning.
+    claude = (root / "CLAUDE.md").read_text(encoding="utf-8")
+    assert ("| `kinds.lunch.courses` | `1` | 1 to 5 (each course is one more turn for everyone at the table) | "
+            "courses at one lunch: each speaks once a course |") in claude
+    # In the world with its default, and checked like any setting.
+    assert ok(run(root, "config", "kinds.lunch")).stdout == '{"courses": 1}\n'
+    proc = run(root, "config", "kinds.lunch.courses", "9")
+    assert proc.returncode == 1 and proc.stderr.splitlines() == [
+        "error: kinds.lunch.courses: at most 5: each course is one more turn for everyone at the table"], show(proc)
+
+    world = json.loads((root / "state/world.json").read_text(encoding="utf-8"))
+    world["kinds"]["lunch"] = {"courses": 0}
+    (root / "state/world.json").write_text(json.dumps(world), encoding="utf-8")
+    proc = run(root, "validate")
+    assert proc.returncode == 1, show(proc)
+    assert "state/world.json: kinds.lunch.courses: Input should be greater than or equal to 1" in proc.stdout.splitlines()
+
+    # And it is what the kind plays: two courses, each of the two speaks twice.
+    world["kinds"]["lunch"]["courses"] = 2
+    (root / "state/world.json").write_text(json.dumps(world), encoding="utf-8")
+    ok(run(root, "day", "advance"))
+    opened = json.loads(ok(run(root, "next", "--type", "lunch", "--with", "vera,emre", "--json")).stdout)
+    assert opened["turns"] == ["vera", "emre", "vera", "emre"], opened
 
 
 def test_a_kind_package_that_does_not_load_is_one_line_naming_it(lunch_package, tmp_path):

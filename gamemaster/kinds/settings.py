@@ -1,0 +1,121 @@
+"""The kinds' settings in ``state/world.json``: ``"kinds": {"meeting": {"rounds": 2, …}, …}``.
+
+Each kind declares its settings as a ``KindSettings`` model (``SceneKind.settings``); this module
+is what ``World`` calls to read the ``kinds`` mapping, so a setting's bounds and reasons live
+only in its kind's model and an error names ``kinds.<kind>.<field>``. A kind's section is its
+name in lower case. Sections of kinds that are not installed are kept as they are (a kind's
+package may come back); a section for a kind without settings is an error.
+
+Before settings were namespaced they were flat keys of ``world.json`` (``meeting_rounds``):
+``move_former`` reads such a key into its new place, so an old world plays as it did, and
+``doctor --fix`` writes the world in the new form. A key given under both names is an error
+rather than a silent choice: the two may differ, and only the user knows which one they meant.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
+from pydantic_core import PydanticCustomError
+
+from ..problems import GamemasterError
+from . import all_kinds
+from .base import KindSettings, SceneKind
+
+
+def _registry() -> dict[str, SceneKind]:
+    """The kinds; none while an installed kind's package does not load. What needs no kind
+    (``status``) still reads the world then, its ``kinds`` unchecked and kept as written; what
+    needs one asks the registry itself and stops with its one line."""
+    try:
+        return all_kinds()
+    except GamemasterError:
+        return {}
+
+
+def section(kind: SceneKind) -> str:
+    """Where a kind's settings stand under ``kinds``: its name in lower case."""
+    return kind.name.lower()
+
+
+def configurable() -> dict[str, type[KindSettings]]:
+    """section → settings model, for the kinds that have settings, in listing order."""
+    return {section(kind): kind.settings for kind in _registry().values() if kind.settings is not None}
+
+
+def former_names() -> dict[str, tuple[str, str]]:
+    """old flat key → (section, field), over every kind's ``former_names``."""
+    return {old: (name, field) for name, model in configurable().items() for field, old in model.former_names.items()}
+
+
+def new_name(old: str) -> str | None:
+    """``kinds.meeting.rounds`` for ``meeting_rounds``; None for a key that is no old name."""
+    place = former_names().get(old)
+    return f"kinds.{place[0]}.{place[1]}" if place else None
+
+
+def old_keys(data: dict) -> dict[str, str]:
+    """The old flat keys in ``world.json``'s data → their new names, for ``validate`` and ``doctor``."""
+    return {key: new for key in data if (new := new_name(key))}
+
+
+def old_key_notice(old: str) -> str:
+    return f"{old}: an old name, read as {new_name(old)} (`gamemaster doctor --fix` writes it there)"
+
+
+def not_installed(kinds: dict[str, Any]) -> list[str]:
+    """Notices for sections of ``kinds`` that name no installed kind (kept as they are), for ``validate``."""
+    installed = _registry()
+    return [f"kinds.{name}: no scene kind {name.upper()} is installed; its settings are kept as they are"
+            for name in kinds if installed and name.upper() not in installed]
+
+
+def move_former(data: Any) -> Any:
+    """``world.json``'s data with every old flat key moved to its place under ``kinds``."""
+    if not isinstance(data, dict):
+        return data
+    former = former_names()
+    found = [key for key in data if key in former]
+    if not found:
+        return data
+    data = dict(data)
+    kinds = dict(data["kinds"]) if isinstance(data.get("kinds"), dict) else {}
+    for old in found:
+        name, field = former[old]
+        settings = dict(kinds[name]) if isinstance(kinds.get(name), dict) else {}
+        if field in settings:
+            raise PydanticCustomError("set_twice", "{old}: the old name of kinds.{name}.{field}, which is set too; "
+                                      "remove {old}", {"old": old, "name": name, "field": field})
+        settings[field] = data.pop(old)
+        kinds[name] = settings
+    data["kinds"] = kinds
+    return data
+
+
+def _no_settings(value: Any) -> Any:
+    if value is not None:
+        raise PydanticCustomError("no_settings", "this kind has no settings (kinds with settings: {known})",
+                                  {"known": ", ".join(configurable())})
+    return value
+
+
+@lru_cache(maxsize=4)
+def _mapping(kinds: tuple[SceneKind, ...]) -> type[BaseModel]:
+    """The ``kinds`` mapping as a model: one field per kind, so an error names ``kinds.<kind>.<field>``."""
+    fields: dict[str, Any] = {
+        section(kind): (kind.settings, Field(default_factory=kind.settings)) if kind.settings is not None
+        else (Annotated[Any, AfterValidator(_no_settings)], None)
+        for kind in kinds
+    }
+    return create_model("KindsSettings", __config__=ConfigDict(extra="allow", defer_build=True), **fields)
+
+
+def validated(value: dict[str, Any]) -> dict[str, Any]:
+    """The ``kinds`` mapping with each kind's settings checked and completed with its defaults."""
+    kinds = _registry()
+    if not kinds:
+        return value
+    checked = _mapping(tuple(kinds.values())).model_validate(value)
+    return {**{name: getattr(checked, name) for name in configurable()}, **(checked.model_extra or {})}

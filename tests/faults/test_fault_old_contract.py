@@ -1,0 +1,78 @@
+"""A workspace made by an earlier version has its own ``prompts/contract.md`` with the kinds'
+rules written out by hand; the workspace's template wins over the bundled one, so its prompts
+keep naming only the kinds of that day. ``doctor`` notices it, and ``doctor --fix`` replaces a
+copy that is exactly one the toolkit shipped; a copy with the user's own edits is kept, with a
+warning."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import faultkit as fk
+
+from gamemaster.workspace import bundled_dir
+
+#: prompts/contract.md as the toolkit shipped it at 5ad35d3, the last one with the rules written out.
+OLD = (Path(__file__).resolve().parent.parent / "fixtures" / "contract-5ad35d3.md").read_bytes()
+CURRENT = (bundled_dir("prompts") / "contract.md").read_bytes()
+
+
+def contract_of_first_prompt(root: Path) -> str:
+    proc = fk.run(root, "next")  # opens the day's ARRIVAL, or shows it when it is open already
+    assert proc.returncode == 0, fk.show(proc)
+    proc = fk.run(root, "prompt", "vera")
+    assert proc.returncode == 0, fk.show(proc)
+    text = proc.stdout
+    return text[text.index("Antworte mit genau einem JSON-Objekt"):text.index("Das vollständige JSON-Schema")]
+
+
+def test_a_shipped_literal_contract_is_named_and_replaced(tmp_path):
+    fresh = fk.studio(tmp_path / "fresh")
+    workspace = fk.studio(tmp_path / "old")
+    contract = workspace.root / "prompts" / "contract.md"
+    contract.write_bytes(OLD)
+    os.chmod(contract, 0o640)
+    assert "(nur WORK)" in contract_of_first_prompt(workspace.root)  # the old rules reach every prompt
+
+    proc = fk.run(workspace.root, "doctor")
+    assert proc.returncode == 1, fk.show(proc)
+    assert ("prompts/contract.md: the reply contract as an earlier version shipped it, its kinds' rules written "
+            "out — replaced by the current one, which takes them from the kinds") in proc.stdout.splitlines(), fk.show(proc)
+    assert contract.read_bytes() == OLD
+
+    proc = fk.run(workspace.root, "doctor", "--fix")
+    assert proc.returncode == 0, fk.show(proc)
+    assert contract.read_bytes() == CURRENT
+    assert stat.S_IMODE(contract.stat().st_mode) == 0o640
+    # Its prompts now carry the contract a new workspace's do, rules from the kinds.
+    assert contract_of_first_prompt(workspace.root) == contract_of_first_prompt(fresh.root)
+
+    proc = fk.run(workspace.root, "doctor", "--fix")  # nothing left to do
+    assert proc.returncode == 0 and "contract" not in proc.stdout, fk.show(proc)
+
+
+def test_an_edited_old_contract_is_kept_with_a_warning(tmp_path):
+    workspace = fk.studio(tmp_path)
+    contract = workspace.root / "prompts" / "contract.md"
+    edited = OLD + "Schreib immer höflich.\n".encode("utf-8")
+    contract.write_bytes(edited)
+
+    proc = fk.run(workspace.root, "doctor", "--fix")
+    fk.assert_no_traceback(proc)
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("prompts/contract.md")]
+    assert lines == ["prompts/contract.md: warning: a reply contract of your own with the kinds' rules written out: "
+                     "a kind added since is not named where it allows a section — kept; to have them written from "
+                     "the kinds, use $rule_<section> and $kind_lines as `gamemaster/bundled/prompts/contract.md` does"
+                     ], fk.show(proc)
+    assert contract.read_bytes() == edited
+
+
+def test_an_edited_current_contract_is_left_alone(tmp_path):
+    workspace = fk.studio(tmp_path)
+    contract = workspace.root / "prompts" / "contract.md"
+    contract.write_bytes(CURRENT + "Schreib immer höflich.\n".encode("utf-8"))
+
+    proc = fk.run(workspace.root, "doctor")
+    assert proc.returncode == 0 and "contract" not in proc.stdout, fk.show(proc)
