@@ -109,9 +109,10 @@ def replies_for(root: Path) -> dict[str, dict]:
     for turn, agent_id in enumerate(pending.turns):
         try:
             from gamemaster.backends.offline import OfflineBackend
+            from gamemaster.scene_apply import take_reply
 
             reply = json.loads(OfflineBackend().reply(gm.build_request(pending, turn, agents=agents)))
-            gm.validate_reply(pending, turn, reply, agents)
+            take_reply(gm.workspace, gm.snapshot(), pending, turn, reply)
         except Exception as exc:  # the offline player is optional; the timed command is what matters
             log(f"  offline reply for {agent_id} unusable ({exc!r}); using a minimal reply")
             reply = minimal_reply(agents[agent_id], pending.spec)

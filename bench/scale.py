@@ -16,7 +16,7 @@ CPU per character, ``os.fsync`` calls, memories written and the notice share
 the characters who reflected and those still over the reflection threshold when the day ended.
 
 Then the all-hands brief: in a copy of the studio as it was after day 1,
-``GameMaster.brief("Alle: ...")`` without ``to``, scenes played until the one
+``give_brief("Alle: ...")`` without ``to``, scenes played until the one
 that answers the brief is applied; reported are its participants, turns and
 largest prompt in characters (from ``scenes/day-XXX/scene-YY/prompts/``).
 
@@ -189,6 +189,7 @@ def all_hands_brief(snapshot: Path, scenes_before: int) -> BriefStats:
     the brief opened is applied, or until everyone saw it in other scenes (an ARRIVAL, say).
     Reported is the brief's own scene, else the last scene that showed it to someone."""
     from gamemaster.backends.offline import OfflineBackend
+    from gamemaster.briefs import give_brief
     from gamemaster.gm import GameMaster
     from gamemaster.loop import run_scene
     from gamemaster.workspace import Workspace
@@ -198,7 +199,7 @@ def all_hands_brief(snapshot: Path, scenes_before: int) -> BriefStats:
     backend = OfflineBackend()
     for _ in range(scenes_before):
         run_scene(gm, backend)
-    brief = gm.brief(ALL_HANDS_BRIEF)
+    brief = give_brief(gm.workspace, ALL_HANDS_BRIEF)
     start = time.perf_counter()
     seen: set[str] = set()
     reached: list[str] = []

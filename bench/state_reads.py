@@ -18,7 +18,10 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=1)
     args = parser.parse_args()
 
+    import sys
+
     from gamemaster import gm as gm_module
+    from gamemaster import requests as requests_module
     from gamemaster.backends.offline import OfflineBackend
     from gamemaster.loop import advance_days
     from gamemaster.models import Agent, World
@@ -40,10 +43,15 @@ def main() -> None:
     counted(Workspace, "load_agent", "agent file loads")
     counted(World, "model_validate", "world.json parses")
     counted(Agent, "model_validate", "agent file parses")
-    counted(gm_module.GameMaster, "build_request", "prompts built")
+    # A prompt is built by requests.build_request, wherever it was imported to.
+    built = requests_module.build_request
+    for name, module in list(sys.modules.items()):
+        if name.startswith("gamemaster") and getattr(module, "build_request", None) is built:
+            counted(module, "build_request", "prompts built")
     with tempfile.TemporaryDirectory() as tmp:
         workspace = init_workspace(Path(tmp) / "studio")
         gm = gm_module.GameMaster(workspace)
+        counts.clear()  # what creating the studio read is not the day's
         outcomes = advance_days(gm, OfflineBackend(), args.days).scenes
         scenes = len(outcomes)
         turns = sum(len(o.spec.turns) for o in outcomes)

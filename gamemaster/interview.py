@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from .backends.base import Answer, InterviewRequest
 from .fsio import dump_json
-from .gm import GameMaster
+from .briefs import received_ref
 from .lang import phrase
 from .linesize import text_too_long
 from .models import Agent, Memory, World
@@ -139,7 +139,7 @@ def remember(workspace: Workspace, built: Built, result: Result) -> str:
         stream = workspace.stream(agent.id)
         memory = Memory(
             id=f"{agent.id}-{stream.next_number():03d}",
-            created=GameMaster(workspace).received_ref(world),
+            created=received_ref(workspace, world),
             type="conversation",
             description=phrase(world.language, "interview", question=built.question, answer=result.answer),
             importance=INTERVIEW_IMPORTANCE,

@@ -15,7 +15,7 @@ from typing import Callable
 from .backends.base import Answer, Backend
 from .costs import cost_report, estimate_scene
 from .gm import GameMaster
-from .pending import Pending
+from .pending import Pending, load_batch, record_prompt, record_usage, save_batch
 from .problems import GamemasterError
 from .replies import Reply, ReplyError
 from .scenes import Force, SceneSpec
@@ -79,10 +79,10 @@ def ask(
             request = pending.prepared(turn) if error is None else None
             if request is None:
                 request = gm.build_request(pending, turn, previous_error=error)
-                gm.record_prompt(pending, turn, request)
+                record_prompt(gm.workspace, pending, turn, request)
             listen("ask", {"agent": agent, "turn": turn, "attempt": attempt, "scene": pending.spec.ref})
             answer = _normalise(backend.reply(request))
-            gm.record_usage(pending, turn, _usage_record(answer), answer.model, batch=False)
+            record_usage(gm.workspace, pending, turn, _usage_record(answer), answer.model, batch=False)
         try:
             return gm.store_reply(pending, turn, answer.text)
         except ReplyError as exc:
@@ -128,7 +128,7 @@ def _ask_all(gm: GameMaster, backend: Backend, pending: Pending, listen: Listene
 def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, poll_seconds: float) -> None:
     """A scene's independent calls as one Message Batch, resumable by its stored id."""
     turns = pending.missing()
-    batch = gm.load_batch(pending)
+    batch = load_batch(gm.workspace, pending)
     if batch is None:
         if not backend.capabilities.batches:
             raise GamemasterError(f"backend {backend.name} cannot send batches")
@@ -137,10 +137,10 @@ def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, p
             request = pending.prepared(turn)
             if request is None:
                 request = gm.build_request(pending, turn)
-                gm.record_prompt(pending, turn, request)
+                record_prompt(gm.workspace, pending, turn, request)
             requests.append((pending.turns[turn], request))  # agent ids are valid custom ids
         batch_id = backend.submit_batch(requests)
-        batch = gm.save_batch(pending, batch_id, {custom: turn for (custom, _), turn in zip(requests, turns)})
+        batch = save_batch(gm.workspace, pending, batch_id, {custom: turn for (custom, _), turn in zip(requests, turns)})
         listen("batch", {"id": batch_id, "requests": len(requests), "resumed": False})
     else:
         listen("batch", {"id": batch["id"], "requests": len(batch["turns"]), "resumed": True})
@@ -163,7 +163,7 @@ def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, p
             continue
         result = results.get(custom, "missing from the batch results")
         if isinstance(result, Answer):
-            gm.record_usage(pending, turn, result.usage, result.model, batch=True)
+            record_usage(gm.workspace, pending, turn, result.usage, result.model, batch=True)
             reply = ask(gm, backend, pending, turn, listen, first=result)
         else:
             listen("invalid", {"agent": pending.turns[turn], "turn": turn, "error": f"batch: {result}"})
@@ -182,7 +182,7 @@ def run_scene(
     pending, opened = gm.open_next(force)
     listen("scene", {"spec": pending.spec, "opened": opened, "done": len(pending.replies)})
     # A batch already sent for this scene is picked up even without --batch: it is paid for.
-    stored_batch = backend.capabilities.batches and gm.load_batch(pending) is not None
+    stored_batch = backend.capabilities.batches and load_batch(gm.workspace, pending) is not None
     if (batch or stored_batch) and not pending.spec.kind.in_sequence and pending.missing():
         _ask_by_batch(gm, backend, pending, listen, poll_seconds)
     else:

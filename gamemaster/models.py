@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SerializationInfo, field_serializer, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from . import jsontext
@@ -102,6 +102,15 @@ class Plan(BaseModel):
     tags: list[str] = Field(default_factory=list)
 
 
+class Interest(BaseModel):
+    """One of an agent's interests: what it is about, and the tags its memories carry."""
+
+    model_config = ConfigDict(extra="allow", defer_build=True)
+
+    topic: Annotated[str, Field(min_length=1)]
+    tags: list[str] = Field(default_factory=list)
+
+
 class TalkWish(BaseModel):
     """An agent wants to talk with colleagues about a topic."""
 
@@ -139,6 +148,9 @@ class Agent(BaseModel):
     #: The last WORK, MEETING or ENCOUNTER the agent took part in: who waited longest acts next.
     last_acted: str | None = None
     model: str | None = None
+    #: What the character cares about: its prompts show them, they pair ENCOUNTERs and seat
+    #: meetings. Last, where saving has always put it (it was an extra key before it was typed).
+    interests: list[Interest] = Field(default_factory=list)
 
     @field_validator("id")
     @classmethod
@@ -164,10 +176,16 @@ class Agent(BaseModel):
             parse_scene_ref(value)
         return value
 
+    @field_serializer("interests")
+    def _interests_as_written(self, interests: list[Interest], info: SerializationInfo) -> list[dict[str, Any]]:
+        # An interest is saved with the keys it was written with: no "tags": [] is added.
+        return [interest.model_dump(mode=info.mode, exclude_unset=True) for interest in interests]
+
     def dump(self) -> dict[str, Any]:
-        # Without a team the file stays as it was written: no "team": null appears in
-        # every hand-made character when it is next saved.
-        return self.model_dump(mode="json", by_alias=True, exclude={"team"} if self.team is None else None)
+        # Without a team or interests the file stays as it was written: no "team": null or
+        # "interests": [] appears in every hand-made character when it is next saved.
+        left_out = ({"team"} if self.team is None else set()) | ({"interests"} if "interests" not in self.model_fields_set else set())
+        return self.model_dump(mode="json", by_alias=True, exclude=left_out or None)
 
 
 class Brief(BaseModel):

@@ -126,7 +126,6 @@ def _first_sentence(says: str) -> str:
 def scene_values(ctx: PromptContext) -> dict[str, str]:
     spec, agent = ctx.spec, ctx.agent
     others = [p for p in spec.room_of(agent.id) if p != agent.id]
-    interests = getattr(agent, "interests", None) or []
     total_turns = len(spec.turns)
     language = ctx.world.language
 
@@ -149,7 +148,7 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "persona": agent.persona,
         "artifact_kind": agent.artifact_kind,
         "interests": bullet_list(
-            [f"- {i.get('topic', '')} ({', '.join(i.get('tags', []))})" for i in interests if isinstance(i, dict)]
+            [f"- {i.topic} ({', '.join(i.tags)})" for i in agent.interests]
         ),
         "plan": agent.today_plan.text if agent.today_plan else EMPTY,
         "scene_type": spec.type,

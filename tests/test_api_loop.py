@@ -13,6 +13,7 @@ from gamemaster.backends.base import Answer, Capabilities
 from gamemaster.backends.scripted import ScriptedBackend
 from gamemaster.costs import cost_report
 from gamemaster.loop import BudgetReached, advance_days, run_scene
+from gamemaster.pending import record_usage
 from gamemaster.pricing import cost_usd
 from gamemaster.scenes import Force, SceneType
 
@@ -147,7 +148,7 @@ def test_cost_counts_abandoned_scenes_names_unpriced_models_and_reports_bad_file
     run_scene(gm, FakeAPI())
     gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
     pending = gm.pending()
-    gm.record_usage(pending, 0, dict(USAGE), "claude-fable-5-2", batch=False)
+    record_usage(gm.workspace, pending, 0, dict(USAGE), "claude-fable-5-2", batch=False)
     world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
     world["pending"] = None  # the Creative Director drops the scene; its call was paid all the same
     workspace.world_path.write_text(json.dumps(world), encoding="utf-8")

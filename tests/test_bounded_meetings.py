@@ -11,6 +11,7 @@ from replies import valid_reply
 from test_scenes import MORNING, ROSTER, agents, world
 from gamemaster.backends.base import Turn
 from gamemaster.backends.scripted import ScriptedBackend
+from gamemaster.briefs import give_brief
 from gamemaster.gm import GameMaster
 from gamemaster.loop import run_scene
 from gamemaster.models import Brief
@@ -75,7 +76,7 @@ def test_an_all_hands_brief_at_20_agents_is_an_announcement(empty_workspace):
         write_lines(workspace, agent_id, [])
     gm = GameMaster(workspace)
     run_scene(gm, ScriptedBackend([valid_reply] * 20))  # ARRIVAL
-    gm.brief("Alle: Bis Freitag braucht jede Abteilung eine spielbare Ecke für die Vertical Slice Präsentation.")
+    give_brief(gm.workspace, "Alle: Bis Freitag braucht jede Abteilung eine spielbare Ecke für die Vertical Slice Präsentation.")
     backend = ScriptedBackend([valid_reply] * 12)
     outcome = run_scene(gm, backend)
     assert outcome.spec.type == SceneType.MEETING and outcome.spec.brief_ids == ["brief-001"]

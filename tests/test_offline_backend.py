@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from gamemaster.backends.base import ReplyRequest, Turn
 from gamemaster.backends.offline import (
@@ -251,7 +252,7 @@ def test_arrival_plan_from_a_recent_memory_when_there_are_no_interests():
 
 def test_agent_without_interests_or_memories_still_plays_every_scene():
     agent = make_agent("finn", interests=None)
-    assert not hasattr(agent, "interests")
+    assert agent.interests == [] and "interests" not in agent.dump()
     spec_participants = ("finn", "leo")
     for kind in (SceneType.ARRIVAL, SceneType.WORK, SceneType.MEETING):
         spec = make_spec(kind, participants=spec_participants)
@@ -669,8 +670,14 @@ def test_phrase_bank_has_every_family():
         assert set(language["families"]) == set(FAMILIES)
 
 
-def test_interests_without_tags_or_of_the_wrong_shape_are_tolerated():
-    agent = make_agent("vera", interests=[{"topic": "Brückenruinen am Fluss"}, "kaputt", {"tags": ["x"]}])
+def test_interests_of_the_wrong_shape_are_named_by_field():
+    with pytest.raises(ValidationError) as caught:
+        make_agent("vera", interests=[{"topic": "Brückenruinen am Fluss"}, "kaputt", {"tags": ["x"]}])
+    assert [".".join(map(str, e["loc"])) for e in caught.value.errors()] == ["interests.1", "interests.2.topic"]
+
+
+def test_interests_without_tags_are_tolerated():
+    agent = make_agent("vera", interests=[{"topic": "Brückenruinen am Fluss"}])
     for kind in (SceneType.ARRIVAL, SceneType.WORK):
         reply = validated(make_request(kind, agent, memories=[], seed=1))
         assert "Brückenruinen am Fluss" in reply.action + reply.says + (reply.plan.text if reply.plan else "")

@@ -9,6 +9,7 @@ import pytest
 from conftest import memory, section_ids, seed_select, write_agent, write_lines
 from replies import valid_reply
 from gamemaster.backends.scripted import ScriptedBackend
+from gamemaster.briefs import give_brief
 from gamemaster.loop import run_scene
 from gamemaster.scenes import Force, SceneType
 from gamemaster.transaction import recover
@@ -28,14 +29,14 @@ def test_recovery_appends_exactly_the_missing_ids_even_after_a_hand_edit(gm, wor
     gm.open_next(Force(type=SceneType.WORK, participants=["emre"]))
     pending = gm.pending()
     gm.store_reply(pending, 0, valid_reply(gm.build_request(pending, 0)))
-    import gamemaster.gm as gm_module
+    import gamemaster.scene_apply as apply_module
 
     def journal_only(workspace_, transaction):
         from gamemaster.fsio import atomic_write_json
         atomic_write_json(workspace_.journal_path, transaction.to_json())
         raise KeyboardInterrupt  # the process dies right after the journal
 
-    monkeypatch.setattr(gm_module, "commit", journal_only)
+    monkeypatch.setattr(apply_module, "commit", journal_only)
     with pytest.raises(KeyboardInterrupt):
         gm.apply(gm.pending())
     monkeypatch.undo()
@@ -85,7 +86,7 @@ def test_a_meeting_can_be_applied_turn_by_turn(gm, workspace, cli):
 def test_a_brief_during_a_pending_scene_waits_for_the_next_one(gm, workspace):
     arrival(gm)
     gm.open_next(Force(type=SceneType.WORK, participants=["darius"]))
-    brief = gm.brief("Die Türme brauchen eine Biologie.", ["darius"])
+    brief = give_brief(gm.workspace, "Die Türme brauchen eine Biologie.", ["darius"])
     assert brief.created == "day-001/scene-03"
     backend = ScriptedBackend([valid_reply] * 2)
     run_scene(gm, backend)
@@ -100,7 +101,7 @@ def test_a_brief_during_a_pending_scene_waits_for_the_next_one(gm, workspace):
 
 def test_a_brief_to_the_same_agent_twice_is_delivered_once(gm, workspace):
     before = len(lines(workspace, "vera"))
-    gm.brief("Mehr Licht.", ["vera", "vera"])
+    give_brief(gm.workspace, "Mehr Licht.", ["vera", "vera"])
     assert len(lines(workspace, "vera")) == before + 1
     assert [p for p in validate_workspace(workspace) if not p.warning] == []
 

@@ -70,8 +70,10 @@ def brief(
 ) -> None:
     """Creative Director feedback, delivered as a high-importance observation."""
 
+    from ..briefs import give_brief
+
     def action(obj: Context):
-        result = obj.gm().brief(text, to or None, importance)
+        result = give_brief(obj.gm().workspace, text, to or None, importance)
         if as_json:
             return print_json(result.model_dump())
         rich_console().print(f"{result.id} delivered to {', '.join(result.to or ['everyone'])} (received in {result.created})", markup=False)

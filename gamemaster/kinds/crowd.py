@@ -17,9 +17,8 @@ def agent_terms(agent) -> set[str]:
     """The terms an agent's day is about: today's plan (text and tags) and their interests."""
     plan = agent.today_plan
     terms = set(topic_terms(plan.text, plan.tags)) if plan else set()
-    for interest in getattr(agent, "interests", None) or []:
-        if isinstance(interest, dict):
-            terms |= set(topic_terms(str(interest.get("topic", "")), interest.get("tags") or []))
+    for interest in agent.interests:
+        terms |= set(topic_terms(interest.topic, interest.tags))
     return terms
 
 

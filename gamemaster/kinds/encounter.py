@@ -129,11 +129,9 @@ class Encounter(SceneKind):
 
         def tags(agent_id) -> dict[str, str]:
             found = {}
-            for interest in getattr(agents[agent_id], "interests", None) or []:
-                if isinstance(interest, dict):
-                    for tag in interest.get("tags", []):
-                        if isinstance(tag, str):
-                            found.setdefault(tag, str(interest.get("topic", tag)))
+            for interest in agents[agent_id].interests:
+                for tag in interest.tags:
+                    found.setdefault(tag, interest.topic)
             return found
 
         best = None

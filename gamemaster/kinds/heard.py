@@ -109,10 +109,8 @@ def _studio_tags(agents) -> list[str]:
     """The tags of every character's interests: the studio's topics, as its memories are tagged."""
     found: list[str] = []
     for agent_id in sorted(agents):
-        interests = getattr(agents[agent_id], "interests", None)
-        for interest in interests if isinstance(interests, list) else []:
-            tags = interest.get("tags") if isinstance(interest, dict) else getattr(interest, "tags", None)
-            found += [t for t in tags if isinstance(t, str) and t.strip()] if isinstance(tags, list) else []
+        for interest in agents[agent_id].interests:
+            found += [t for t in interest.tags if t.strip()]
     return list(dict.fromkeys(found))
 
 

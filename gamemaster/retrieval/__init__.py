@@ -93,10 +93,9 @@ def scene_query(agent: "Agent", spec: "SceneSpec", briefs: "list[Brief]", names:
             context.append(agent.today_plan.text)
         context += [b.text for b in briefs]
         if kind.recalls_by_interests or not agent.today_plan:
-            for interest in getattr(agent, "interests", None) or []:
-                if isinstance(interest, dict):
-                    context.append(str(interest.get("topic", "")))
-                    context += [str(t) for t in interest.get("tags", []) if isinstance(t, str)]
+            for interest in agent.interests:
+                context.append(interest.topic)
+                context += interest.tags
         context += [w.topic for w in agent.talk_wishes]
     people = [agent.id, agent.name] + [p for pid in spec.participants for p in (pid, names.get(pid, pid))]
     return Query(text=spec.topic or "", context=" ".join(context), tags=tuple(tags), names=tuple(dict.fromkeys(people)))

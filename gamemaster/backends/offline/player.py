@@ -201,14 +201,11 @@ class Player:
     # -- what the character knows -----------------------------------------
 
     def _read_interests(self) -> list[Interest]:
-        raw = getattr(self.agent, "interests", None) or []
         interests = []
-        for item in raw if isinstance(raw, list) else []:
-            topic = item.get("topic") if isinstance(item, dict) else getattr(item, "topic", None)
-            tags = item.get("tags") if isinstance(item, dict) else getattr(item, "tags", None)
-            if isinstance(topic, str) and topic.strip():
-                clean_tags = [str(t).strip().lower() for t in (tags or []) if str(t).strip()]
-                interests.append(Interest(topic.strip(), clean_tags or self.terms(topic)[:3]))
+        for item in self.agent.interests:
+            if item.topic.strip():
+                clean_tags = [t.strip().lower() for t in item.tags if t.strip()]
+                interests.append(Interest(item.topic.strip(), clean_tags or self.terms(item.topic)[:3]))
         return interests
 
     def _people(self) -> set[str]:

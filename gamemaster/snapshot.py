@@ -1,0 +1,150 @@
+"""The studio as one command step sees it: the world and the agents, read once and immutable.
+
+A ``Snapshot`` is what the decision (which scene is next), prompt building and write-back are
+given, instead of each loading ``state/world.json`` and the agent files again. Its models are
+frozen copies: assigning a field, appending to a list or setting a key raises, so nothing
+downstream can change what a later step of the same command will read. Write-back works on
+``working_copy()``, mutable deep copies, and what it changes reaches the files only through
+the scene's transaction.
+
+A snapshot stays current while the files it was read from are unchanged; ``is_current`` checks
+that by their stat stamps (no read): a commit, another gamemaster process or a hand edit
+replaces or rewrites a file, and the next step reads a fresh snapshot.
+"""
+
+from __future__ import annotations
+
+import os
+from copy import deepcopy
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from pydantic import BaseModel, ConfigDict
+
+from .ids import is_agent_id
+from .models import Agent, World
+from .workspace import Workspace
+
+
+class FrozenList(list):
+    """A list of a snapshot's model: reading works as on any list, changing it raises."""
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a snapshot's lists cannot be changed; change a working_copy() instead")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+    def __deepcopy__(self, memo):
+        # model_copy(deep=True) of a frozen model: a plain list, as the model had when parsed.
+        return [deepcopy(item, memo) for item in self]
+
+    def __copy__(self):
+        return list(self)
+
+
+class FrozenDict(dict):
+    """A dict of a snapshot's model: reading works as on any dict, changing it raises."""
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a snapshot's mappings cannot be changed; change a working_copy() instead")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    setdefault = update = pop = popitem = clear = _refuse
+
+    def __deepcopy__(self, memo):
+        return {deepcopy(k, memo): deepcopy(v, memo) for k, v in self.items()}
+
+    def __copy__(self):
+        return dict(self)
+
+
+_FROZEN_CLASSES: dict[type, type] = {}
+
+
+def _frozen_class(cls: type[BaseModel]) -> type[BaseModel]:
+    """``cls`` with ``frozen=True``: the same fields, validators and dump, no assignment."""
+    frozen = _FROZEN_CLASSES.get(cls)
+    if frozen is None:
+        config = ConfigDict(**{**cls.model_config, "frozen": True})
+        frozen = type(cls.__name__, (cls,), {"model_config": config, "__module__": cls.__module__,
+                                            "__qualname__": cls.__qualname__})
+        _FROZEN_CLASSES[cls] = frozen
+    return frozen
+
+
+def freeze(value: Any) -> Any:
+    """An immutable copy of ``value``: models frozen, lists and dicts read-only, all the way down."""
+    if isinstance(value, BaseModel):
+        fields = {name: freeze(getattr(value, name)) for name in type(value).model_fields}
+        extra = {name: freeze(item) for name, item in (value.__pydantic_extra__ or {}).items()}
+        return _frozen_class(type(value)).model_construct(value.model_fields_set, **fields, **extra)
+    if isinstance(value, list):
+        return FrozenList(freeze(item) for item in value)
+    if isinstance(value, dict):
+        return FrozenDict({key: freeze(item) for key, item in value.items()})
+    return value
+
+
+def _stamp(path: Path) -> tuple[int, int, int, int] | None:
+    """What tells a rewritten file from the one read: an atomic write gives a new inode, an
+    edit in place a new mtime or size."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """``world`` and ``agents`` (id → agent), frozen; agents are read when first asked for."""
+
+    workspace: Workspace = field(repr=False, compare=False)
+    #: The world as parsed, never handed out: ``working_copy`` copies it.
+    _world: World = field(repr=False)
+    _world_stamp: tuple | None = field(repr=False)
+
+    @classmethod
+    def read(cls, workspace: Workspace) -> Snapshot:
+        stamp = _stamp(workspace.world_path)  # before the read: a change in between reads again
+        return cls(workspace, workspace.load_world(), stamp)
+
+    @cached_property
+    def world(self) -> World:
+        return freeze(self._world)
+
+    @cached_property
+    def _agents(self) -> tuple[dict[str, Agent], dict[Path, tuple | None]]:
+        ids = self.workspace.agent_ids()
+        stamps = {self.workspace.agent_path(a): _stamp(self.workspace.agent_path(a)) for a in ids}
+        return {a: self.workspace.load_agent(a) for a in ids}, stamps
+
+    @cached_property
+    def agents(self) -> Mapping[str, Agent]:
+        return MappingProxyType({agent_id: freeze(agent) for agent_id, agent in self._agents[0].items()})
+
+    def working_copy(self) -> tuple[World, dict[str, Agent]]:
+        """Mutable deep copies of the world and the agents, for write-back to change."""
+        return self._world.model_copy(deep=True), {a: agent.model_copy(deep=True) for a, agent in self._agents[0].items()}
+
+    def with_world(self, world: World) -> Snapshot:
+        """This snapshot after its own step saved ``world``: the agents read stay, nothing is read again."""
+        after = Snapshot(self.workspace, world, _stamp(self.workspace.world_path))
+        for name in ("_agents", "agents"):
+            if name in self.__dict__:
+                after.__dict__[name] = self.__dict__[name]
+        return after
+
+    def is_current(self) -> bool:
+        """Whether the files this snapshot was read from are still the same (stat only)."""
+        if _stamp(self.workspace.world_path) != self._world_stamp:
+            return False
+        if "_agents" not in self.__dict__:
+            return True
+        stamps = self._agents[1]
+        files = {p for p in self.workspace.agents_dir.glob("*.json") if p.is_file() and is_agent_id(p.stem)}
+        return files == set(stamps) and all(_stamp(path) == stamp for path, stamp in stamps.items())
