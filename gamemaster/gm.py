@@ -33,7 +33,6 @@ from .pending import (
 from .problems import GamemasterError, Problem, StateError
 from .records import SceneRecord, TranscriptLine
 from .replies import Reply, ReplyError, check_reply, parse_reply
-from .requests import build_request
 from .scenes import Force, decide_next, day_is_over, due_for_reflection, reflections_left_today
 from .summary import write_day_summary
 from .transaction import commit, recover
@@ -141,6 +140,7 @@ class GameMaster:
 
     def build_request(self, pending: Pending, turn: int, *, world: World | None = None,
                       agents: dict[str, Agent] | None = None, previous_error: str | None = None) -> ReplyRequest:
+        from .requests import build_request
         return build_request(self.workspace, pending, turn, world or self.world(), agents or self.agents(),
                              previous_error=previous_error, warnings=self.warnings)
 
