@@ -15,7 +15,9 @@ Floor and commands run interleaved, round after round, so load on the machine hi
 the table gives the median CPU time (user + sys of the child) and its ratio to the floor, and
 how many modules the command has in ``sys.modules`` when it ends (the floor's for comparison).
 
-``--importtime COMMAND`` prints the slowest imports of one command (``python -X importtime``,
+``--before DIR`` runs every command also with the gamemaster package of another checkout
+(``git archive <commit> gamemaster | tar -x -C DIR``), interleaved with this one, for a
+before/after table from one run. ``--importtime COMMAND`` prints the slowest imports of one command (``python -X importtime``,
 cumulative µs). ``--api`` measures the anthropic backend from process start to its first
 request: ``scene run --backend anthropic`` against a local fake Messages API (no network); the
 child's CPU time is read from ``/proc`` the moment the request arrives.
@@ -38,6 +40,7 @@ import time
 from pathlib import Path
 
 FLOOR = "import typer, pydantic"
+HERE = Path(__file__).resolve().parent.parent  # this checkout: ``python -m`` imports from the cwd
 COMMANDS = ("--help", "status", "next", "prompt", "hook", "apply")
 #: Runs a command as ``python -m gamemaster`` would, then writes its module set to a file.
 MODULES_OF = (
@@ -116,16 +119,16 @@ def command_line(name: str, places: dict[str, Path], scratch: Path) -> tuple[lis
     return ["-m", "gamemaster", "--root", str(root), *args], root, stdin
 
 
-def cpu_of(argv: list[str], stdin: str | None) -> float:
+def cpu_of(argv: list[str], stdin: str | None, code: Path = HERE) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run([sys.executable, *argv], input=stdin, capture_output=True, text=True, env=env())
+    proc = subprocess.run([sys.executable, *argv], input=stdin, capture_output=True, text=True, env=env(), cwd=code)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{proc.stderr}")
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def modules_of(name: str, places: dict[str, Path], scratch: Path) -> list[str]:
+def modules_of(name: str, places: dict[str, Path], scratch: Path, code: Path = HERE) -> list[str]:
     argv, _, stdin = command_line(name, places, scratch)
     out = scratch.parent / "modules.json"
     if name == "floor":
@@ -133,7 +136,7 @@ def modules_of(name: str, places: dict[str, Path], scratch: Path) -> list[str]:
         subprocess.run([sys.executable, "-c", code], check=True, env=env())
     else:
         subprocess.run([sys.executable, "-c", MODULES_OF, str(out), *argv[2:]], input=stdin,
-                       capture_output=True, text=True, env=env(), check=True)
+                       capture_output=True, text=True, env=env(), check=True, cwd=code)
     return json.loads(out.read_text())
 
 
@@ -205,7 +208,9 @@ def main() -> None:
     parser.add_argument("--importtime", metavar="COMMAND", choices=("floor", *COMMANDS),
                         help="print the slowest imports of one command instead")
     parser.add_argument("--api", action="store_true", help="also time start → first request of the anthropic backend")
+    parser.add_argument("--before", type=Path, metavar="DIR", help="a folder holding another gamemaster package to compare")
     args = parser.parse_args()
+    codes = {"": HERE, **({"before": args.before.resolve()} if args.before else {})}
 
     with tempfile.TemporaryDirectory() as tmp:
         PYCACHE.append(str(Path(tmp) / "pycache"))
@@ -214,23 +219,24 @@ def main() -> None:
         scratch.parent.mkdir()
         if args.importtime:
             return importtime(args.importtime, places, scratch)
-        names = ("floor", *COMMANDS)
-        times: dict[str, list[float]] = {name: [] for name in names}
-        for name in names:  # a round not counted: it writes the bytecode caches
-            cpu_of(*command_line(name, places, scratch)[::2])
+        runs = [("floor", "")] + [(name, code) for name in COMMANDS for code in codes]
+        times: dict[tuple[str, str], list[float]] = {run: [] for run in runs}
+        for name, code in runs:  # a round not counted: it writes the bytecode caches
+            cpu_of(*command_line(name, places, scratch)[::2], code=codes[code])
         for _ in range(args.runs):
-            for name in names:
+            for name, code in runs:
                 argv, _, stdin = command_line(name, places, scratch)
-                times[name].append(cpu_of(argv, stdin))
-        floor = statistics.median(times["floor"])
+                times[name, code].append(cpu_of(argv, stdin, codes[code]))
+        floor = statistics.median(times["floor", ""])
         print(f"{args.runs} runs each, interleaved; CPU = user + sys of the process, median")
         print("| command | CPU s | × floor | modules |")
         print("|---|---:|---:|---:|")
-        for name in names:
-            cpu = statistics.median(times[name])
-            label = f"`python -c \"{FLOOR}\"` (floor)" if name == "floor" else f"`{name}`" if name != "hook" \
-                else "`hook subagent-stop`"
-            print(f"| {label} | {cpu:.3f} | {cpu / floor:.1f} | {len(modules_of(name, places, scratch)):,} |")
+        for name, code in runs:
+            cpu = statistics.median(times[name, code])
+            label = f"`python -c \"{FLOOR}\"` (floor)" if name == "floor" else \
+                f"`{'hook subagent-stop' if name == 'hook' else name}`" + (f", {code}" if code else "")
+            modules = len(modules_of(name, places, scratch, codes[code]))
+            print(f"| {label} | {cpu:.3f} | {cpu / floor:.1f} | {modules:,} |")
         if args.api:
             found = api_first_request(places, scratch, max(3, args.runs // 2))
             if not found:

@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from gamemaster.backends.offline import OfflineBackend
+from gamemaster.cli import command_word
 from gamemaster.create import init_workspace
 from gamemaster.gm import GameMaster
 from gamemaster.workspace import Workspace
@@ -108,3 +109,14 @@ def test_next_and_apply_load_no_backend_and_no_rich(studio, tmp_path):
     # Both write memories (the index) and build the next prompts; neither prints anything rich.
     assert heavy(modules_of(tmp_path, copy, "apply"), ("rich",)) == ""
     assert heavy(modules_of(tmp_path, copy, "next"), ("rich", "yaml")) == ""
+
+
+def test_only_the_command_a_run_names_is_built_and_anything_unclear_builds_all():
+    assert command_word(["--root", "studio", "next"]) == "next"
+    assert command_word(["--root=studio", "status", "--json"]) == "status"
+    assert command_word(["hook", "subagent-stop"]) == "hook"
+    # Help, no command, or an option the command line does not know before it: all commands.
+    assert command_word(["--help"]) is None
+    assert command_word([]) is None
+    assert command_word(["--root"]) is None
+    assert command_word(["--verbose", "next"]) is None
