@@ -17,7 +17,6 @@ from . import jsontext
 from .fsio import atomic_write_text
 from .models import Agent, World
 from .problems import GamemasterError
-from .prompts import render_template
 from .workspace import Workspace, find_workspace
 
 SUBAGENT_PREFIX = "character-"
@@ -42,6 +41,8 @@ def subagents_dir(workspace: Workspace) -> Path:
 
 
 def render_subagent(workspace: Workspace, world: World, agent: Agent) -> str:
+    from .prompts import render_template
+
     body = render_template(
         workspace.template_path,
         "subagent.md",

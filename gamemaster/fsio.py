@@ -9,7 +9,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import secrets
 import stat
 import threading
 import time
@@ -99,7 +98,7 @@ def _create_temp(target: Path, mode: int | None) -> tuple[int, str]:
     """
     create_mode = 0o666 if mode is None else mode & 0o777
     for _ in range(100):
-        tmp = os.path.join(target.parent, f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+        tmp = os.path.join(target.parent, f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
         try:
             return os.open(tmp, _TEMP_FLAGS, create_mode), tmp
         except FileExistsError:

@@ -19,9 +19,7 @@ from .pending import ApplyOutcome, Pending, load_pending, moved_on, scene_record
 from .problems import GamemasterError, Problem
 from .records import SceneRecord
 from .replies import Reply
-from .requests import build_request
 from .scene_apply import apply_scene, stage_replies, take_reply
-from .scene_open import open_scene, write_prompt
 from .scenes import Force, day_is_over, due_for_reflection, reflections_left_today
 from .snapshot import Snapshot
 from .summary import write_day_summary
@@ -79,6 +77,7 @@ class GameMaster:
                     )
                 return existing, False
             self.close_day_if_over()
+            from .scene_open import open_scene
             pending, self._snapshot = open_scene(self.workspace, self.snapshot(), force, self.warnings)
             return pending, True
 
@@ -86,6 +85,7 @@ class GameMaster:
 
     def build_request(self, pending: Pending, turn: int, *, world: World | None = None,
                       agents: dict[str, Agent] | None = None, previous_error: str | None = None) -> ReplyRequest:
+        from .requests import build_request
         snap = self.snapshot() if world is None or agents is None else None
         return build_request(self.workspace, pending, turn, world or snap.world, agents or snap.agents,
                              previous_error=previous_error, warnings=self.warnings)
@@ -98,6 +98,7 @@ class GameMaster:
         path = pending.prompt_path(turn)
         if path.exists():
             return path.read_text(encoding="utf-8")
+        from .scene_open import write_prompt
         with self.workspace.lock:
             return write_prompt(self.workspace, self.snapshot(), pending, turn, self.warnings).prompt
 
@@ -155,6 +156,7 @@ class GameMaster:
             atomic_write_json(self.workspace.inside(pending.reply_path(turn)), reply.model_dump(mode="json", by_alias=True))
             pending.replies[turn] = reply
             if pending.spec.kind.in_sequence and turn + 1 < len(pending.turns):
+                from .scene_open import write_prompt
                 write_prompt(self.workspace, snap, pending, turn + 1, self.warnings)
             return reply
 
@@ -195,6 +197,7 @@ class GameMaster:
             pending.replies.update(staged.replies)
             if pending.missing():
                 if pending.spec.kind.in_sequence:
+                    from .scene_open import write_prompt
                     write_prompt(self.workspace, snap, pending, pending.missing()[0], self.warnings)
                 return None
             return self.apply(pending)

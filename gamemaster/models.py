@@ -294,7 +294,7 @@ class World(BaseModel):
     library_budget: Annotated[int, Field(ge=0), at_most(1_000_000, _PROMPT_CHARS)] = 1500
     #: Each kind's own settings under its name in lower case (``kinds/settings.py``).
     kinds: Annotated[dict[str, Any], AfterValidator(kinds_settings.validated)] = Field(
-        default_factory=lambda: kinds_settings.validated({}))
+        default_factory=lambda: kinds_settings.all_defaults())
     seed: Annotated[int, Field(ge=-JSON_SAFE_INT), at_most(JSON_SAFE_INT, _JSON_SAFE)] = 0
     model: Annotated[str, at_most(200, "a model name")] | None = None
     #: The weekday of day 1; the others follow (events can recur on a weekday).
@@ -315,7 +315,7 @@ class World(BaseModel):
     @classmethod
     def _former_names(cls, data: Any) -> Any:
         # A world.json written before settings were namespaced still plays as it did.
-        return kinds_settings.move_former(data)
+        return kinds_settings.move_former(data, cls.model_fields)
 
     @field_validator("gatherings")
     @classmethod
@@ -339,7 +339,8 @@ class World(BaseModel):
 
     def kind_settings(self, kind: str) -> Any:
         """The settings of ``kind`` (``"MEETING"`` or ``"meeting"``): its ``KindSettings`` model."""
-        return self.kinds[kind.lower()]
+        settings = self.kinds.get(kind.lower())
+        return settings if settings is not None else kinds_settings.defaults(kind)
 
     def weekday(self, day: int | None = None) -> str:
         """``mon`` … ``sun`` of ``day`` (the current day by default)."""

@@ -34,6 +34,9 @@ def setting_names() -> list[str]:
 def settings(world: World) -> dict[str, Any]:
     """Every setting's value as JSON would hold it."""
     data = world.dump()
+    # Every kind's settings, also those a world.json leaves out (they hold their defaults).
+    data["kinds"] = {**{name: world.kind_settings(name).model_dump(mode="json") for name in configurable()},
+                     **data["kinds"]}
     return {name: data[name] for name in setting_names()}
 
 
@@ -122,7 +125,7 @@ def _validated(world: World, parts: tuple[str, ...], value: Any) -> World:
     data = world.dump()
     target = data
     for part in parts[:-1]:
-        target = target[part]
+        target = target.setdefault(part, {})  # a kind's section a world.json leaves out
     target[parts[-1]] = value
     return World.model_validate(data)
 

@@ -19,7 +19,6 @@ from .gatherings import write_reply as write_gathering_reply
 from .kinds import SceneWrite
 from .lang import phrase
 from .models import Agent, Brief, Memory, Plan, SceneEntry, TalkWish, World, memory_id, parse_scene_ref
-from .news import TAIL
 from .records import SceneRecord, WrittenMemory
 from .replies import Reply
 from .scenes import SceneSpec
@@ -109,6 +108,8 @@ def plan_scene(
 
     def remembers(agent: str, description: str) -> bool:
         if agent not in newest:
+            from .news import TAIL
+
             found, _ = workspace.stream(agent).tail(TAIL)
             newest[agent] = {located.memory.description for located in found}
         return description in newest[agent]

@@ -41,7 +41,12 @@ LAZY_IMPORTS: dict[str, str] = {
                            "when a backend is used",
     "gamemaster.backends.registry": "start-up: as gamemaster.backends",
     "gamemaster.claude_code": "start-up of the SubagentStop hook, run after every subagent of a session: "
-                              "it loads the Game Master only when the subagent was a character with a turn",
+                              "it loads the Game Master only when the subagent was a character with a turn, "
+                              "and the prompt templates (and the reply contract) only to write subagent files",
+    "gamemaster.gm": "start-up of `prompt`, `status` and the hook: opening a scene and building a prompt (memory "
+                     "selection, the reply contract naming every kind) load only when a prompt is built",
+    "gamemaster.writeback": "start-up of every command that loads the Game Master: the news module (and the "
+                            "retrieval package under it) loads only when a scene is written back",
     "gamemaster.mcp_server": "start-up of `gamemaster mcp`: the server lists its tools before any is "
                              "called; each tool loads its module when called",
     "gamemaster.retrieval": "strategies are found by name (pkgutil) when one is asked for, like kinds",

@@ -10,6 +10,8 @@ in one place, because their order here is the order ``gamemaster --help`` shows.
 
 from __future__ import annotations
 
+import copy
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -18,7 +20,44 @@ import typer
 from . import agents, config, cost, day, doctor, hook, mcp, memory, plugin, report, scene, studio, workspace
 from .common import Context
 
-app = typer.Typer(
+class _App(typer.Typer):
+    """Turns only the command a run names into a click command.
+
+    Typer converts every registered command (signature, annotations, options) on each start,
+    about 20 ms for all of them, while a run uses one. Help, a mistyped word or anything this
+    does not recognise before the command builds them all, as typer would."""
+
+    def __call__(self, *args, **kwargs):
+        argv = args[0] if args else kwargs.get("args")
+        word = command_word(sys.argv[1:] if argv is None else list(argv))
+        commands = [c for c in self.registered_commands if word and c.name == word]
+        groups = [g for g in self.registered_groups if word and g.name == word]
+        if not commands and not groups:
+            return super().__call__(*args, **kwargs)
+        one = copy.copy(self)
+        one.registered_commands, one.registered_groups = commands, groups
+        return typer.Typer.__call__(one, *args, **kwargs)
+
+
+#: The options before a command word (``main`` below): those that take a value, and flags.
+_VALUE_OPTIONS, _FLAGS = {"--root"}, {"--version"}
+
+
+def command_word(argv: list[str]) -> str | None:
+    """The command ``argv`` runs (``gamemaster --root X next`` → ``next``); None when anything
+    before it is not one of ``main``'s options, so the full command line is built instead."""
+    args = iter(argv)
+    for arg in args:
+        if arg in _VALUE_OPTIONS:
+            next(args, None)
+        elif arg in _FLAGS or arg.split("=", 1)[0] in _VALUE_OPTIONS and "=" in arg:
+            continue
+        else:
+            return None if arg.startswith("-") else arg
+    return None
+
+
+app = _App(
     help="Run a studio of AI characters scene by scene.",
     no_args_is_help=True,
     add_completion=False,

@@ -80,6 +80,8 @@ def kind_names() -> list[str]:
 def get_kind(name: str, strict: bool = True) -> SceneKind:
     """The kind called ``name``; with ``strict=False`` an unknown name (an old or hand-written
     log entry) is treated as a plain side-by-side scene instead of failing."""
+    if _found is None and (builtin := _builtin(str(name).upper())) is not None:
+        return builtin
     kinds = all_kinds()
     kind = kinds.get(str(name).upper())
     if kind is None:
@@ -87,6 +89,24 @@ def get_kind(name: str, strict: bool = True) -> SceneKind:
             return _UNKNOWN
         raise ValueError(f"{name!r}: not a scene kind (choose {', '.join(kinds)})")
     return kind
+
+
+def _builtin(name: str) -> SceneKind | None:
+    """A kind of this package by its module (``WORK`` lives in ``work.py``), imported alone: a
+    command that meets one scene (``prompt``, ``status``, the hook) then imports neither every
+    kind nor the installed packages' metadata. An installed kind never replaces a built-in one,
+    so the answer is the one ``all_kinds()`` gives."""
+    if not name.isalpha():
+        return None
+    module_name = f"{__name__}.{name.lower()}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        return None
+    kind = getattr(module, "KIND", None)
+    return kind if isinstance(kind, SceneKind) and kind.name == name else None
 
 
 def decision_order(briefs: int) -> list[SceneKind | None]:

@@ -21,7 +21,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
 from pydantic_core import PydanticCustomError
 
 from ..problems import GamemasterError
-from . import all_kinds
+from . import all_kinds, get_kind
 from .base import KindSettings, SceneKind
 
 
@@ -72,9 +72,11 @@ def not_installed(kinds: dict[str, Any]) -> list[str]:
             for name in kinds if installed and name.upper() not in installed]
 
 
-def move_former(data: Any) -> Any:
-    """``world.json``'s data with every old flat key moved to its place under ``kinds``."""
-    if not isinstance(data, dict):
+def move_former(data: Any, fields: Any = ()) -> Any:
+    """``world.json``'s data with every old flat key moved to its place under ``kinds``. Only
+    keys that are none of ``fields`` (the world's own) can be old names: a world without such
+    keys is taken as it is, without asking every kind for its former names."""
+    if not isinstance(data, dict) or all(key in fields for key in data):
         return data
     former = former_names()
     found = [key for key in data if key in former]
@@ -112,10 +114,41 @@ def _mapping(kinds: tuple[SceneKind, ...]) -> type[BaseModel]:
     return create_model("KindsSettings", __config__=ConfigDict(extra="allow", defer_build=True), **fields)
 
 
+def _kind_of(name: Any) -> SceneKind | None:
+    """The installed kind whose section ``name`` is, found by name alone (a built-in kind imports
+    only its own module, so loading a world does not import every kind); None if there is none."""
+    if not isinstance(name, str) or not name.isalpha() or name != name.lower():
+        return None
+    try:
+        kind = get_kind(name.upper(), strict=False)
+    except GamemasterError:  # an installed kind's package does not load: kept as written, as with no registry
+        return None
+    return kind if kind.name == name.upper() else None
+
+
 def validated(value: dict[str, Any]) -> dict[str, Any]:
-    """The ``kinds`` mapping with each kind's settings checked and completed with its defaults."""
-    kinds = _registry()
-    if not kinds:
-        return value
-    checked = _mapping(tuple(kinds.values())).model_validate(value)
-    return {**{name: getattr(checked, name) for name in configurable()}, **(checked.model_extra or {})}
+    """The ``kinds`` mapping with each section's settings checked and completed with its defaults.
+
+    Only the sections present are checked, each by its own kind: the kinds without a section
+    take their defaults when asked (``defaults``), and a command that meets one scene imports
+    that scene's kind, not all of them."""
+    present = [kind for name in value if (kind := _kind_of(name)) is not None]
+    if not present:
+        return dict(value)
+    present.sort(key=lambda kind: (kind.order, kind.name))
+    checked = _mapping(tuple(present)).model_validate(value)
+    return {**{section(kind): getattr(checked, section(kind)) for kind in present if kind.settings is not None},
+            **(checked.model_extra or {})}
+
+
+def all_defaults() -> dict[str, Any]:
+    """Every installed kind's settings at their defaults: a world without ``kinds`` (a new one) shows them all."""
+    return validated({name: {} for name in configurable()})
+
+
+def defaults(kind: str) -> KindSettings:
+    """``kind``'s settings when the world has no section for it."""
+    model = get_kind(kind.upper()).settings
+    if model is None:
+        raise KeyError(f"scene kind {kind.upper()} has no settings")
+    return model()

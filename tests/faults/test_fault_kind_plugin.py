@@ -192,7 +192,9 @@ def test_a_kind_package_that_does_not_load_is_one_line_naming_it(lunch_package, 
     ok(run(tmp_path, "init", str(root)))
     (lunch_package / "lunch_kind" / "__init__.py").write_text("import no_such_module\n", encoding="utf-8")
     assert ok(run(root, "status")).stdout  # what needs no kind still works
-    for args in (("next",), ("schema", "--type", "work"), ("scene", "run")):
+    # A built-in kind is found without the installed ones (it is never replaced by one).
+    assert json.loads(ok(run(root, "schema", "--type", "work")).stdout)["title"] == "Reply"
+    for args in (("next",), ("schema", "--type", "lunch"), ("scene", "run")):
         proc = run(root, *args)
         assert_no_traceback(proc)
         assert proc.returncode == 1, show(proc)

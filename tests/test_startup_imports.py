@@ -1,0 +1,123 @@
+"""Start-up: the commands Claude Code runs scene after scene load only what they use.
+
+Each command runs in its own fresh interpreter, as from a terminal, on a bundled studio; the
+test asserts on the set of modules it has imported when it ends, not on time (the machine's
+load would make a timing test flaky; ``bench/startup.py`` measures the time).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from gamemaster.backends.offline import OfflineBackend
+from gamemaster.cli import command_word
+from gamemaster.create import init_workspace
+from gamemaster.gm import GameMaster
+from gamemaster.workspace import Workspace
+
+#: Runs ``gamemaster ARGS`` as ``python -m gamemaster`` does, then prints its module set.
+RUN = (
+    "import json, runpy, sys\n"
+    "out, sys.argv = sys.argv[1], ['gamemaster', *sys.argv[2:]]\n"
+    "try:\n"
+    "    runpy.run_module('gamemaster', run_name='__main__', alter_sys=True)\n"
+    "except SystemExit as exit:\n"
+    "    assert not exit.code, exit.code\n"
+    "with open(out, 'w') as f:\n"
+    "    json.dump(sorted(sys.modules), f)\n"
+)
+
+#: Never needed to play a scene by hand: the API backend and its HTTP stack, Claude Code's SDK,
+#: the MCP server, the offline player, the report and its Markdown.
+NEVER = ("anthropic", "httpx", "httpx2", "claude_agent_sdk", "mcp", "jsonlines", "gamemaster.backends.offline",
+         "gamemaster.report", "gamemaster.mcp_server", "markdown_it")
+#: What a command that shows or stores one scene's part does not need: building prompts (the
+#: memory selection, the reply contract naming every kind), spreading news, the other scene
+#: kinds than the pending one (a WORK scene here) and than those whose settings world.json
+#: holds (reading the world checks them: MEETING and ENCOUNTER in the bundled studio), YAML
+#: (written with an artifact) and the search index.
+ONE_SCENE = ("rich", "yaml", "sqlite3", "gamemaster.requests", "gamemaster.contract", "gamemaster.news",
+             "gamemaster.kinds.reflection", "gamemaster.kinds.event", "gamemaster.kinds.gathering",
+             "gamemaster.kinds.arrival")
+
+
+def heavy(modules: list[str], extra: tuple[str, ...] = ()) -> str:
+    """The loaded modules of NEVER and ``extra``, one line (empty: none), packages by their top."""
+    names = (*NEVER, *extra)
+    found = {n for m in modules for n in names if m == n or m.startswith(n + ".")}
+    return " ".join(sorted(found))
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    """A bundled studio with one scene played (search indexes built) and the next one pending,
+    the first character's reply as the SubagentStop hook gets it."""
+    root = tmp_path_factory.mktemp("startup") / "studio"
+    gm = GameMaster(init_workspace(root))
+    pending, _ = gm.open_next()
+    for turn, agent in enumerate(pending.turns):
+        gm.submit_reply(agent, OfflineBackend().reply(gm.build_request(pending, turn)))
+    gm.apply_pending()
+    pending, _ = gm.open_next()
+    first = pending.turns[0]
+    event = {"hook_event_name": "SubagentStop", "agent_type": "character-" + first.replace("_", "-"),
+             "last_assistant_message": OfflineBackend().reply(gm.build_request(pending, 0))}
+    reply = pending.reply_path(0).relative_to(root)
+    return root, first, json.dumps(event, ensure_ascii=False), reply
+
+
+def modules_of(tmp_path, root, *args: str, stdin: str | None = None) -> list[str]:
+    out = tmp_path / "modules.json"
+    result = subprocess.run([sys.executable, "-c", RUN, str(out), "--root", str(root), *args],
+                            input=stdin, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return json.loads(out.read_text())
+
+
+def test_prompt_loads_no_backend_no_rich_no_index(studio, tmp_path):
+    root, first, _, _ = studio
+    assert heavy(modules_of(tmp_path, root, "prompt", first), ONE_SCENE) == ""
+
+
+def test_status_loads_rich_only_for_people(studio, tmp_path):
+    root, _, _, _ = studio
+    assert heavy(modules_of(tmp_path, root, "status", "--json"), ONE_SCENE) == ""
+    for_people = modules_of(tmp_path, root, "status")
+    assert "rich.table" in for_people  # it prints a table
+    assert heavy(for_people, tuple(m for m in ONE_SCENE if m != "rich")) == ""
+
+
+def test_the_hook_stores_a_reply_without_a_backend_or_rich(studio, tmp_path):
+    root, first, event, reply = studio
+    copy = tmp_path / "copy"
+    subprocess.run(["cp", "-a", str(root), str(copy)], check=True)
+    assert heavy(modules_of(tmp_path, copy, "hook", "subagent-stop", stdin=event), ONE_SCENE) == ""
+    assert json.loads((copy / reply).read_text(encoding="utf-8"))["agent"] == first  # it stored the reply
+
+
+def test_next_and_apply_load_no_backend_and_no_rich(studio, tmp_path):
+    root, _, _, _ = studio
+    copy = tmp_path / "copy"
+    subprocess.run(["cp", "-a", str(root), str(copy)], check=True)
+    gm = GameMaster(Workspace(copy))
+    pending = gm.require_pending()
+    for turn, agent in enumerate(pending.turns):
+        gm.submit_reply(agent, OfflineBackend().reply(gm.build_request(pending, turn)))
+    # Both write memories (the index) and build the next prompts; neither prints anything rich.
+    assert heavy(modules_of(tmp_path, copy, "apply"), ("rich",)) == ""
+    assert heavy(modules_of(tmp_path, copy, "next"), ("rich", "yaml")) == ""
+
+
+def test_only_the_command_a_run_names_is_built_and_anything_unclear_builds_all():
+    assert command_word(["--root", "studio", "next"]) == "next"
+    assert command_word(["--root=studio", "status", "--json"]) == "status"
+    assert command_word(["hook", "subagent-stop"]) == "hook"
+    # Help, no command, or an option the command line does not know before it: all commands.
+    assert command_word(["--help"]) is None
+    assert command_word([]) is None
+    assert command_word(["--root"]) is None
+    assert command_word(["--verbose", "next"]) is None
