@@ -87,7 +87,10 @@ def test_work_shows_what_the_plan_asks_for_and_the_character_remembers_reading_i
     opened = runner.invoke(app, [*root, "next", "--type", "WORK", "--with", "vera"])
     assert opened.exit_code == 0, opened.output
     prompt = (workspace.scenes / "day-001/scene-02/prompts/vera.md").read_text(encoding="utf-8")
-    assert "Aus der Referenzbibliothek" in prompt and "`library/lore-bibel.md`" in prompt and "## Die Knochentürme" not in prompt
+    assert "Aus der Referenzbibliothek" in prompt and "`library/lore-bibel.md`" in prompt and "\n## Die Knochentürme" not in prompt
+    # The document is whole in the studio bible at the prompt's start; the WORK part points there.
+    assert "**Lore-Bibel „Titanenasche“ – Die Knochentürme** (`library/lore-bibel.md`): steht oben in der Studio-Bibel" in prompt
+    assert prompt.count("Die Knochentürme sind gewachsen, nicht gebaut.") == 1
     assert runner.invoke(app, [*root, "scene", "run", "--backend", "offline"]).exit_code == 0
     lines = [json.loads(l) for l in (workspace.memories_dir / "vera.jsonl").read_text(encoding="utf-8").splitlines()]
     read = [m for m in lines if m["created"] == "day-001/scene-02" and m["metadata"].get("source", "").startswith("library/")]

@@ -5,9 +5,10 @@ on demand, so the offline default never needs the SDK or a key.
 
 Every call has the same shape, for replies and for Message Batches alike:
 
-* the stable start of the prompt (studio rules, persona, reply contract,
-  older memories) is the system block, marked ``cache_control: ephemeral``,
-  so the next scene of the same character reads it from the cache;
+* the start of the prompt is the system prompt, in up to three blocks
+  (``cache_breakpoints`` says which are marked ``cache_control``): what every
+  character shares (reply contract, roster, studio bible), then the character's
+  own stable part (persona, reflections), then this scene's memories;
 * the scene-specific rest is the one user message;
 * ``output_config`` carries the reply's JSON Schema, so the API returns a
   JSON object the loop parses without scraping (and still validates).
@@ -36,7 +37,7 @@ from ..interview import InterviewAnswer
 from ..pricing import USAGE_FIELDS
 from ..problems import GamemasterError
 from ..reply_models import Reply, reply_schema
-from .base import Answer, Capabilities, ReplyRequest, chosen_model, split_prompt
+from .base import Answer, Capabilities, ReplyRequest, chosen_model, prompt_parts
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,30 @@ def output_config(model: type[Reply] = Reply) -> dict[str, Any]:
     return {"format": {"type": "json_schema", "schema": reply_output_schema(model)}}
 
 
+#: Every breakpoint uses the default five-minute TTL. A day through the API makes its calls
+#: seconds apart and the shared block is read by every call, which starts its five minutes
+#: again; a character's own block is read at its next scene, which comes within minutes
+#: (bench/caching.py measures the gaps). A one-hour entry costs 2x the input price to write
+#: instead of 1.25x, which pays only for gaps of 5 to 60 minutes, and a day has few of those.
+CACHE_CONTROL = {"type": "ephemeral"}
+
+
+def cache_breakpoints(request: ReplyRequest) -> set[str]:
+    """The prompt segments (``ReplyRequest`` field names) worth a cache breakpoint.
+
+    Writing a block to the cache costs 1.25x its input price and reading it 0.1x, so a
+    breakpoint pays when the same prefix is sent again within the TTL: the shared start
+    by every other call, the character's stable part at its next scene. This scene's
+    memories are the same for every turn of the character in this scene, so they are
+    marked where it has more than one (a MEETING of more rounds: written at the first,
+    read at the others, the last included); elsewhere marking them would be a write never read.
+    """
+    marked = {"shared_prompt", "stable_prompt"}
+    if request.spec.turns.count(request.agent.id) > 1:
+        marked.add("memory_prompt")
+    return marked
+
+
 class AnthropicBackend:
     """Claude through the Messages API (and the Message Batches API for ``--batch``)."""
 
@@ -147,13 +172,13 @@ class AnthropicBackend:
 
     def params(self, request: ReplyRequest) -> dict[str, Any]:
         """The Messages API parameters for ``request`` (also the ``params`` of a batch entry)."""
-        segments, turn = split_prompt(request)
+        parts, turn = prompt_parts(request)
         params: dict[str, Any] = {"model": self.model_for(request), "max_tokens": self.max_tokens}
-        if segments:
-            # Two breakpoints: the persona part is reused across scenes, this scene's
-            # memories across its MEETING turns and re-asks.
+        if parts:
+            marked = cache_breakpoints(request)
             params["system"] = [
-                {"type": "text", "text": segment, "cache_control": {"type": "ephemeral"}} for segment in segments
+                {"type": "text", "text": text, **({"cache_control": CACHE_CONTROL} if name in marked else {})}
+                for name, text in parts
             ]
         params["messages"] = [{"role": "user", "content": turn}]
         # The kind's own reply model: a kind with fields of its own gets them in the schema.
@@ -298,7 +323,9 @@ def _plain(body: object) -> str:
 __all__ = [
     "AnthropicBackend",
     "BackendError",
+    "CACHE_CONTROL",
     "DEFAULT_MODEL",
+    "cache_breakpoints",
     "default_model",
     "known_models",
     "output_config",

@@ -1,0 +1,31 @@
+"""Prompt caching pays: a day played through the anthropic backend, against a fake API that
+applies Anthropic's caching rules, reads most of its input from the cache and costs less
+than the same day without caching."""
+
+from __future__ import annotations
+
+from fake_messages_api import FakeMessagesAPI, offline_played
+from gamemaster.loop import advance_days
+from gamemaster.pricing import cost_usd
+
+
+def uncached(usage: dict) -> dict:
+    """The same call without any cache_control: every prompt token at the input price."""
+    prompt = usage["input_tokens"] + usage["cache_read_input_tokens"] + usage["cache_creation_input_tokens"]
+    return {"input_tokens": prompt, "output_tokens": usage["output_tokens"]}
+
+
+def test_a_day_reads_most_of_its_input_from_the_cache_and_costs_less_than_without(gm):
+    # Ten seconds a call, one call at a time: the slowest a day of calls goes by.
+    api = FakeMessagesAPI(answer=None, call_seconds=10.0)
+    backend = offline_played(api, concurrency=1)
+    advance_days(gm, backend, days=1)
+    usages, model = api.usages, api.bodies[0]["model"]
+    assert len(usages) > 30
+    prompt = sum(u["input_tokens"] + u["cache_read_input_tokens"] + u["cache_creation_input_tokens"] for u in usages)
+    read = sum(u["cache_read_input_tokens"] for u in usages) / prompt
+    written = sum(u["cache_creation_input_tokens"] for u in usages) / prompt
+    with_cache = sum(cost_usd(model, u) for u in usages)
+    without = sum(cost_usd(model, uncached(u)) for u in usages)
+    assert read >= 0.60, f"read from cache: {read:.1%} of input tokens (written: {written:.1%})"
+    assert with_cache < without * 0.75, f"with caching ${with_cache:.4f}, without ${without:.4f}"
