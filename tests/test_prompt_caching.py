@@ -29,3 +29,47 @@ def test_a_day_reads_most_of_its_input_from_the_cache_and_costs_less_than_withou
     without = sum(cost_usd(model, uncached(u)) for u in usages)
     assert read >= 0.60, f"read from cache: {read:.1%} of input tokens (written: {written:.1%})"
     assert with_cache < without * 0.75, f"with caching ${with_cache:.4f}, without ${without:.4f}"
+
+
+#: character.md as workspaces made before the shared start have it: persona first, two cuts.
+OLDER_CHARACTER = """# Du bist $name ($agent_id) im Studio $studio
+
+$persona
+
+## Antwortformat
+
+$contract
+
+## Deine Reflexionen
+
+$reflections
+
+<!-- stable above, scene below -->
+
+## Deine Erinnerungen
+
+$relevant
+
+$recent
+
+<!-- this scene's memories above, this turn below -->
+
+## Die Szene: $scene_type ($scene_ref)
+
+$task
+
+Antworte mit `"agent": "$agent_id"` und `"scene": "$scene_ref"`.
+"""
+
+
+def test_a_workspace_with_the_older_template_still_caches_its_persona_and_memories(gm, workspace):
+    from gamemaster.backends.base import prompt_parts
+
+    (workspace.root / "prompts" / "character.md").write_text(OLDER_CHARACTER, encoding="utf-8")
+    pending, _ = gm.open_next()
+    request = gm.build_request(pending, 0)
+    parts, rest = prompt_parts(request)
+    assert request.shared_prompt == ""
+    assert [name for name, _ in parts] == ["stable_prompt", "memory_prompt"]
+    assert parts[0][1].startswith("# Du bist ") and rest.startswith("## Die Szene: ARRIVAL")
+    assert "".join(text for _, text in parts) + rest == request.prompt
