@@ -12,6 +12,8 @@ documentation states it:
 * a prefix shorter than the model's minimum cacheable length is not cached at all;
 * an entry lives 5 minutes (``ttl`` "5m", the default) or an hour (``"1h"``) from its
   last use; reading it starts its time again;
+* an entry exists only once the response that wrote it has begun, so requests in flight
+  together with the one writing a prefix miss it (here: until that request is answered);
 * ``usage`` is what the API reports: ``input_tokens`` are only the tokens neither read
   from nor written to the cache, ``cache_read_input_tokens`` and
   ``cache_creation_input_tokens`` the others, with ``cache_creation`` splitting the
@@ -83,23 +85,29 @@ class FakeMessagesAPI:
         if request.url.path != "/v1/messages":
             return httpx2.Response(404, json=_error("not_found_error", f"no route {request.url.path}"))
         body = json.loads(request.content)
+        written: dict[tuple[str, str], Entry] = {}
         with self._lock:
             try:
-                usage = self.usage(body)
+                usage = self.usage(body, written)
             except ValueError as exc:
                 return httpx2.Response(400, json=_error("invalid_request_error", str(exc)))
             self.bodies.append(body)
             self.usages.append(usage)
             self.now += self.call_seconds
         text = self.answer(body)
+        with self._lock:
+            self.cache.update(written)  # the response begins: what it wrote can be read from now on
         usage["output_tokens"] = tokens(text)
         message = {"id": f"msg_{len(self.usages):05d}", "type": "message", "role": "assistant",
                    "model": body["model"], "content": [{"type": "text", "text": text}],
                    "stop_reason": "end_turn", "stop_sequence": None, "usage": usage}
         return httpx2.Response(200, json=message)
 
-    def usage(self, body: dict) -> dict:
-        """Read and write the cache for one request; its ``usage`` as the API reports it."""
+    def usage(self, body: dict, written: dict | None = None) -> dict:
+        """Read and write the cache for one request; its ``usage`` as the API reports it.
+
+        New entries go to ``written`` when given (the caller publishes them once the request
+        is answered), else straight into the cache."""
         blocks = prompt_blocks(body)
         breakpoints = [i for i, (_, _, control) in enumerate(blocks) if control is not None]
         if len(breakpoints) > MAX_BREAKPOINTS:
@@ -116,6 +124,7 @@ class FakeMessagesAPI:
             ends.append(total)
             keys.append((model, running))
         self.cache = {key: entry for key, entry in self.cache.items() if entry.expires > self.now}
+        written_to = self.cache if written is None else written
         # The longest live prefix among the breakpoints and the boundaries before each.
         candidates = {j for b in breakpoints for j in range(max(0, b - LOOKBACK_BLOCKS), b + 1)}
         hit = max((j for j in candidates if keys[j] in self.cache), default=-1)
@@ -123,20 +132,20 @@ class FakeMessagesAPI:
         if hit >= 0:
             entry = self.cache[keys[hit]]
             entry.expires = self.now + TTL_SECONDS[entry.ttl]
-        written = {"5m": 0, "1h": 0}
+        tokens_written = {"5m": 0, "1h": 0}
         done = read
         minimum = minimum_tokens(model)
         for index, ttl in zip(breakpoints, ttls):
             if index <= hit or ends[index] < minimum:
                 continue
-            written[ttl] += ends[index] - done
+            tokens_written[ttl] += ends[index] - done
             done = ends[index]
-            self.cache[keys[index]] = Entry(self.now + TTL_SECONDS[ttl], ttl)
+            written_to[keys[index]] = Entry(self.now + TTL_SECONDS[ttl], ttl)
         return {
             "input_tokens": total - done,
-            "cache_creation_input_tokens": written["5m"] + written["1h"],
+            "cache_creation_input_tokens": tokens_written["5m"] + tokens_written["1h"],
             "cache_read_input_tokens": read,
-            "cache_creation": {"ephemeral_5m_input_tokens": written["5m"], "ephemeral_1h_input_tokens": written["1h"]},
+            "cache_creation": {"ephemeral_5m_input_tokens": tokens_written["5m"], "ephemeral_1h_input_tokens": tokens_written["1h"]},
         }
 
     def client(self) -> anthropic.Anthropic:

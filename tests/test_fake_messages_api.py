@@ -85,3 +85,28 @@ def test_the_documented_limits_are_refused_as_the_api_refuses_them(api):
         call(api, *five)
     with pytest.raises(anthropic.BadRequestError, match="ttl='1h' cache_control block must not come after"):
         call(api, (text_of(1200), EPHEMERAL), (text_of(10, "x"), {"type": "ephemeral", "ttl": "1h"}))
+
+
+def test_a_request_in_flight_while_another_writes_the_prefix_misses_it(api):
+    import threading
+
+    started, release = threading.Event(), threading.Event()
+
+    def slow_first(body):
+        if not started.is_set():
+            started.set()
+            release.wait(timeout=5)  # the first response has not begun yet
+        return "Gut."
+
+    api.answer = slow_first
+    block = (text_of(1500), EPHEMERAL)
+    first: dict = {}
+    writer = threading.Thread(target=lambda: first.update(call(api, block)))
+    writer.start()
+    started.wait(timeout=5)
+    meanwhile = call(api, block)
+    release.set()
+    writer.join()
+    assert first["cache_creation_input_tokens"] == 1500
+    assert (meanwhile["cache_read_input_tokens"], meanwhile["cache_creation_input_tokens"]) == (0, 1500)
+    assert call(api, block)["cache_read_input_tokens"] == 1500  # once answered, the entry is there

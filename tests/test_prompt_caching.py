@@ -73,3 +73,25 @@ def test_a_workspace_with_the_older_template_still_caches_its_persona_and_memori
     assert [name for name, _ in parts] == ["stable_prompt", "memory_prompt"]
     assert parts[0][1].startswith("# Du bist ") and rest.startswith("## Die Szene: ARRIVAL")
     assert "".join(text for _, text in parts) + rest == request.prompt
+
+
+def test_characters_asked_side_by_side_write_the_shared_start_once(gm):
+    import time
+
+    from gamemaster.loop import run_scene
+
+    api = FakeMessagesAPI(answer=None)
+    backend = offline_played(api, concurrency=4)
+    played = api.answer
+
+    def first_is_slow(body):
+        if len(api.usages) == 1:
+            time.sleep(0.5)  # the others are sent long before the first answer begins
+        return played(body)
+
+    api.answer = first_is_slow
+    run_scene(gm, backend)  # ARRIVAL: seven characters, four at a time
+    shared = len(api.bodies[0]["system"][0]["text"]) // 4
+    writes = [u["cache_creation_input_tokens"] >= shared for u in api.usages]
+    assert len(api.usages) == 7 and writes.count(True) == 1, [
+        (u["cache_read_input_tokens"], u["cache_creation_input_tokens"]) for u in api.usages]

@@ -21,11 +21,13 @@ and the API's message. The API key never appears in it.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import logging
 import os
 import re
+import threading
 import typing
 from typing import Any
 
@@ -157,6 +159,9 @@ class AnthropicBackend:
             # so the CLI options mean the same thing whoever built the client.
             client = client.with_options(max_retries=self.max_retries, timeout=self.timeout)
         self._client = client
+        # (model, shared start) → set once the first call that sends it has its answer.
+        self._warm: dict[tuple[str, str], threading.Event] = {}
+        self._warm_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"AnthropicBackend(model={self.model!r}, concurrency={self.capabilities.parallel}, max_retries={self.max_retries})"
@@ -187,11 +192,38 @@ class AnthropicBackend:
 
     def reply(self, request: ReplyRequest) -> Answer:
         params = self.params(request)
-        try:
-            message = self._client.messages.create(**params)
-        except anthropic.AnthropicError as exc:
-            raise BackendError(self.describe(exc, request.agent.id)) from exc
+        with self._warmed(params["model"], request.shared_prompt):
+            try:
+                message = self._client.messages.create(**params)
+            except anthropic.AnthropicError as exc:
+                raise BackendError(self.describe(exc, request.agent.id)) from exc
         return self.answer(message, params["model"], request.agent.id)
+
+    @contextlib.contextmanager
+    def _warmed(self, model: str, shared: str):
+        """Let the first call that sends a shared start go alone.
+
+        A cache entry can be read only once the response that wrote it has begun, so calls
+        sent side by side before that all miss and all write the shared start. The first call
+        per model and shared start is sent alone; calls with the same start wait for its
+        answer (at most the timeout) and then read it. This costs the wait for one call, once.
+        """
+        if not shared:
+            yield
+            return
+        with self._warm_lock:
+            event = self._warm.get((model, shared))
+            first = event is None
+            if first:
+                event = self._warm[(model, shared)] = threading.Event()
+        if not first:
+            event.wait(self.timeout)
+            yield
+            return
+        try:
+            yield
+        finally:
+            event.set()
 
     def answer(self, message: Any, model: str | None = None, agent: str = "") -> Answer:
         """The reply text (the JSON of the first text block), its token usage and the model that served it."""
