@@ -144,3 +144,18 @@ def test_reading_the_same_sections_again_is_not_remembered_twice(tmp_path):
     assert {m["created"] for m in reads} == {"day-001/scene-02"}
     assert len(reads) == len({m["metadata"]["source"] for m in reads})
     assert any("Die Knochentürme" in m["metadata"]["sections"] for m in reads)
+
+
+def test_the_bible_holds_documents_whole_while_they_fit_and_names_the_sections_of_the_rest(tmp_path):
+    from gamemaster.library import bible
+
+    root = tmp_path / "studio"
+    (root / "library").mkdir(parents=True)
+    (root / "library" / "a-kurz.md").write_text("# Kurz\n\nEinleitung.\n\n## Eins\n\nText eins.\n", encoding="utf-8")
+    (root / "library" / "b-lang.md").write_text("# Lang\n\n## Zwei\n\n" + "Wort " * 400 + "\n\n## Drei\n\nEnde.\n",
+                                                encoding="utf-8")
+    text, whole = bible(root, "de", budget=500)
+    assert whole == frozenset({"library/a-kurz.md"})
+    assert text == ("### Kurz (`library/a-kurz.md`)\n\nEinleitung.\n\n#### Eins\n\nText eins.\n\n"
+                    "### Lang (`library/b-lang.md`)\n\nzu lang für hier; die Abschnitte: Zwei · Drei")
+    assert bible(tmp_path / "leer", "de") == ("(keine Dokumente in library/)", frozenset())
