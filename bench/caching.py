@@ -38,6 +38,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 def play(days: int, call_seconds: float, ttl: str) -> dict:
     """Usage of every call, by day, and the gaps between a character's calls (run in the tree on PYTHONPATH)."""
+    # Imported here and in dollars(): with --old this file runs again in a subprocess against
+    # the older tree, which has play()'s names but not the pricing of 1-hour writes.
     from fake_messages_api import FakeMessagesAPI, offline_played
     from gamemaster.create import init_workspace
     from gamemaster.gm import GameMaster

@@ -187,6 +187,7 @@ def offline_played(api: FakeMessagesAPI, **options):
     request is handed to ``api`` by the prompt the request sends (system blocks and user
     message together are the whole prompt). Lets a day run through the SDK without a key.
     """
+    # Imported here: the fake itself needs only the SDK (its own tests build no backend).
     from gamemaster.backends.anthropic_api import AnthropicBackend
     from gamemaster.backends.offline import OfflineBackend
 
