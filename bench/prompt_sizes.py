@@ -3,14 +3,14 @@
     python bench/prompt_sizes.py [--days 3] [--model claude-sonnet-...]
 
 Plays the bundled studio offline in a temporary workspace, records every prompt
-the characters are sent (and the stable, cacheable prefix of it) and every reply,
-and prints Markdown tables: characters and estimated tokens per call and per
-simulated day, and the estimated dollars per day at list prices (gamemaster/pricing.py)
-without caching, with caching, and with caching and batching.
+the characters are sent (and its parts: the start every character shares, the
+character's own stable part, this scene's memories) and every reply, and prints
+Markdown tables: characters and estimated tokens per call and per simulated day,
+and the estimated dollars per day at list prices (gamemaster/pricing.py) without
+caching and with batching. What caching reads, writes and saves is measured by
+bench/caching.py against a fake API that applies the documented caching rules.
 
-Tokens are estimated at four characters each. With caching, each of the two cached
-blocks (the stable part, then this scene's memories) is read from cache when the
-agent's previous call began with the same blocks up to it, otherwise written.
+Tokens are estimated at four characters each (gamemaster/costs.py).
 """
 
 from __future__ import annotations
@@ -40,12 +40,12 @@ class Recorder(OfflineBackend):
         self.calls.append(
             {
                 "day": request.spec.day,
-                "type": request.spec.type.value,
+                "type": getattr(request.spec.type, "value", request.spec.type),
                 "agent": request.agent.id,
                 "prompt": len(request.prompt),
+                "shared": len(request.shared_prompt),
                 "stable": len(request.stable_prompt),
                 "memories": len(request.memory_prompt),
-                "blocks": (request.stable_prompt, request.memory_prompt),
                 "reply": len(text),
             }
         )
@@ -58,23 +58,12 @@ def tokens(chars: int) -> int:
 
 def day_costs(calls: list[dict], model: str | None) -> dict[str, float]:
     """Dollars for the day's calls; MEETING turns are never batched, so they keep the full price."""
-    plain = cached = batched = 0.0
-    last_blocks: dict[str, tuple[str, str]] = {}
+    plain = batched = 0.0
     for call in calls:
-        output = tokens(call["reply"])
-        plain += cost_usd(model, {"input_tokens": tokens(call["prompt"]), "output_tokens": output})
-        previous = last_blocks.get(call["agent"], ("", ""))
-        usage = {"input_tokens": tokens(call["prompt"]), "output_tokens": output,
-                 "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
-        for depth, block in enumerate(call["blocks"]):
-            size = tokens(len(block))
-            usage["input_tokens"] -= size
-            same = previous[: depth + 1] == call["blocks"][: depth + 1]
-            usage["cache_read_input_tokens" if same else "cache_creation_input_tokens"] += size
-        last_blocks[call["agent"]] = call["blocks"]
-        cached += cost_usd(model, usage)
+        usage = {"input_tokens": tokens(call["prompt"]), "output_tokens": tokens(call["reply"])}
+        plain += cost_usd(model, usage)
         batched += cost_usd(model, usage, batch=call["type"] != "MEETING")
-    return {"plain": plain, "cached": cached, "cached_batch": batched}
+    return {"plain": plain, "batch": batched}
 
 
 def main() -> None:
@@ -99,29 +88,30 @@ def main() -> None:
     for call in calls:
         by_type[call["type"]].append(call)
     print(f"Bundled studio, {args.days} offline days, {len(calls)} calls; priced as {model}.\n")
-    print("| scene type | calls | prompt chars (median) | est. tokens | cached: stable | cached: scene memories | reply tokens |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| scene type | calls | prompt chars (median) | est. tokens | shared start | persona part | scene memories | reply tokens |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for kind in ("ARRIVAL", "WORK", "MEETING", "REFLECTION"):
         group = by_type.get(kind, [])
         if not group:
             continue
         chars = statistics.median(c["prompt"] for c in group)
+        shared = statistics.median(c["shared"] for c in group)
         stable = statistics.median(c["stable"] for c in group)
         memories = statistics.median(c["memories"] for c in group)
         reply = statistics.median(c["reply"] for c in group)
         print(
-            f"| {kind} | {len(group)} | {chars:,.0f} | {tokens(int(chars)):,} | {tokens(int(stable)):,} | "
+            f"| {kind} | {len(group)} | {chars:,.0f} | {tokens(int(chars)):,} | {tokens(int(shared)):,} | {tokens(int(stable)):,} | "
             f"{tokens(int(memories)):,} | {tokens(int(reply)):,} |"
         )
-    print("\n| day | calls | prompt chars | est. input tokens | est. output tokens | USD no cache | USD cached | USD cached + batch |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("\n| day | calls | prompt chars | est. input tokens | est. output tokens | USD no cache | USD batch |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     for day in sorted({c["day"] for c in calls}):
         day_calls = [c for c in calls if c["day"] == day]
         dollars = day_costs(day_calls, model)
         chars = sum(c["prompt"] for c in day_calls)
         print(
             f"| {day} | {len(day_calls)} | {chars:,} | {tokens(chars):,} | {sum(tokens(c['reply']) for c in day_calls):,} | "
-            f"{dollars['plain']:.2f} | {dollars['cached']:.2f} | {dollars['cached_batch']:.2f} |"
+            f"{dollars['plain']:.2f} | {dollars['batch']:.2f} |"
         )
     per_agent_day = len(calls) / args.days / len({c['agent'] for c in calls})
     print(f"\n{per_agent_day:.1f} calls per agent per simulated day.", file=sys.stderr)

@@ -176,8 +176,53 @@ def consult(root: Path, query: str, language: str, budget: int, asked: bool, war
     return chosen
 
 
-def render(excerpts: list[Excerpt]) -> str:
-    return "\n\n".join(f"**{e.title} – {e.heading or e.title}** (`{e.path}`)\n\n{e.text}" for e in excerpts)
+def render(excerpts: list[Excerpt], language: str = "en", whole: frozenset[str] = frozenset()) -> str:
+    """The excerpts for a prompt; one from a document ``whole`` in the prompt's studio bible
+    only points there, as its text is already in the prompt."""
+    return "\n\n".join(
+        f"**{e.title} – {e.heading or e.title}** (`{e.path}`): {phrase(language, 'library_above')}" if e.path in whole
+        else f"**{e.title} – {e.heading or e.title}** (`{e.path}`)\n\n{e.text}"
+        for e in excerpts
+    )
+
+
+#: Characters of the library every prompt carries whole, in its shared start (see ``bible``).
+BIBLE_BUDGET = 12_000
+
+
+def bible(root: Path, language: str, warn: Warn | None = None, budget: int = BIBLE_BUDGET) -> tuple[str, frozenset[str]]:
+    """The studio bible for the start every prompt shares, and the paths it holds whole.
+
+    The library is what everyone in the studio works from, and the same text for every
+    character and scene, so it belongs in the prompt's shared start, the part Anthropic's
+    prompt cache serves to every call. Documents come whole, in name order, while they fit in
+    ``budget`` characters; one that does not fit is named with its sections only (WORK
+    excerpts still bring the matching parts of it). Headings move two levels down, under
+    the prompt's own.
+    """
+    parts, whole, used = [], set(), 0
+    for path, text in shelf(root, warn):
+        relative = path.relative_to(root).as_posix()
+        found = sections(root, path, text)
+        title = found[0].title if found else printable(path.stem)
+        lines = text.strip().splitlines()
+        first = _HEADING.match(lines[0]) if lines else None
+        if first and len(first.group(1)) == 1:
+            lines = lines[1:]  # the title, which the bible's own heading for the document shows
+        body = "\n".join(_demoted(line) for line in lines).strip()
+        if used + len(body) <= budget:
+            parts.append(f"### {title} (`{relative}`)\n\n{body}")
+            whole.add(relative)
+            used += len(body)
+        else:
+            headings = " · ".join(s.heading for s in found if s.heading) or title
+            parts.append(f"### {title} (`{relative}`)\n\n{phrase(language, 'bible_sections', headings=headings)}")
+    return "\n\n".join(parts) or phrase(language, "bible_empty"), frozenset(whole)
+
+
+def _demoted(line: str) -> str:
+    match = _HEADING.match(line)
+    return "##" + line if match and len(match.group(1)) <= 2 else line
 
 
 LIBRARY_MEMORY_IMPORTANCE = 3

@@ -1,8 +1,8 @@
 """The one price table: US dollars per million tokens, by model family.
 
-List prices for standard (non-batch) calls. Cache writes (5-minute) cost 1.25x
-the input price and cache reads 0.1x; the Message Batches API halves every
-figure. Update the table here when prices change; `gamemaster cost` and the
+List prices for standard (non-batch) calls. Cache writes cost 1.25x the input
+price for the 5-minute TTL (what the API backend uses) and 2x for the 1-hour one,
+cache reads 0.1x; the Message Batches API halves every figure. Update the table here when prices change; `gamemaster cost` and the
 budget check read nothing else.
 """
 
@@ -15,6 +15,7 @@ PER_MILLION = {
     "opus": (5.00, 25.00),
 }
 CACHE_WRITE_FACTOR = 1.25
+CACHE_WRITE_1H_FACTOR = 2.0
 CACHE_READ_FACTOR = 0.10
 BATCH_FACTOR = 0.50
 #: A model id whose family is not in the table is priced like this one; `cost` names such models.

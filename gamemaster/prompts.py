@@ -26,10 +26,16 @@ from .turns import Turn
 
 EMPTY = "—"
 #: Lines in character.md that cut the prompt where API backends set cache breakpoints:
-#: after what stays the same from scene to scene (persona, reply contract, older
+#: after what is the same for every character and scene (reply contract, roster, studio
+#: bible), after what stays the same for one character from scene to scene (persona,
 #: reflections), and after what stays the same for every turn and retry of one scene
-#: (this scene's memories). A template without them is simply sent uncut.
-CACHE_MARKERS = ("<!-- stable above, scene below -->", "<!-- this scene's memories above, this turn below -->")
+#: (this scene's memories). Longest shared first, so one cache entry serves every call.
+#: A template without some of them is cut only where it has them.
+CACHE_MARKERS = (
+    "<!-- shared above: the same for every character -->",
+    "<!-- stable above, scene below -->",
+    "<!-- this scene's memories above, this turn below -->",
+)
 
 
 @dataclass
@@ -51,6 +57,10 @@ class PromptContext:
     heard_recently: str = ""
     #: Open invitations to answer, rendered (empty: none).
     invitations: str = ""
+    #: Everyone in the studio with their role, rendered (the same for every character).
+    roster: str = ""
+    #: The studio bible (``library.bible``), rendered.
+    bible: str = ""
 
 
 TemplateFinder = Callable[[str], Path]
@@ -175,6 +185,8 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "round": str(ctx.turn // max(len(spec.participants), 1) + 1),
         "rounds": str(spec.rounds),
         "library": phrase(language, "library", excerpts=ctx.library) if ctx.library else "",
+        "roster": ctx.roster or EMPTY,
+        "bible": ctx.bible or EMPTY,
         "heard_recently": phrase(language, "heard_recently", lines=ctx.heard_recently) if ctx.heard_recently else "",
         "final_turn": spec.kind.phrase(spec.kind.final_turn, language) if ctx.final_turn else "",
         **contract_values(language),
@@ -182,7 +194,8 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
 
 
 def build_prompt(find: TemplateFinder, ctx: PromptContext) -> tuple[str, list[str]]:
-    """The whole prompt and its cacheable leading segments, exact slices of it in order."""
+    """The whole prompt and its cacheable leading segments, one per ``CACHE_MARKERS`` entry
+    (empty where the template lacks that marker): exact slices of the prompt, in order."""
     values = scene_values(ctx)
     values["task"] = render_template(find, ctx.spec.kind.template, values).strip()
     values["contract"] = render_template(find, "contract.md", values).strip()
@@ -190,8 +203,9 @@ def build_prompt(find: TemplateFinder, ctx: PromptContext) -> tuple[str, list[st
     segments = []
     for marker in CACHE_MARKERS:
         head, found, tail = rest.partition(marker)
-        if not found:
-            break
-        segments.append(head.strip() + "\n\n")
-        rest = tail.lstrip()
+        if found:
+            segments.append(head.strip() + "\n\n")
+            rest = tail.lstrip()
+        else:
+            segments.append("")
     return "".join(segments) + rest, segments

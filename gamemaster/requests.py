@@ -11,7 +11,7 @@ from .turns import ReplyRequest, Turn
 from .kinds.heard import listeners
 from .gatherings import engagements, open_invitations, render_invitations
 from .lang import phrase
-from .library import consult, render as render_library, wants_library
+from .library import bible, consult, render as render_library, wants_library
 from .models import Agent, Brief, World, parse_scene_ref
 from .pending import Pending, require_participants
 from .problems import Problem
@@ -41,6 +41,11 @@ def library_for(workspace: Workspace, world: World, agent: Agent, spec: SceneSpe
     query = spec.topic or " ".join([plan.text, *plan.tags] if plan else [])
     return consult(workspace.root, query, world.language, world.library_budget,
                    asked=wants_library(plan.text if plan else None), warn=workspace.warn)
+
+
+def render_roster(agents: dict[str, Agent]) -> str:
+    """Everyone in the studio, one line each in id order: the same text in every prompt."""
+    return "\n".join(f"- {agents[a].name} (`{a}`): {agents[a].role}" for a in sorted(agents))
 
 
 def build_request(
@@ -85,10 +90,14 @@ def build_request(
         m.metadata.get("source") in ("brief", "artifact") for m in since
     )
     excerpts = library_for(workspace, world, agent, spec)
+    shelf_text, whole = bible(workspace.root, world.language, workspace.warn)
     invitations = open_invitations(world, agent_id, spec.day)
+    readings = render_library(excerpts, world.language, whole)
     ctx = PromptContext(
         invitations=render_invitations(world.language, world, invitations, names),
-        library=render_library(excerpts),
+        library=readings,
+        roster=render_roster(agents),
+        bible=shelf_text,
         world=world,
         agent=agent,
         spec=spec,
@@ -109,8 +118,9 @@ def build_request(
         agent=agent,
         spec=spec,
         prompt=prompt,
-        stable_prompt=segments[0] if segments else "",
-        memory_prompt=segments[1] if len(segments) > 1 else "",
+        shared_prompt=segments[0],
+        stable_prompt=segments[1],
+        memory_prompt=segments[2],
         default_model=world.model,
         language=world.language,
         seed=world.seed,
@@ -123,7 +133,8 @@ def build_request(
         final_turn=pending.is_final_turn(turn),
         replan=replan,
         previous_error=previous_error,
-        library=[e for e in excerpts if e.text in prompt],
+        # An excerpt of a document the bible holds whole counts as read where the prompt points to it.
+        library=[e for e in excerpts if (readings in prompt if e.path in whole else e.text in prompt)],
         shown=shown_ids(selection.memories, prompt, world.language),
         exchanges=exchanges,
         news=news.held(recent),

@@ -44,7 +44,9 @@ class ReplyRequest:
     final_turn: bool = True
     replan: bool = False
     previous_error: str | None = None
-    #: The start of ``prompt`` that stays the same from scene to scene (cacheable).
+    #: The start of ``prompt`` that is the same for every character and scene (cacheable).
+    shared_prompt: str = ""
+    #: What follows it and stays the same for this character from scene to scene (cacheable).
     stable_prompt: str = ""
     #: What follows it and stays the same for every turn and retry of this scene (cacheable).
     memory_prompt: str = ""

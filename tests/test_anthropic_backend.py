@@ -175,27 +175,51 @@ def test_missing_usage_counters_count_as_zero(gm, scene):
 # -- 2. the request: cache layout, model, schema ---------------------------
 
 
-def test_stable_prompt_is_a_cached_system_block_and_the_scene_the_user_message(gm, scene):
+def test_the_shared_start_and_the_persona_are_cached_system_blocks_and_the_scene_the_user_message(gm, scene):
     request = request_for(gm, scene)
-    assert request.stable_prompt and request.prompt.startswith(request.stable_prompt)
+    assert request.shared_prompt and request.prompt.startswith(request.shared_prompt + request.stable_prompt)
     api = FakeAPI(replying(request))
 
     api.backend().reply(request)
 
     body = api.bodies[0]
-    assert request.memory_prompt and body["system"] == [
+    # An ARRIVAL is one turn: its memories are sent once, so they get no breakpoint of their own.
+    assert request.stable_prompt and request.memory_prompt and body["system"] == [
+        {"type": "text", "text": request.shared_prompt, "cache_control": {"type": "ephemeral"}},
         {"type": "text", "text": request.stable_prompt, "cache_control": {"type": "ephemeral"}},
-        {"type": "text", "text": request.memory_prompt, "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": request.memory_prompt},
     ]
     assert len(body["messages"]) == 1
     message = body["messages"][0]
     assert message["role"] == "user"
     # Nothing of the prompt is lost or sent twice.
-    assert body["system"][0]["text"] + body["system"][1]["text"] + message["content"] == request.prompt
-    assert "Deine Erinnerungen" in body["system"][1]["text"]
-    assert "Deine Erinnerungen" not in body["system"][0]["text"]
+    assert "".join(b["text"] for b in body["system"]) + message["content"] == request.prompt
+    assert "Deine Erinnerungen" in body["system"][2]["text"]
+    assert "Vera" not in body["system"][0]["text"].split("## Wer wer ist")[0]  # the contract names no one
+    assert body["system"][1]["text"].startswith("# Du bist Vera Kowalski (vera)")
     assert message["content"].startswith("## Die Szene: ARRIVAL")
     assert body["max_tokens"] == 4096
+
+
+def test_every_character_and_scene_kind_shares_the_same_start(gm, workspace):
+    from gamemaster.loop import run_scene
+    from gamemaster.scenes import Force, SceneType
+    from gamemaster.backends.offline import OfflineBackend
+
+    run_scene(gm, OfflineBackend())  # ARRIVAL: plans and memories to work from
+    starts = set()
+    for kind, who in ((SceneType.WORK, ["vera", "emre"]), (SceneType.MEETING, ["leo", "finn"]),
+                      (SceneType.REFLECTION, ["nami"])):
+        gm.open_next(Force(type=kind, participants=who))
+        pending = gm.pending()
+        for turn in range(len(pending.turns)):
+            request = gm.build_request(pending, turn)
+            assert request.prompt.startswith(request.shared_prompt)
+            starts.add(request.shared_prompt)
+        run_scene(gm, OfflineBackend())
+    assert len(starts) == 1
+    shared = starts.pop()
+    assert "## Studio-Bibel" in shared and "#### Die Knochentürme" in shared and "`nami`" in shared
 
 
 def test_validation_error_goes_into_the_scene_part(gm, scene):
@@ -206,12 +230,12 @@ def test_validation_error_goes_into_the_scene_part(gm, scene):
 
     body = api.bodies[0]
     assert "an ARRIVAL reply must declare today's plan" in body["messages"][0]["content"]
-    assert [b["text"] for b in body["system"]] == [request.stable_prompt, request.memory_prompt]
+    assert [b["text"] for b in body["system"]] == [request.shared_prompt, request.stable_prompt, request.memory_prompt]
     assert all("ARRIVAL reply must" not in b["text"] for b in body["system"])
 
 
 def test_prompt_without_stable_prefix_is_sent_whole(gm, scene):
-    request = replace(request_for(gm, scene), stable_prompt="")
+    request = replace(request_for(gm, scene), shared_prompt="", stable_prompt="", memory_prompt="")
     api = FakeAPI(replying(request))
 
     api.backend().reply(request)
@@ -541,11 +565,12 @@ def test_batch_submit_poll_results(gm, workspace, scene):
     assert by_id["s01-vera"]["model"] == DEFAULT_MODEL
     for agent, custom_id in ids.items():
         params = by_id[custom_id]
-        assert [(b["text"], b["cache_control"]) for b in params["system"]] == [
+        assert [(b["text"], b.get("cache_control")) for b in params["system"]] == [
+            (requests[agent].shared_prompt, {"type": "ephemeral"}),
             (requests[agent].stable_prompt, {"type": "ephemeral"}),
-            (requests[agent].memory_prompt, {"type": "ephemeral"}),
+            (requests[agent].memory_prompt, None),
         ]
-        cached = len(requests[agent].stable_prompt) + len(requests[agent].memory_prompt)
+        cached = len(requests[agent].shared_prompt + requests[agent].stable_prompt + requests[agent].memory_prompt)
         assert params["messages"][0]["content"] == requests[agent].prompt[cached:]
         assert params["output_config"]["format"]["type"] == "json_schema"
         assert "talk_wishes" in params["output_config"]["format"]["schema"]["properties"]

@@ -69,12 +69,20 @@ def arrival(gm, workspace):
 
 
 def test_a_work_scene_calls_its_characters_together_and_records_usage(gm, workspace):
-    arrival(gm, workspace)
-    api = FakeAPI(answering(workspace, barrier=threading.Barrier(3)))
-    outcome = run_scene(gm, api.backend(concurrency=3), Force(type=SceneType.WORK, participants=["vera", "emre", "nami"]))
-    assert len(api.calls) == 3 and len(outcome.result.artifacts) == 3
+    work, plain = answering(workspace, barrier=threading.Barrier(3)), answering(workspace)
+
+    def respond(request, call, number):
+        return (work if "## Die Szene: WORK" in call.body["messages"][0]["content"] else plain)(request, call, number)
+
+    # One backend for both scenes, as `day advance` has: the ARRIVAL's first call was sent
+    # alone (so the others could read its shared start); from then on calls go together.
+    api = FakeAPI(respond)
+    backend = api.backend(concurrency=3)
+    run_scene(gm, backend)
+    outcome = run_scene(gm, backend, Force(type=SceneType.WORK, participants=["vera", "emre", "nami"]))
+    assert len(api.calls) == 7 + 3 and len(outcome.result.artifacts) == 3
     record = json.loads((workspace.scenes / outcome.spec.ref / "scene.json").read_text(encoding="utf-8"))
-    assert record["usage"]["01-vera"] == [{"model": api.calls[0].body["model"], "batch": False, **USAGE}]
+    assert record["usage"]["01-vera"] == [{"model": api.calls[7].body["model"], "batch": False, **USAGE}]
     result = CliRunner().invoke(app, ["--root", str(workspace.root), "cost", "--json"])
     report = json.loads(result.output)
     assert report["total"]["calls"] == 10 and report["total"]["input_tokens"] == 9000
@@ -211,6 +219,7 @@ def test_a_characters_meeting_turns_share_their_cached_blocks(gm, workspace):
     run_scene(gm, api.backend(), Force(type=SceneType.MEETING, participants=["vera", "emre"], topic="Türme"))
     vera_first, _, vera_second, _ = [c.body for c in api.calls]
     assert vera_first["system"] == vera_second["system"]  # identical prefix: the second turn reads the cache
-    assert [b["cache_control"] for b in vera_first["system"]] == [{"type": "ephemeral"}] * 2
+    # Shared start, persona, and the memories she is sent in both of her turns: three breakpoints.
+    assert [b["cache_control"] for b in vera_first["system"]] == [{"type": "ephemeral"}] * 3
     assert vera_first["messages"] != vera_second["messages"]  # the transcript differs
     assert "Beitrag 2" in vera_second["messages"][0]["content"]

@@ -51,7 +51,9 @@ def test_prompt_prints_the_participants_prompt(cli):
     cli("next")
     result = cli("prompt", "vera")
     assert result.exit_code == 0
-    assert result.output.startswith("# Du bist Vera Kowalski (vera) im Studio GenSoftworks")
+    # What every character shares comes first (it is cached once for all), then who she is.
+    assert result.output.startswith("# Studio GenSoftworks\n")
+    assert "\n# Du bist Vera Kowalski (vera) im Studio GenSoftworks\n" in result.output
     assert "vera-008" in result.output  # her reflection is among the selected memories
     assert cli("prompt", "nobody").exit_code == 1
 

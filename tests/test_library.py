@@ -87,7 +87,10 @@ def test_work_shows_what_the_plan_asks_for_and_the_character_remembers_reading_i
     opened = runner.invoke(app, [*root, "next", "--type", "WORK", "--with", "vera"])
     assert opened.exit_code == 0, opened.output
     prompt = (workspace.scenes / "day-001/scene-02/prompts/vera.md").read_text(encoding="utf-8")
-    assert "Aus der Referenzbibliothek" in prompt and "`library/lore-bibel.md`" in prompt and "## Die Knochentürme" not in prompt
+    assert "Aus der Referenzbibliothek" in prompt and "`library/lore-bibel.md`" in prompt and "\n## Die Knochentürme" not in prompt
+    # The document is whole in the studio bible at the prompt's start; the WORK part points there.
+    assert "**Lore-Bibel „Titanenasche“ – Die Knochentürme** (`library/lore-bibel.md`): steht oben in der Studio-Bibel" in prompt
+    assert prompt.count("Die Knochentürme sind gewachsen, nicht gebaut.") == 1
     assert runner.invoke(app, [*root, "scene", "run", "--backend", "offline"]).exit_code == 0
     lines = [json.loads(l) for l in (workspace.memories_dir / "vera.jsonl").read_text(encoding="utf-8").splitlines()]
     read = [m for m in lines if m["created"] == "day-001/scene-02" and m["metadata"].get("source", "").startswith("library/")]
@@ -141,3 +144,18 @@ def test_reading_the_same_sections_again_is_not_remembered_twice(tmp_path):
     assert {m["created"] for m in reads} == {"day-001/scene-02"}
     assert len(reads) == len({m["metadata"]["source"] for m in reads})
     assert any("Die Knochentürme" in m["metadata"]["sections"] for m in reads)
+
+
+def test_the_bible_holds_documents_whole_while_they_fit_and_names_the_sections_of_the_rest(tmp_path):
+    from gamemaster.library import bible
+
+    root = tmp_path / "studio"
+    (root / "library").mkdir(parents=True)
+    (root / "library" / "a-kurz.md").write_text("# Kurz\n\nEinleitung.\n\n## Eins\n\nText eins.\n", encoding="utf-8")
+    (root / "library" / "b-lang.md").write_text("# Lang\n\n## Zwei\n\n" + "Wort " * 400 + "\n\n## Drei\n\nEnde.\n",
+                                                encoding="utf-8")
+    text, whole = bible(root, "de", budget=500)
+    assert whole == frozenset({"library/a-kurz.md"})
+    assert text == ("### Kurz (`library/a-kurz.md`)\n\nEinleitung.\n\n#### Eins\n\nText eins.\n\n"
+                    "### Lang (`library/b-lang.md`)\n\nzu lang für hier; die Abschnitte: Zwei · Drei")
+    assert bible(tmp_path / "leer", "de") == ("(keine Dokumente in library/)", frozenset())

@@ -29,7 +29,7 @@ def test_mcp_tools_run_a_scene_end_to_end(workspace):
             assert (opened["type"], opened["opened"]) == ("ARRIVAL", True)
             for turn, agent in enumerate(opened["turns"]):
                 prompt = payload(await client.call_tool("prompt", {"agent": agent}))
-                assert prompt.startswith(f"# Du bist {gm.agents()[agent].name}")
+                assert prompt.startswith("# Studio ") and f"\n# Du bist {gm.agents()[agent].name}" in prompt
                 reply = valid_reply(gm.build_request(gm.pending(), turn))
                 stored = payload(await client.call_tool("submit_reply", {"agent": agent, "reply": json.dumps(reply)}))
                 assert stored["stored"] is True

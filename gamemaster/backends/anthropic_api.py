@@ -5,9 +5,10 @@ on demand, so the offline default never needs the SDK or a key.
 
 Every call has the same shape, for replies and for Message Batches alike:
 
-* the stable start of the prompt (studio rules, persona, reply contract,
-  older memories) is the system block, marked ``cache_control: ephemeral``,
-  so the next scene of the same character reads it from the cache;
+* the start of the prompt is the system prompt, in up to three blocks
+  (``cache_breakpoints`` says which are marked ``cache_control``): what every
+  character shares (reply contract, roster, studio bible), then the character's
+  own stable part (persona, reflections), then this scene's memories;
 * the scene-specific rest is the one user message;
 * ``output_config`` carries the reply's JSON Schema, so the API returns a
   JSON object the loop parses without scraping (and still validates).
@@ -20,11 +21,13 @@ and the API's message. The API key never appears in it.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import logging
 import os
 import re
+import threading
 import typing
 from typing import Any
 
@@ -36,7 +39,7 @@ from ..interview import InterviewAnswer
 from ..pricing import USAGE_FIELDS
 from ..problems import GamemasterError
 from ..reply_models import Reply, reply_schema
-from .base import Answer, Capabilities, ReplyRequest, chosen_model, split_prompt
+from .base import Answer, Capabilities, ReplyRequest, chosen_model, prompt_parts
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +99,30 @@ def output_config(model: type[Reply] = Reply) -> dict[str, Any]:
     return {"format": {"type": "json_schema", "schema": reply_output_schema(model)}}
 
 
+#: Every breakpoint uses the default five-minute TTL. A day through the API makes its calls
+#: seconds apart and the shared block is read by every call, which starts its five minutes
+#: again; a character's own block is read at its next scene, which comes within minutes
+#: (bench/caching.py measures the gaps). A one-hour entry costs 2x the input price to write
+#: instead of 1.25x, which pays only for gaps of 5 to 60 minutes, and a day has few of those.
+CACHE_CONTROL = {"type": "ephemeral"}
+
+
+def cache_breakpoints(request: ReplyRequest) -> set[str]:
+    """The prompt segments (``ReplyRequest`` field names) worth a cache breakpoint.
+
+    Writing a block to the cache costs 1.25x its input price and reading it 0.1x, so a
+    breakpoint pays when the same prefix is sent again within the TTL: the shared start
+    by every other call, the character's stable part at its next scene. This scene's
+    memories are the same for every turn of the character in this scene, so they are
+    marked where it has more than one (a MEETING of more rounds: written at the first,
+    read at the others, the last included); elsewhere marking them would be a write never read.
+    """
+    marked = {"shared_prompt", "stable_prompt"}
+    if request.spec.turns.count(request.agent.id) > 1:
+        marked.add("memory_prompt")
+    return marked
+
+
 class AnthropicBackend:
     """Claude through the Messages API (and the Message Batches API for ``--batch``)."""
 
@@ -132,6 +159,9 @@ class AnthropicBackend:
             # so the CLI options mean the same thing whoever built the client.
             client = client.with_options(max_retries=self.max_retries, timeout=self.timeout)
         self._client = client
+        # (model, shared start) → set once the first call that sends it has its answer.
+        self._warm: dict[tuple[str, str], threading.Event] = {}
+        self._warm_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"AnthropicBackend(model={self.model!r}, concurrency={self.capabilities.parallel}, max_retries={self.max_retries})"
@@ -147,13 +177,13 @@ class AnthropicBackend:
 
     def params(self, request: ReplyRequest) -> dict[str, Any]:
         """The Messages API parameters for ``request`` (also the ``params`` of a batch entry)."""
-        segments, turn = split_prompt(request)
+        parts, turn = prompt_parts(request)
         params: dict[str, Any] = {"model": self.model_for(request), "max_tokens": self.max_tokens}
-        if segments:
-            # Two breakpoints: the persona part is reused across scenes, this scene's
-            # memories across its MEETING turns and re-asks.
+        if parts:
+            marked = cache_breakpoints(request)
             params["system"] = [
-                {"type": "text", "text": segment, "cache_control": {"type": "ephemeral"}} for segment in segments
+                {"type": "text", "text": text, **({"cache_control": CACHE_CONTROL} if name in marked else {})}
+                for name, text in parts
             ]
         params["messages"] = [{"role": "user", "content": turn}]
         # The kind's own reply model: a kind with fields of its own gets them in the schema.
@@ -162,11 +192,38 @@ class AnthropicBackend:
 
     def reply(self, request: ReplyRequest) -> Answer:
         params = self.params(request)
-        try:
-            message = self._client.messages.create(**params)
-        except anthropic.AnthropicError as exc:
-            raise BackendError(self.describe(exc, request.agent.id)) from exc
+        with self._warmed(params["model"], request.shared_prompt):
+            try:
+                message = self._client.messages.create(**params)
+            except anthropic.AnthropicError as exc:
+                raise BackendError(self.describe(exc, request.agent.id)) from exc
         return self.answer(message, params["model"], request.agent.id)
+
+    @contextlib.contextmanager
+    def _warmed(self, model: str, shared: str):
+        """Let the first call that sends a shared start go alone.
+
+        A cache entry can be read only once the response that wrote it has begun, so calls
+        sent side by side before that all miss and all write the shared start. The first call
+        per model and shared start is sent alone; calls with the same start wait for its
+        answer (at most the timeout) and then read it. This costs the wait for one call, once.
+        """
+        if not shared:
+            yield
+            return
+        with self._warm_lock:
+            event = self._warm.get((model, shared))
+            first = event is None
+            if first:
+                event = self._warm[(model, shared)] = threading.Event()
+        if not first:
+            event.wait(self.timeout)
+            yield
+            return
+        try:
+            yield
+        finally:
+            event.set()
 
     def answer(self, message: Any, model: str | None = None, agent: str = "") -> Answer:
         """The reply text (the JSON of the first text block), its token usage and the model that served it."""
@@ -298,7 +355,9 @@ def _plain(body: object) -> str:
 __all__ = [
     "AnthropicBackend",
     "BackendError",
+    "CACHE_CONTROL",
     "DEFAULT_MODEL",
+    "cache_breakpoints",
     "default_model",
     "known_models",
     "output_config",

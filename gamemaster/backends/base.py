@@ -9,27 +9,41 @@ from typing import Protocol
 from ..turns import InterviewRequest, ReplyRequest, Turn  # noqa: F401
 
 
-def split_prompt(request: ReplyRequest) -> tuple[list[str], str]:
-    """The prompt as (the stable segments that start it, the rest), for backends that send a
-    system prompt and one user message.
+#: The cacheable segments a ``ReplyRequest`` carries, in prompt order.
+SEGMENTS = ("shared_prompt", "stable_prompt", "memory_prompt")
 
-    The segments are ``stable_prompt`` (studio rules, persona, reply contract) and then
-    ``memory_prompt`` (this scene's memories), each only where the prompt really starts with
-    it; the rest is what changes from turn to turn and retry to retry. Without a stable start,
-    or with nothing after it, the whole prompt is the rest and there are no segments, so no
-    text is ever sent twice.
+
+def prompt_parts(request: ReplyRequest) -> tuple[list[tuple[str, str]], str]:
+    """The prompt as (the stable segments that start it, each with its field name, the rest),
+    for backends that send a system prompt and one user message.
+
+    The segments are ``shared_prompt`` (reply contract, roster, studio bible: the same for
+    every character), ``stable_prompt`` (persona, reflections) and then ``memory_prompt``
+    (this scene's memories), each where the prompt really continues with it (an empty one is
+    left out); the rest is what changes from turn to turn and retry to retry. Without a
+    stable start, or with nothing after it, the whole prompt is the rest and there are no
+    segments, so no text is ever sent twice.
     """
     prompt = request.prompt
-    segments, offset = [], 0
-    for segment in (request.stable_prompt, request.memory_prompt):
-        if not segment or not prompt.startswith(segment, offset):
+    parts, offset = [], 0
+    for name in SEGMENTS:
+        segment = getattr(request, name)
+        if not segment:
+            continue
+        if not prompt.startswith(segment, offset):
             break
-        segments.append(segment)
+        parts.append((name, segment))
         offset += len(segment)
     rest = prompt[offset:]
-    if not segments or not rest.strip():
+    if not parts or not rest.strip():
         return [], prompt
-    return segments, rest
+    return parts, rest
+
+
+def split_prompt(request: ReplyRequest) -> tuple[list[str], str]:
+    """``prompt_parts`` without the names: the segments' texts and the rest."""
+    parts, rest = prompt_parts(request)
+    return [text for _, text in parts], rest
 
 
 def chosen_model(override: str | None, request: ReplyRequest | InterviewRequest) -> str | None:
