@@ -22,7 +22,7 @@ from typing import Iterable, Iterator
 
 from ..ids import confined
 from ..problems import GamemasterError
-from .analyse import analyse
+from .analyse import Rows, analyse
 from .pieces import BUILDING, crc_of_start, pieces, remove_files, sweep_builds
 from .text import PIPELINE_VERSION
 
@@ -255,29 +255,21 @@ class SearchIndex:
     def _index_pieces(self, db, pieces: Iterable[bytes], base: int, state: dict, meta: dict, mtime_ns: int) -> None:
         """Index the lines in ``pieces`` (consecutive bytes of the stream from byte ``base``, each
         piece but the last ending with a newline), one piece in memory at a time."""
-        seq, line = state.get("seq", 0), state.get("lines", 0)
-        day, scene, dated = state.get("day", 0), state.get("scene", 0), state.get("dated", 0)
+        rows = Rows(state.get("seq", 0), state.get("lines", 0), state.get("day", 0), state.get("scene", 0),
+                    state.get("dated", 0))
         crc, size, ends_nl = state.get("crc", 0), base, state.get("ends_nl", True)
         for data in pieces:
             if not data:
                 continue
-            rows, lines = analyse(data, meta["language"])
-            docs, tags, texts = [], [], []
-            for row_line, offset, length, mem_id, row_day, row_scene, kind, importance, depth, terms, keys in rows:
-                if row_day >= 0:
-                    day, scene, dated = row_day, row_scene, 1
-                seq += 1
-                docs.append((seq, line + row_line, size + offset, length, mem_id, day, scene, dated, kind, importance, depth))
-                texts.append((seq, terms))
-                for key in keys:
-                    tags.append((key, seq))
-            line += lines
-            db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", docs)
-            db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", tags)
-            db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", texts)
+            rows.start_piece()
+            analyse(data, size, meta["language"], rows)
+            db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows.docs)
+            db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", rows.tags)
+            db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", rows.texts)
             crc = zlib.crc32(data, crc)
             size += len(data)
             ends_nl = data.endswith(b"\n")
+        seq, line, day, scene, dated = rows.seq, rows.line, rows.day, rows.scene, rows.dated
         meta.update(size=size, mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
                     seq=seq, lines=line, day=day, scene=scene, dated=dated)
         db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta.items())

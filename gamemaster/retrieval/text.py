@@ -79,12 +79,9 @@ def words(text: str) -> list[str]:
 
 def detect(found: list[str], default: str) -> str:
     """``de`` or ``en`` by the text's function words; ``default`` when they do not tell."""
-    german = english = 0
-    for word in found:
-        if word in _GERMAN:
-            german += 1
-        elif word in _ENGLISH:
-            english += 1
+    # Counted in C (the two sets share no word): this runs for every memory of a cold build.
+    german = sum(map(_GERMAN.__contains__, found))
+    english = sum(map(_ENGLISH.__contains__, found))
     if english > german:
         return "en"
     if german > english:
@@ -126,6 +123,12 @@ class Analyzer:
         language = detect(found, self._base) if self._detects else self._base
         return self._by_language[language].terms(found)
 
+    def joined_terms(self, text: str) -> str:
+        """``" ".join(self.terms(text))``, as the index stores a memory's terms."""
+        found = _WORD.findall(fold(text))
+        language = detect(found, self._base) if self._detects else self._base
+        return self._by_language[language].joined(found)
+
     def query_terms(self, text: str) -> list[str]:
         """The text's terms in every language a memory may be analysed in: the query's
         language may differ from the memory's."""
@@ -162,6 +165,15 @@ class _Words:
                 if word not in known:
                     self._term(word)
             return [t for t in map(known.__getitem__, found) if t]
+
+    def joined(self, found: list[str]) -> str:
+        """``" ".join(self.terms(found))``, joined in C."""
+        known = self._terms
+        try:
+            return " ".join(filter(None, map(known.__getitem__, found)))
+        except KeyError:
+            self.terms(found)  # analyses the words not met before
+            return " ".join(filter(None, map(known.__getitem__, found)))
 
 
 def tag_key(tag: str) -> str:
