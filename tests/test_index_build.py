@@ -108,3 +108,44 @@ def test_what_a_memory_is_indexed_with_is_what_recall_analyses(tmp_path):
     assert "vera-nan" not in ids and "vera-deep" not in ids and "vera-inf" not in ids
     assert [row[5:8] for row in found["doc"] if row[4] == "vera-006"] == [(1, 1, 1)], \
         "an undated memory takes the scene of the one before it"
+
+
+def _stream(root, agent: str, count: int) -> None:
+    folder = root / "state" / "memories"
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [_line(n, id=f"{agent}-{n:03d}", description=f"{agent} notiert {n}: Türme, Ebene {n % 37}, Playtest {n % 11}.",
+                   created=f"day-{1 + n // 50:03d}/scene-{1 + n % 9:02d}", tags=[f"t{n % 13}"]) for n in range(1, count + 1)]
+    (folder / f"{agent}.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+
+
+def test_large_stale_indexes_are_built_side_by_side_as_one_process_builds_them(tmp_path, monkeypatch):
+    from gamemaster.retrieval import parallel
+    from gamemaster.retrieval.index import open_index
+
+    agents = ["vera", "leo", "nami"]
+    for root in (tmp_path / "side-by-side", tmp_path / "one-by-one"):
+        for number, agent in enumerate(agents):
+            _stream(root, agent, 3000 + 500 * number)
+    for agent in agents:
+        open_index(tmp_path / "one-by-one", agent, "de").refresh().close()
+    built_here, started = [], []
+    monkeypatch.setattr(parallel, "PARALLEL_BYTES", 1)  # these small streams count as large
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "_build", lambda root, language, names: [
+        built_here.extend(names), open_index(root, names[0], language).refresh().close()])
+    start = parallel._start
+    monkeypatch.setattr(parallel, "_start", lambda *args: [started.extend(args[2]), start(*args)][1])
+
+    parallel.build_side_by_side(tmp_path / "side-by-side", [*agents, "vera", "gone"], "de")
+
+    # three streams on two cores: three processes, the largest stream built here
+    assert built_here == ["nami"] and sorted(started) == ["leo", "vera"]
+    for agent in agents:
+        assert open_index(tmp_path / "side-by-side", agent, "de").current()
+        assert (_contents(tmp_path / "side-by-side" / "state" / ".cache" / f"{agent}.search.sqlite")
+                == _contents(tmp_path / "one-by-one" / "state" / ".cache" / f"{agent}.search.sqlite"))
+    assert sorted(p.name for p in (tmp_path / "side-by-side" / "state" / ".cache").iterdir()) == [
+        "leo.search.sqlite", "nami.search.sqlite", "vera.search.sqlite"]
+
+    parallel.build_side_by_side(tmp_path / "side-by-side", agents, "de")  # all current: nothing started
+    assert built_here == ["nami"] and sorted(started) == ["leo", "vera"]

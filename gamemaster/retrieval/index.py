@@ -23,7 +23,7 @@ from typing import Iterable, Iterator
 from ..ids import confined
 from ..problems import GamemasterError
 from .analyse import Rows, analyse
-from .pieces import BUILDING, crc_of_start, pieces, remove_files, sweep_builds
+from .pieces import BUILDING, crc_of_start, is_full, pieces, remove_files, rollback, sweep_builds
 from .text import PIPELINE_VERSION
 
 #: 3: what a character heard others say is indexed with the memory that keeps it.
@@ -116,13 +116,26 @@ class SearchIndex:
             and meta.get("language") == self.language
         )
 
+    def _covers(self, meta: dict, stat: os.stat_result) -> bool:
+        return self._compatible(meta) and meta.get("size") == stat.st_size and meta.get("mtime_ns") == stat.st_mtime_ns
+
+    def current(self) -> bool:
+        """Whether the index is there and covers the stream as it is on disk (``refresh`` has nothing to do)."""
+        try:
+            stat = self.stream_path.stat()
+            return self.path.exists() and self._covers(self._meta(self._connect()), stat)
+        except (OSError, sqlite3.Error):
+            return False  # what is wrong is left to ``refresh``, which reports it
+        finally:
+            self.close()
+
     def refresh(self) -> "SearchIndex":
         """Bring the index up to the stream as it is on disk now."""
         try:
             try:
                 return self._refresh()
             except sqlite3.DatabaseError as exc:
-                if _is_full(exc):
+                if is_full(exc):
                     raise
                 # A damaged cache file is only a cache: start it again.
                 self.close()
@@ -146,7 +159,7 @@ class SearchIndex:
             if meta.get("size", 0) != 0 or not self._compatible(meta):
                 self._rebuild(iter(()), 0)
             return self
-        if self._compatible(meta) and meta.get("size") == stat.st_size and meta.get("mtime_ns") == stat.st_mtime_ns:
+        if self._covers(meta, stat):
             return self
         # The stream is read in pieces, never whole: a 1M-memory stream is some 400 MB.
         with open(self.stream_path, "rb") as handle:
@@ -204,7 +217,7 @@ class SearchIndex:
             try:
                 old.execute("BEGIN IMMEDIATE")
             except sqlite3.DatabaseError as exc:
-                if _is_full(exc) or (isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)):
+                if is_full(exc) or (isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)):
                     raise
                 old.close()  # not a database (a damaged cache): nothing to wait for
                 remove_stale(self.path)
@@ -224,7 +237,7 @@ class SearchIndex:
             self._index_pieces(db, pieces, start, current, current, mtime_ns)
             db.execute("COMMIT")
         except BaseException:
-            _rollback(db)
+            rollback(db)
             raise
 
     def append(self, start: int, lines: list[str], size_before: int, mtime_ns: int) -> bool:
@@ -248,7 +261,7 @@ class SearchIndex:
             self._index_pieces(db, [payload], start, current, current, mtime_ns)
             db.execute("COMMIT")
         except BaseException:
-            _rollback(db)
+            rollback(db)
             raise
         return True
 
@@ -348,18 +361,6 @@ class SearchIndex:
         where = "WHERE depth > 0" if reflections else ""
         rows = self._connect().execute(f"SELECT {_DOC_COLUMNS} FROM doc {where} ORDER BY seq DESC LIMIT ?", (count,))
         return [_row_doc(row) for row in rows]
-
-
-
-def _is_full(exc: Exception) -> bool:
-    return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc)
-
-
-def _rollback(db: sqlite3.Connection) -> None:
-    # SQLite has already rolled back by itself after some errors (a full disk); a second
-    # ROLLBACK would raise and hide the error that matters.
-    if db.in_transaction:
-        db.execute("ROLLBACK")
 
 
 def index_path_for(root: Path, agent: str) -> Path:
