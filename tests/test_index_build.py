@@ -149,3 +149,19 @@ def test_large_stale_indexes_are_built_side_by_side_as_one_process_builds_them(t
 
     parallel.build_side_by_side(tmp_path / "side-by-side", agents, "de")  # all current: nothing started
     assert built_here == ["nami"] and sorted(started) == ["leo", "vera"]
+
+
+def test_words_split_by_the_latin1_table_are_the_words_of_the_regular_expression():
+    import random
+    import re
+
+    from gamemaster.retrieval.text import _WIDE_PUNCTUATION, fold, tokens
+
+    word = re.compile(r"[^\W_]+")
+    alphabet = [chr(i) for i in range(0x300)] + list(_WIDE_PUNCTUATION) + ["\u2028", "ǅ", "Ⅻ", "\u0301", "ﬁ", "😀", "\u3000"]
+    texts = ["".join(alphabet[i : i + 40]) for i in range(0, len(alphabet), 20)]
+    rng = random.Random(24)
+    texts += ["".join(rng.choice(alphabet) for _ in range(30)) for _ in range(5000)]
+    texts += ["Größere Änderungen – „jetzt“ zu früh… snake_case ½ ² µ ª º × ÷ ¿ ¡ ß"]
+    for text in texts:
+        assert tokens(text) == word.findall(fold(text)), repr(text)
