@@ -2,13 +2,16 @@
 of `validate`; of `memories --tag` and `--type`.
 
     python bench/index_build.py [--sizes 100000,1000000] [--repeat 3] [--keep DIR] [--profile] [--no-validate]
+                                [--side-by-side]
 
 The studio is ``bench/run.py``'s synthetic one (the bundled seven on the morning of their last day,
 ``N`` memories per character); `next` opens a WORK scene for three of them, so a cold `next` builds
 three search indexes. Each `next` is its own process; CPU is user + system seconds of that process
 and its children (``os.wait4``), RSS its peak. ``--profile`` prints a cProfile of one cold build of
-one index in-process and the peak of Python allocations (``tracemalloc``) during it. Tables go to
-stdout, progress to stderr.
+one index in-process and the peak of Python allocations (``tracemalloc``) during it. ``--side-by-side``
+builds the indexes of three characters in-process, one after the other and then side by side
+(``retrieval/parallel.py``), alternately, and reports CPU (this process and its children) and wall
+seconds of each, with the load average when it ended. Tables go to stdout, progress to stderr.
 """
 
 from __future__ import annotations
@@ -90,6 +93,28 @@ def profile_build(root: Path) -> str:
     return f"peak Python allocations (tracemalloc): {peak / 1e6:.0f} MB\n\n" + out.getvalue()
 
 
+def side_by_side(root: Path, repeat: int) -> list[str]:
+    from gamemaster.retrieval.index import open_index
+    from gamemaster.retrieval.parallel import build_side_by_side
+
+    agents, language = ["vera", "leo", "nami"], Workspace(root).load_world().language
+    rows = []
+    for _ in range(repeat):
+        for mode in ("one after the other", "side by side"):
+            shutil.rmtree(root / "state" / ".cache", ignore_errors=True)
+            times, start = os.times(), time.perf_counter()
+            if mode == "side by side":
+                build_side_by_side(root, agents, language)
+            else:
+                for agent in agents:
+                    open_index(root, agent, language).refresh().close()
+            wall, after = time.perf_counter() - start, os.times()
+            cpu = sum(after[:4]) - sum(times[:4])
+            rows.append(f"| {mode} | {cpu:.2f} | {wall:.2f} | {os.getloadavg()[0]:.1f} |")
+            log(rows[-1])
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100000", help="memories per character, comma-separated")
@@ -97,6 +122,7 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="build the workspaces here and keep them (reused if there)")
     parser.add_argument("--profile", action="store_true", help="cProfile + tracemalloc of one cold index build")
     parser.add_argument("--no-validate", action="store_true", help="skip `validate` and `memories`")
+    parser.add_argument("--side-by-side", action="store_true", help="three indexes one by one and side by side")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     rows, other_rows, profiles = [], [], []
@@ -131,6 +157,10 @@ def main() -> None:
                 log(other_rows[-1])
             if args.profile:
                 profiles.append((size, profile_build(root)))
+            if args.side_by_side:
+                builds = side_by_side(root, args.repeat)
+                profiles.append((size, "three indexes built in-process, CPU with children:\n\n"
+                                 "| built | CPU (s) | wall (s) | load average |\n|---|---:|---:|---:|\n" + "\n".join(builds)))
     print(f"{platform.platform()} · Python {platform.python_version()} · {os.cpu_count()} CPUs · "
           f"median of {args.repeat}")
     print("\n| memories per character | CPU cold (s) | CPU warm (s) | cold / warm | RSS cold (MB) | RSS warm (MB) "
@@ -143,7 +173,7 @@ def main() -> None:
         print("|---:|---:|---:|---:|---:|---:|---:|")
         print("\n".join(other_rows))
     for size, text in profiles:
-        print(f"\nOne cold index build at {size:,} memories, in-process:\n\n{text.rstrip()}")
+        print(f"\nAt {size:,} memories, in-process:\n\n{text.rstrip()}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from .models import Agent, Brief, World, parse_scene_ref
 from .pending import Pending, require_participants
 from .problems import Problem
 from .prompts import PromptContext, build_prompt
-from .retrieval import Selection, get_strategy, scene_query, settings_for, speaker_names
+from .retrieval import Selection, get_strategy, prepare, scene_query, settings_for, speaker_names
 from .retrieval.render import shown_ids
 from .scenes import SceneSpec
 from .workspace import Workspace
@@ -64,6 +64,8 @@ def build_request(
     spec = pending.spec
     agent_id = pending.turns[turn]
     require_participants(spec, agents)
+    if turn == 0:  # the scene's first prompt: what every speaker's selection needs is made at once
+        prepare(workspace, world, list(dict.fromkeys(pending.turns)))
     agent = agents[agent_id]
     names = {a: agents[a].name for a in agents}
     briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]

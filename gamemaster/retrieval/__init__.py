@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..workspace import Workspace
 
 __all__ = ["SECTIONS", "Picked", "Query", "Selection", "Settings", "Strategy", "available", "get_strategy", "settings_for",
-           "scene_query", "recall", "speaker_names"]
+           "scene_query", "recall", "speaker_names", "prepare"]
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -125,3 +125,11 @@ def recall(
     now = (world.day, world.scene + 1) if world.day else None
     settings = settings_for(world, budget, now, speaker_names(workspace))
     return get_strategy(strategy or world.selection).select(workspace.stream(agent_id), query, settings)
+
+
+def prepare(workspace: "Workspace", world: "World", agents: list[str]) -> None:
+    """Let the world's strategy get ready to select for ``agents`` (all of a scene's speakers):
+    the ranked one builds their missing search indexes side by side (``parallel.py``)."""
+    strategy = get_strategy(world.selection)
+    if hasattr(strategy, "prepare"):
+        strategy.prepare(workspace.root, agents, settings_for(world))

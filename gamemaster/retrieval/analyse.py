@@ -2,9 +2,15 @@
 
 Kept apart from the index itself: the index reads a stream in pieces and
 inserts what this returns for each, so a build holds one piece, not the stream.
+
+A cold build runs this for every memory of a stream (a million, at scale), so the
+work per line is kept to what cannot be done per piece: a piece is decoded from
+UTF-8 at once, and what a line is indexed with is put together in one pass.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from .. import jsontext
 from ..ids import SCENE_REF_RE
@@ -12,40 +18,96 @@ from ..linesize import MAX_LINE_BYTES
 from .heard import heard_lines
 from .text import analyzer, tag_key
 
-# One analysed line: (line within the chunk, offset within it, length, id, day, scene
-# (-1, -1 when `created` is missing or malformed), type, importance, depth, terms, tag keys).
-Row = tuple
+
+@dataclass
+class Rows:
+    """What one piece adds to the index, and where numbering stands after it.
+
+    ``seq``, ``line``, ``day``, ``scene`` and ``dated`` carry on from piece to piece: a
+    memory whose ``created`` is missing or malformed is dated with the scene before it."""
+
+    seq: int = 0
+    line: int = 0
+    day: int = 0
+    scene: int = 0
+    dated: int = 0
+    #: (seq, line, offset, length, id, day, scene, dated, type, importance, depth)
+    docs: list[tuple] = field(default_factory=list)
+    #: (tag key, seq)
+    tags: list[tuple[str, int]] = field(default_factory=list)
+    #: (seq, the memory's terms joined by spaces)
+    texts: list[tuple[int, str]] = field(default_factory=list)
+
+    def start_piece(self) -> None:
+        self.docs, self.tags, self.texts = [], [], []
 
 
-def analyse(data: bytes, language: str) -> tuple[list[Row], int]:
-    """Every line of ``data`` that can be indexed, and how many lines ``data`` holds."""
+def analyse(data: bytes, base: int, language: str, rows: Rows) -> None:
+    """Add every line of ``data`` (stream bytes from byte ``base``) that can be indexed to ``rows``."""
     words = analyzer(language)
-    terms, scene_ref = words.terms, SCENE_REF_RE.match
+    terms, scene_ref = words.joined_terms, SCENE_REF_RE.match
     keys_of: dict[tuple, tuple] = {}
-    rows: list[Row] = []
-    pieces = data.split(b"\n")
-    if pieces and pieces[-1] == b"":
-        pieces.pop()
-    offset = 0
-    for line, raw in enumerate(pieces, start=1):
-        parsed = _parse(raw)
+    raws = data.split(b"\n")
+    if raws and raws[-1] == b"":
+        raws.pop()
+    texts = _decoded(data, len(raws))
+    seq, day, scene, dated, first = rows.seq, rows.day, rows.scene, rows.dated, rows.line + 1
+    docs, tags, bodies = rows.docs, rows.tags, rows.texts
+    offset = base
+    for line, raw in enumerate(raws, start=first):
+        length = len(raw)
+        parsed = _parse(raw) if texts is None else _parse_text(raw, texts[line - first])
         if parsed is not None:
-            memory, tags = parsed
+            memory, tag_list = parsed
             created = memory.get("created")
             match = scene_ref(created) if type(created) is str else None
-            day, scene = (int(match.group(1)), int(match.group(2))) if match else (-1, -1)
+            if match:
+                day, scene, dated = int(match.group(1)), int(match.group(2)), 1
             importance, depth, kind = memory.get("importance"), memory.get("depth", 0), memory.get("type")
-            tag_tuple = tuple(tags)
-            keys = keys_of.get(tag_tuple)
-            if keys is None:
-                keys = keys_of[tag_tuple] = tuple(k for k in dict.fromkeys(tag_key(t) for t in tags) if k)
-            rows.append((line, offset, len(raw), memory["id"], day, scene,
+            seq += 1
+            docs.append((seq, line, offset, length, memory["id"], day, scene, dated,
                          kind if type(kind) is str else "observation",
                          importance if type(importance) is int else 1,
-                         depth if type(depth) is int else 0,
-                         " ".join(terms(_body(memory, tags))), keys))
-        offset += len(raw) + 1
-    return rows, len(pieces)
+                         depth if type(depth) is int else 0))
+            bodies.append((seq, terms(_body(memory, tag_list))))
+            if tag_list:
+                tag_tuple = tuple(tag_list)
+                keys = keys_of.get(tag_tuple)
+                if keys is None:
+                    keys = keys_of[tag_tuple] = tuple(k for k in dict.fromkeys(tag_key(t) for t in tag_list) if k)
+                tags += [(key, seq) for key in keys]
+        offset += length + 1
+    rows.seq, rows.line, rows.day, rows.scene, rows.dated = seq, rows.line + len(raws), day, scene, dated
+
+
+def _decoded(data: bytes, lines: int) -> list[str] | None:
+    """The piece's lines as text, decoded at once; None if a line must be decoded on its own.
+
+    A line is decoded as `jsontext.loads` decodes it: UTF-8, unless its first bytes say
+    UTF-16 or UTF-32 (they hold a zero byte), or it holds an encoded surrogate
+    ("surrogatepass"); a piece with a zero byte or not strict UTF-8 is left to that."""
+    if b"\x00" in data:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    texts = text.split("\n")  # a newline byte is a newline character in UTF-8: the same lines
+    del texts[lines:]
+    return texts
+
+
+def _parse_text(raw: bytes, text: str) -> tuple[dict, list[str]] | None:
+    """`_parse` of a line already decoded."""
+    if len(raw) > MAX_LINE_BYTES:
+        return None
+    if text.startswith("\ufeff"):
+        return _parse(raw)  # a second mark after the first is read as bytes read it (utf-8-sig)
+    try:
+        data = jsontext.loads(text)
+    except ValueError:
+        return None
+    return _memory(data)
 
 
 def _parse(raw: bytes) -> tuple[dict, list[str]] | None:
@@ -56,6 +118,10 @@ def _parse(raw: bytes) -> tuple[dict, list[str]] | None:
         data = jsontext.loads(jsontext.without_bom(raw))
     except ValueError:
         return None
+    return _memory(data)
+
+
+def _memory(data) -> tuple[dict, list[str]] | None:
     if type(data) is not dict or type(data.get("id")) is not str or type(data.get("description")) is not str:
         return None
     tags = data.get("tags")
@@ -65,9 +131,10 @@ def _parse(raw: bytes) -> tuple[dict, list[str]] | None:
 def _body(memory: dict, tags: list[str]) -> str:
     """What a memory says: description, an artifact's title and summary, its tags' words, and
     what others said that the character heard (``heard.py``)."""
-    parts = [memory["description"], *tags]
     metadata = memory.get("metadata")
-    if type(metadata) is dict:
-        parts += [metadata[k] for k in ("title", "summary") if type(metadata.get(k)) is str]
-        parts += [says for _, says in heard_lines(metadata, memory["id"])]
+    if not metadata or type(metadata) is not dict:  # most memories: nothing more to add
+        return "\n".join([memory["description"], *tags]) if tags else memory["description"]
+    parts = [memory["description"], *tags]
+    parts += [metadata[k] for k in ("title", "summary") if type(metadata.get(k)) is str]
+    parts += [says for _, says in heard_lines(metadata, memory["id"])]
     return "\n".join(parts)

@@ -22,12 +22,13 @@ from typing import Iterable, Iterator
 
 from ..ids import confined
 from ..problems import GamemasterError
-from .analyse import analyse
-from .pieces import BUILDING, crc_of_start, pieces, remove_files, sweep_builds
+from .analyse import Rows, analyse
+from .pieces import BUILDING, crc_of_start, is_full, pieces, remove_files, rollback, sweep_builds
 from .text import PIPELINE_VERSION
 
 #: 3: what a character heard others say is indexed with the memory that keeps it.
-SCHEMA_VERSION = 3
+#: 4: tags kept in their own b-tree (no table plus index), reflections in a partial index.
+SCHEMA_VERSION = 4
 
 
 #: SQLite's page cache during a build (KiB): FTS5 and the b-trees stay in memory until the commit.
@@ -41,14 +42,14 @@ _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value);
 CREATE TABLE doc(seq INTEGER PRIMARY KEY, line INTEGER, offset INTEGER, length INTEGER, mem_id TEXT,
                  day INTEGER, scene INTEGER, dated INTEGER, type TEXT, importance INTEGER, depth INTEGER);
-CREATE TABLE tag(tag TEXT, seq INTEGER);
+CREATE TABLE tag(tag TEXT, seq INTEGER, PRIMARY KEY(tag, seq)) WITHOUT ROWID;
 CREATE VIRTUAL TABLE fts USING fts5(body, content='', tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
 """
-#: Made once the rows are in: sorting them once is cheaper than keeping a b-tree in order row by row.
+#: Made once the rows are in: sorting them once is cheaper than keeping a b-tree in order row by
+#: row. Tags are the exception: a table in (tag, seq) order costs less than a table and an index of it.
 _INDEXES = """
-CREATE INDEX doc_reflections ON doc(depth, seq);
-CREATE INDEX tag_by_key ON tag(tag, seq);
+CREATE INDEX doc_reflections ON doc(seq) WHERE depth > 0;
 """
 
 
@@ -116,13 +117,26 @@ class SearchIndex:
             and meta.get("language") == self.language
         )
 
+    def _covers(self, meta: dict, stat: os.stat_result) -> bool:
+        return self._compatible(meta) and meta.get("size") == stat.st_size and meta.get("mtime_ns") == stat.st_mtime_ns
+
+    def current(self) -> bool:
+        """Whether the index is there and covers the stream as it is on disk (``refresh`` has nothing to do)."""
+        try:
+            stat = self.stream_path.stat()
+            return self.path.exists() and self._covers(self._meta(self._connect()), stat)
+        except (OSError, sqlite3.Error):
+            return False  # what is wrong is left to ``refresh``, which reports it
+        finally:
+            self.close()
+
     def refresh(self) -> "SearchIndex":
         """Bring the index up to the stream as it is on disk now."""
         try:
             try:
                 return self._refresh()
             except sqlite3.DatabaseError as exc:
-                if _is_full(exc):
+                if is_full(exc):
                     raise
                 # A damaged cache file is only a cache: start it again.
                 self.close()
@@ -146,7 +160,7 @@ class SearchIndex:
             if meta.get("size", 0) != 0 or not self._compatible(meta):
                 self._rebuild(iter(()), 0)
             return self
-        if self._compatible(meta) and meta.get("size") == stat.st_size and meta.get("mtime_ns") == stat.st_mtime_ns:
+        if self._covers(meta, stat):
             return self
         # The stream is read in pieces, never whole: a 1M-memory stream is some 400 MB.
         with open(self.stream_path, "rb") as handle:
@@ -204,7 +218,7 @@ class SearchIndex:
             try:
                 old.execute("BEGIN IMMEDIATE")
             except sqlite3.DatabaseError as exc:
-                if _is_full(exc) or (isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)):
+                if is_full(exc) or (isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)):
                     raise
                 old.close()  # not a database (a damaged cache): nothing to wait for
                 remove_stale(self.path)
@@ -224,7 +238,7 @@ class SearchIndex:
             self._index_pieces(db, pieces, start, current, current, mtime_ns)
             db.execute("COMMIT")
         except BaseException:
-            _rollback(db)
+            rollback(db)
             raise
 
     def append(self, start: int, lines: list[str], size_before: int, mtime_ns: int) -> bool:
@@ -248,36 +262,28 @@ class SearchIndex:
             self._index_pieces(db, [payload], start, current, current, mtime_ns)
             db.execute("COMMIT")
         except BaseException:
-            _rollback(db)
+            rollback(db)
             raise
         return True
 
     def _index_pieces(self, db, pieces: Iterable[bytes], base: int, state: dict, meta: dict, mtime_ns: int) -> None:
         """Index the lines in ``pieces`` (consecutive bytes of the stream from byte ``base``, each
         piece but the last ending with a newline), one piece in memory at a time."""
-        seq, line = state.get("seq", 0), state.get("lines", 0)
-        day, scene, dated = state.get("day", 0), state.get("scene", 0), state.get("dated", 0)
+        rows = Rows(state.get("seq", 0), state.get("lines", 0), state.get("day", 0), state.get("scene", 0),
+                    state.get("dated", 0))
         crc, size, ends_nl = state.get("crc", 0), base, state.get("ends_nl", True)
         for data in pieces:
             if not data:
                 continue
-            rows, lines = analyse(data, meta["language"])
-            docs, tags, texts = [], [], []
-            for row_line, offset, length, mem_id, row_day, row_scene, kind, importance, depth, terms, keys in rows:
-                if row_day >= 0:
-                    day, scene, dated = row_day, row_scene, 1
-                seq += 1
-                docs.append((seq, line + row_line, size + offset, length, mem_id, day, scene, dated, kind, importance, depth))
-                texts.append((seq, terms))
-                for key in keys:
-                    tags.append((key, seq))
-            line += lines
-            db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", docs)
-            db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", tags)
-            db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", texts)
+            rows.start_piece()
+            analyse(data, size, meta["language"], rows)
+            db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows.docs)
+            db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", rows.tags)
+            db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", rows.texts)
             crc = zlib.crc32(data, crc)
             size += len(data)
             ends_nl = data.endswith(b"\n")
+        seq, line, day, scene, dated = rows.seq, rows.line, rows.day, rows.scene, rows.dated
         meta.update(size=size, mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
                     seq=seq, lines=line, day=day, scene=scene, dated=dated)
         db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta.items())
@@ -356,18 +362,6 @@ class SearchIndex:
         where = "WHERE depth > 0" if reflections else ""
         rows = self._connect().execute(f"SELECT {_DOC_COLUMNS} FROM doc {where} ORDER BY seq DESC LIMIT ?", (count,))
         return [_row_doc(row) for row in rows]
-
-
-
-def _is_full(exc: Exception) -> bool:
-    return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc)
-
-
-def _rollback(db: sqlite3.Connection) -> None:
-    # SQLite has already rolled back by itself after some errors (a full disk); a second
-    # ROLLBACK would raise and hide the error that matters.
-    if db.in_transaction:
-        db.execute("ROLLBACK")
 
 
 def index_path_for(root: Path, agent: str) -> Path:

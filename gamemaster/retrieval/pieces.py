@@ -9,6 +9,7 @@ file, and the next build removes it.
 from __future__ import annotations
 
 import os
+import sqlite3
 import zlib
 from pathlib import Path
 from typing import Iterable
@@ -63,3 +64,14 @@ def remove_files(path: Path) -> None:
             os.unlink(f"{path}{suffix}")
         except FileNotFoundError:
             pass
+
+
+def is_full(exc: Exception) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc)
+
+
+def rollback(db: sqlite3.Connection) -> None:
+    # SQLite has already rolled back by itself after some errors (a full disk); a second
+    # ROLLBACK would raise and hide the error that matters.
+    if db.in_transaction:
+        db.execute("ROLLBACK")

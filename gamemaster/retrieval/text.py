@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import repeat
 from typing import Iterable
 
 #: Bumped whenever the pipeline changes, so indexes built with an older one are rebuilt.
@@ -56,6 +57,8 @@ STOPWORDS = frozenset(
 #: ``still``).
 _GERMAN = frozenset("der die das und ist nicht ich ein eine mit auf für dass den dem sich es war hat wir sie".split())
 _ENGLISH = frozenset("the and is not a an with on for that it was has we they you of to in i my".split())
+#: A function word → +1 German, -1 English (the two sets share no word).
+_VOTES = {**{word: -1 for word in _ENGLISH}, **{word: 1 for word in _GERMAN}}
 STOPWORDS = STOPWORDS | frozenset(
     """
     go goes going went gone come came bring brought since long first lot lots like also even
@@ -72,22 +75,42 @@ def fold(text: str) -> str:
     return text.casefold()
 
 
+#: A Latin-1 byte → itself if its character is a word character (as ``_WORD`` has it), else a space.
+_LATIN1_WORD_BYTES = bytes(i if chr(i).isalnum() else 0x20 for i in range(256))
+#: Punctuation outside Latin-1 that common text has: taken out first, so that the text fits in Latin-1.
+_WIDE_PUNCTUATION = ("\u2013", "\u2014", "\u201e", "\u201c", "\u201d", "\u201a", "\u2018", "\u2019", "\u2026")
+
+
+def tokens(text: str) -> list[str]:
+    """``_WORD.findall(fold(text))``: the text's words, lowercased.
+
+    Every memory of a cold index build goes through this. A text that fits in Latin-1 (German,
+    English, most of Western Europe, once dashes and typographic quotes are spaces) is split
+    by a byte table in C, some twice as fast as the regular expression; the words are the
+    same (tests/test_index_build.py checks every character of Latin-1)."""
+    text = fold(text)
+    for mark in _WIDE_PUNCTUATION:
+        if mark in text:
+            text = text.replace(mark, " ")
+    try:
+        latin1 = text.encode("latin-1")
+    except UnicodeEncodeError:
+        return _WORD.findall(text)
+    return latin1.translate(_LATIN1_WORD_BYTES).decode("latin-1").split()
+
+
 def words(text: str) -> list[str]:
     """Lowercased words, without stopwords and single characters."""
-    return [w for w in _WORD.findall(fold(text)) if len(w) > 1 and w not in STOPWORDS]
+    return [w for w in tokens(text) if len(w) > 1 and w not in STOPWORDS]
 
 
 def detect(found: list[str], default: str) -> str:
     """``de`` or ``en`` by the text's function words; ``default`` when they do not tell."""
-    german = english = 0
-    for word in found:
-        if word in _GERMAN:
-            german += 1
-        elif word in _ENGLISH:
-            english += 1
-    if english > german:
+    # German words minus English ones, counted in C in one pass: this runs for every memory of a cold build.
+    balance = sum(map(_VOTES.get, found, repeat(0)))
+    if balance < 0:
         return "en"
-    if german > english:
+    if balance > 0:
         return "de"
     return default
 
@@ -119,17 +142,23 @@ class Analyzer:
 
     def language_of(self, text: str) -> str:
         """The language ``terms`` analyses ``text`` in."""
-        return detect(_WORD.findall(fold(text)), self._base) if self._detects else self._base
+        return detect(tokens(text), self._base) if self._detects else self._base
 
     def terms(self, text: str) -> list[str]:
-        found = _WORD.findall(fold(text))
+        found = tokens(text)
         language = detect(found, self._base) if self._detects else self._base
         return self._by_language[language].terms(found)
+
+    def joined_terms(self, text: str) -> str:
+        """``" ".join(self.terms(text))``, as the index stores a memory's terms."""
+        found = tokens(text)
+        language = detect(found, self._base) if self._detects else self._base
+        return self._by_language[language].joined(found)
 
     def query_terms(self, text: str) -> list[str]:
         """The text's terms in every language a memory may be analysed in: the query's
         language may differ from the memory's."""
-        found = _WORD.findall(fold(text))
+        found = tokens(text)
         return list(dict.fromkeys(t for words in self._by_language.values() for t in words.terms(found)))
 
     def tag_terms(self, tags: Iterable[str]) -> list[str]:
@@ -163,6 +192,15 @@ class _Words:
                     self._term(word)
             return [t for t in map(known.__getitem__, found) if t]
 
+    def joined(self, found: list[str]) -> str:
+        """``" ".join(self.terms(found))``, joined in C."""
+        known = self._terms
+        try:
+            return " ".join(filter(None, map(known.__getitem__, found)))
+        except KeyError:
+            self.terms(found)  # analyses the words not met before
+            return " ".join(filter(None, map(known.__getitem__, found)))
+
 
 def tag_key(tag: str) -> str:
     """How tags are compared: folded, with spaces and underscores as hyphens."""
@@ -175,7 +213,7 @@ def phrase_tags(text: str) -> list[str]:
     Only phrases of two or three words: one word that happens to be a tag (often a
     person's name) is an ordinary word match, not the topic.
     """
-    parts = _WORD.findall(fold(text))
+    parts = tokens(text)
     found = []
     for size in (2, 3):
         for start in range(len(parts) - size + 1):

@@ -97,3 +97,38 @@ def test_memories_by_tag_holds_no_list_of_every_indexed_line(tmp_path):
         tracemalloc.stop()
     # ten times the lines, about the same memory (a list of every line's span: ~2 MB more)
     assert peaks[1] < peaks[0] + 300_000, peaks
+
+
+def test_a_next_killed_while_indexes_are_built_side_by_side_leaves_nothing_behind(tmp_path):
+    """Three large streams are built by three processes; the `next` that started them is killed.
+    Its children finish their own builds (renamed into place); its own side file is removed by
+    the next build, which completes the scene with the memories found."""
+    root = tmp_path / "studio"
+    init_workspace(root)
+    big = ["vera", "leo", "nami"]
+    for agent in big:
+        _big_stream(root, agent, 30_000)  # some 10 MB each: built side by side
+    cache = root / "state" / ".cache"
+    proc = subprocess.Popen([*fk.gm_cmd(root), "next"], env=fk.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None and len(list(cache.glob("*.building-*"))) < 2:
+        time.sleep(0.02)
+    assert proc.poll() is None, "the builds ended before they could be killed"
+    building = {p.name.rpartition("-")[2] for p in cache.glob("*.building-*")}
+    assert len(building) >= 2, "the builds run in more than one process"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    # The children's side files become indexes when they finish; only the killed one's stays.
+    while time.monotonic() < deadline and any(p.name.rpartition("-")[2] != str(proc.pid)
+                                              for p in cache.glob("*.building-*")):
+        time.sleep(0.1)
+    assert {p.name.rpartition("-")[2] for p in cache.glob("*.building-*")} <= {str(proc.pid)}
+
+    again = fk.run(root, "next", timeout=180)
+    fk.assert_no_traceback(again)
+    assert "day-001/scene-01 ARRIVAL" in again.stdout, fk.show(again)
+    assert [p.name for p in cache.glob("*.search.sqlite?*")] == []  # no side file, journal or partial build
+    assert all((cache / f"{agent}.search.sqlite").exists() for agent in big)
+    for agent in big:
+        found = fk.run(root, "recall", agent, "Katze Hausmeister", "--json")
+        assert "Die Katze des Hausmeisters heißt Minka." in found.stdout, fk.show(found)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import replace
+from pathlib import Path
 
 from ...linesize import MAX_LINE_BYTES
 from ...models import Memory
@@ -34,6 +35,7 @@ from ...streams import MemoryStream
 from ..base import Budget, Picked, Query, Selection, Settings
 from ..heard import heard_lines, shown_lines
 from ..index import Doc, SearchIndex, open_index
+from ..parallel import build_side_by_side
 from ..text import analyzer, phrase_tags, tag_key, words
 
 CANDIDATES = 200
@@ -62,6 +64,10 @@ SCENES_PER_DAY_SCALE = 10
 
 class RankedStrategy:
     name = "ranked"
+
+    def prepare(self, root: Path, agents: list[str], settings: Settings) -> None:
+        """Build the search indexes of those about to be asked, side by side where that pays."""
+        build_side_by_side(root, agents, settings.language)
 
     def select(self, stream: MemoryStream, query: Query, settings: Settings) -> Selection:
         selection = Selection(self.name, settings.budget, settings.language)

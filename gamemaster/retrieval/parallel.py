@@ -1,0 +1,84 @@
+"""The search indexes of a scene's participants built side by side, one process per core.
+
+A `next` after ``state/.cache/`` is gone builds one index per participant (three for a
+WORK scene). A build is Python analysing its stream line by line and cannot use a second
+core, so when two or more large streams need building, the streams are shared out by size
+among at most one process more than there are cores, and all but one share are built by child processes (``python -m gamemaster.retrieval.parallel``)
+while this process builds the first. Each build is an ordinary one (``SearchIndex.refresh``):
+its own side file, renamed into place when complete, so a child that is killed leaves at
+most a side file that the next build removes. A child's errors are not reported by the
+child: an index it did not finish is found stale and built again by the selection that
+needs it, which reports what goes wrong as every build does.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .index import open_index
+
+#: A stream smaller than this is built where it is needed: starting a child process
+#: (some 0.2 s of CPU for its imports) would cost more than the core it adds.
+PARALLEL_BYTES = 8 << 20
+
+
+def build_side_by_side(root: Path, agents: list[str], language: str) -> None:
+    """Build the stale search indexes of ``agents`` at once, if there are several large ones."""
+    stale: list[tuple[int, str]] = []
+    for agent in dict.fromkeys(agents):
+        index = open_index(root, agent, language)
+        try:
+            size = index.stream_path.stat().st_size
+        except OSError:
+            continue
+        if size >= PARALLEL_BYTES and not index.current():
+            stale.append((size, agent))
+    # One process more than there are cores: three streams on two cores take one and a half
+    # builds' time as three processes, two as two. Each holds a piece and SQLite's page cache.
+    processes = min(len(stale), _cores() + 1)
+    if processes < 2 or _cores() < 2:
+        return
+    shares: list[tuple[int, list[str]]] = [(0, []) for _ in range(processes)]
+    for size, agent in sorted(stale, reverse=True):  # the largest first, each to the lightest share
+        load, names = min(shares, key=lambda share: share[0])
+        shares[shares.index((load, names))] = (load + size, names + [agent])
+    children = [_start(root, language, names) for _, names in shares[1:]]
+    finished = False
+    try:
+        _build(root, language, shares[0][1])
+        finished = True
+    finally:
+        for child in children:
+            if not finished:
+                child.kill()  # this process failed or was interrupted: no builds left running behind it
+            child.wait()
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))  # the cores this process may run on
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def _start(root: Path, language: str, agents: list[str]) -> subprocess.Popen:
+    package_parent = str(Path(__file__).resolve().parents[2])
+    path = os.environ.get("PYTHONPATH")
+    env = {**os.environ, "PYTHONPATH": package_parent + (os.pathsep + path if path else "")}
+    return subprocess.Popen([sys.executable, "-m", __name__, str(root), language, *agents], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _build(root: Path, language: str, agents: list[str]) -> None:
+    for agent in agents:
+        open_index(root, agent, language).refresh().close()
+
+
+if __name__ == "__main__":  # a child of build_side_by_side: ROOT LANGUAGE AGENT...
+    try:
+        _build(Path(sys.argv[1]), sys.argv[2], sys.argv[3:])
+    except Exception:
+        sys.exit(1)  # the index is built again where it is needed, and what went wrong is reported there

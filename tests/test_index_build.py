@@ -1,0 +1,167 @@
+"""A cold index build reads a piece of a stream at once (decoded in one go, analysed in one pass);
+what it indexes must be exactly what reading each line on its own gives: the same rows, tags and
+terms at the same positions, for well-formed lines and for every kind of line that is not one."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from gamemaster.retrieval import analyse as analyse_module
+from gamemaster.retrieval.index import SearchIndex
+from gamemaster.retrieval.text import analyzer
+
+BASE = {"id": "vera-001", "created": "day-001/scene-01", "type": "observation", "depth": 0,
+        "description": "Der Turm ist alt.", "importance": 3, "tags": ["lore"], "evidence": [], "metadata": {}}
+
+
+def _line(number: int, **fields) -> bytes:
+    return json.dumps({**BASE, "id": f"vera-{number:03d}", **fields}, ensure_ascii=False).encode()
+
+
+def _odd_lines() -> list[bytes]:
+    """Lines that decode as UTF-8 as a whole piece, each testing one rule of reading a line."""
+    heard = {"title": "Titel", "summary": "Zusammenfassung",
+             "heard": [{"speaker": "finn", "says": "Ich sage etwas über Türme"}, {"speaker": "vera", "says": "own"},
+                       "x", {"speaker": 1, "says": "y"}],
+             "transcript": [{"speaker": "leo", "says": "  "}, {"speaker": "leo", "says": "the dungeon is dark"}],
+             "takeaways": {"a": 1}}
+    return [
+        _line(1, description="The tower is old and we are tired of it"),
+        _line(2, description="Straße, STRASSE und ﬁnale Türme — tuerme", tags=["Bone Towers", "bone_towers", " x ", 7]),
+        _line(3, description="\u0301am Anfang ein Akzent, e\u0301 und café", tags="keine Liste"),
+        _line(4, description="snake_case_wort, 42 Zahlen ², ½, Ⅻ, ǅ ΣΑΣ σας İstanbul ﬀ"),
+        _line(5, description="ein Nullzeichen \u0000 und eine Marke \ufeff mitten im Text"),
+        _line(6, created="kaputt", importance="hoch", depth="x", type=5),
+        _line(7, created=None, metadata=heard),
+        _line(8, created="day-002/scene-03"),
+        b"\xef\xbb\xbf" + _line(9),
+        b"\xef\xbb\xbf\xef\xbb\xbf" + _line(10),
+        b'{"id": "vera-nan", "description": "x", "importance": NaN}',
+        b'{"id": "vera-inf", "description": "x", "importance": 1e999}',
+        b'{"id": "vera-deep", "description": "tief", "x": ' + b"[" * 150 + b"]" * 150 + b"}",
+        b'{"id": "vera-dup", "description": "erste", "description": "zweite"}',
+        b"[1, 2, 3]", b"", b"   ", b'{"id": 5, "description": "x"}', b'{"id": "vera-ohne"}',
+        b'{"id": "vera-esc", "description": "\\ud800 einsam, \\u00e4"}',
+        b'{"id": "vera-lang", "description": "' + b"wort " * 220_000 + b'"}',
+        b'{"id": "vera-rest", "description": "x"} und mehr',
+        _line(11, description="Windows-Zeile") + b"\r",
+        _line(12, description="the last one, with no newline after it"),
+    ]
+
+
+def _bad_bytes() -> list[bytes]:
+    """Lines a piece cannot be decoded with at once: each is read on its own, as before."""
+    return [_line(20), b'{"id": "vera-021", "description": "kaputt \xff"}', _line(22),
+            b'{"id": "vera-023", "description": "cesu \xed\xa0\x80 x"}',
+            json.dumps({"id": "vera-024", "description": "utf16"}).encode("utf-16-le"), _line(25) + b"\x00", _line(26)]
+
+
+def _contents(path) -> dict[str, list]:
+    db = sqlite3.connect(path)
+    db.execute("CREATE VIRTUAL TABLE temp.positions USING fts5vocab(main, fts, 'instance')")
+    found = {name: db.execute(query).fetchall() for name, query in [
+        ("doc", "SELECT * FROM doc ORDER BY seq"),
+        ("tag", "SELECT * FROM tag ORDER BY seq, tag"),
+        ("terms", "SELECT doc, offset, term FROM temp.positions ORDER BY doc, offset"),
+        ("meta", "SELECT key, value FROM meta WHERE key != 'mtime_ns' ORDER BY key"),
+    ]}
+    db.close()
+    return found
+
+
+def _build(tmp_path, name: str, stream: bytes, language: str) -> dict[str, list]:
+    path = tmp_path / f"{name}.jsonl"
+    path.write_bytes(stream)
+    index = SearchIndex(path, tmp_path / f"{name}.search.sqlite", language)
+    index.refresh()
+    index.close()
+    return _contents(tmp_path / f"{name}.search.sqlite")
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("lines", [_odd_lines(), _bad_bytes()], ids=["odd lines", "undecodable bytes"])
+def test_a_piece_read_at_once_indexes_what_each_line_read_alone_does(tmp_path, monkeypatch, language, lines):
+    stream = b"\n".join(lines)
+    at_once = _build(tmp_path, "at-once", stream, language)
+    monkeypatch.setattr(analyse_module, "_decoded", lambda data, count: None)  # every line on its own
+    alone = _build(tmp_path, "alone", stream, language)
+    assert at_once == alone
+    assert at_once["doc"], "the stream's good lines are indexed"
+
+
+def test_what_a_memory_is_indexed_with_is_what_recall_analyses(tmp_path):
+    """The terms stored for a memory are the query pipeline's terms of its description,
+    tags, title, summary and the lines it heard others say (its own left out)."""
+    found = _build(tmp_path, "stream", b"\n".join(_odd_lines()) + b"\n", "de")
+    words = analyzer("de")
+    by_doc: dict[int, list[str]] = {}
+    for doc, _, term in found["terms"]:
+        by_doc.setdefault(doc, []).append(term)
+    ids = {row[4]: row[0] for row in found["doc"]}
+    assert by_doc[ids["vera-002"]] == words.terms("Straße, STRASSE und ﬁnale Türme — tuerme\nBone Towers\nbone_towers\n x ")
+    assert by_doc[ids["vera-007"]] == words.terms("Der Turm ist alt.\nlore\nTitel\nZusammenfassung\n"
+                                                  "Ich sage etwas über Türme\nthe dungeon is dark")
+    assert ids["vera-009"] and ids["vera-010"], "a line after one or two byte-order marks is read"
+    assert "vera-nan" not in ids and "vera-deep" not in ids and "vera-inf" not in ids
+    assert [row[5:8] for row in found["doc"] if row[4] == "vera-006"] == [(1, 1, 1)], \
+        "an undated memory takes the scene of the one before it"
+
+
+def _stream(root, agent: str, count: int) -> None:
+    folder = root / "state" / "memories"
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [_line(n, id=f"{agent}-{n:03d}", description=f"{agent} notiert {n}: Türme, Ebene {n % 37}, Playtest {n % 11}.",
+                   created=f"day-{1 + n // 50:03d}/scene-{1 + n % 9:02d}", tags=[f"t{n % 13}"]) for n in range(1, count + 1)]
+    (folder / f"{agent}.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+
+
+def test_large_stale_indexes_are_built_side_by_side_as_one_process_builds_them(tmp_path, monkeypatch):
+    from gamemaster.retrieval import parallel
+    from gamemaster.retrieval.index import open_index
+
+    agents = ["vera", "leo", "nami"]
+    for root in (tmp_path / "side-by-side", tmp_path / "one-by-one"):
+        for number, agent in enumerate(agents):
+            _stream(root, agent, 3000 + 500 * number)
+    for agent in agents:
+        open_index(tmp_path / "one-by-one", agent, "de").refresh().close()
+    built_here, started = [], []
+    monkeypatch.setattr(parallel, "PARALLEL_BYTES", 1)  # these small streams count as large
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "_build", lambda root, language, names: [
+        built_here.extend(names), open_index(root, names[0], language).refresh().close()])
+    start = parallel._start
+    monkeypatch.setattr(parallel, "_start", lambda *args: [started.extend(args[2]), start(*args)][1])
+
+    parallel.build_side_by_side(tmp_path / "side-by-side", [*agents, "vera", "gone"], "de")
+
+    # three streams on two cores: three processes, the largest stream built here
+    assert built_here == ["nami"] and sorted(started) == ["leo", "vera"]
+    for agent in agents:
+        assert open_index(tmp_path / "side-by-side", agent, "de").current()
+        assert (_contents(tmp_path / "side-by-side" / "state" / ".cache" / f"{agent}.search.sqlite")
+                == _contents(tmp_path / "one-by-one" / "state" / ".cache" / f"{agent}.search.sqlite"))
+    assert sorted(p.name for p in (tmp_path / "side-by-side" / "state" / ".cache").iterdir()) == [
+        "leo.search.sqlite", "nami.search.sqlite", "vera.search.sqlite"]
+
+    parallel.build_side_by_side(tmp_path / "side-by-side", agents, "de")  # all current: nothing started
+    assert built_here == ["nami"] and sorted(started) == ["leo", "vera"]
+
+
+def test_words_split_by_the_latin1_table_are_the_words_of_the_regular_expression():
+    import random
+    import re
+
+    from gamemaster.retrieval.text import _WIDE_PUNCTUATION, fold, tokens
+
+    word = re.compile(r"[^\W_]+")
+    alphabet = [chr(i) for i in range(0x300)] + list(_WIDE_PUNCTUATION) + ["\u2028", "ǅ", "Ⅻ", "\u0301", "ﬁ", "😀", "\u3000"]
+    texts = ["".join(alphabet[i : i + 40]) for i in range(0, len(alphabet), 20)]
+    rng = random.Random(24)
+    texts += ["".join(rng.choice(alphabet) for _ in range(30)) for _ in range(5000)]
+    texts += ["Größere Änderungen – „jetzt“ zu früh… snake_case ½ ² µ ª º × ÷ ¿ ¡ ß"]
+    for text in texts:
+        assert tokens(text) == word.findall(fold(text)), repr(text)
