@@ -49,7 +49,7 @@ def model():
     return load_model()
 
 
-def chat(tmp_path, turns: int = 60, trip_at: int = 5):
+def chat(tmp_path, turns: int = 40, trip_at: int = 5):
     workspace = init_workspace(tmp_path / "chat", empty=True)
     write_agent(workspace, "ana", name="Ana")
     rng = random.Random(7)
@@ -88,24 +88,24 @@ def test_only_new_memories_are_embedded(tmp_path, model):
     counting = Counting(model)
     strategy = HybridStrategy(counting)
     select(workspace, strategy)
-    assert len(counting.embedded) == 60
+    assert len(counting.embedded) == 40
     select(workspace, strategy, text="Did the dog do anything?")
-    assert len(counting.embedded) == 60  # nothing new: nothing embedded
+    assert len(counting.embedded) == 40  # nothing new: nothing embedded
     new = [Memory.model_validate(memory("ana", n, type="conversation", created="day-009/scene-01",
                                         description=f"We painted the fence green, part {n}."))
-           for n in (61, 62, 63)]
+           for n in (41, 42, 43)]
     workspace.stream("ana").append(new)  # the tool's own append
-    assert "ana-061" in select(workspace, strategy, text="What colour is the fence now?", budget=2000).ids
-    assert counting.embedded[60:] == [m.description for m in new]
+    assert "ana-041" in select(workspace, strategy, text="What colour is the fence now?", budget=2000).ids
+    assert counting.embedded[40:] == [m.description for m in new]
 
 
 def test_a_killed_build_resumes_where_it_stopped(tmp_path, model):
-    workspace = chat(tmp_path, turns=100)
+    workspace = chat(tmp_path, turns=80)
     with pytest.raises(KeyboardInterrupt):
         select(workspace, HybridStrategy(Counting(model, fail_after=64)))  # two batches of 32 committed
     counting = Counting(model)
     assert "ana-005" in select(workspace, HybridStrategy(counting)).ids
-    assert len(counting.embedded) == 100 - 64
+    assert len(counting.embedded) == 80 - 64
 
 
 def test_another_model_starts_the_store_again(tmp_path, model):
@@ -113,7 +113,7 @@ def test_another_model_starts_the_store_again(tmp_path, model):
     select(workspace, HybridStrategy(Counting(model)))
     other = Counting(model, key="another-model")
     select(workspace, HybridStrategy(other))
-    assert len(other.embedded) == 60
+    assert len(other.embedded) == 40
 
 
 def test_a_stream_edited_by_hand_re_embeds_only_what_changed(tmp_path, model):
@@ -121,14 +121,14 @@ def test_a_stream_edited_by_hand_re_embeds_only_what_changed(tmp_path, model):
     select(workspace, HybridStrategy(Counting(model)))
     path = workspace.stream("ana").path
     lines = path.read_text(encoding="utf-8").splitlines()
-    edited = json.loads(lines[39])
+    edited = json.loads(lines[29])
     edited["description"] = "We adopted a grey kitten from the shelter."
-    lines[39] = json.dumps(edited)
+    lines[29] = json.dumps(edited)
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")  # outside the tool: the index rebuilds
     counting = Counting(model)
-    assert "ana-040" in select(workspace, HybridStrategy(counting), text="Did they get a new pet?").ids
+    assert "ana-030" in select(workspace, HybridStrategy(counting), text="Did they get a new pet?").ids
     # the edited line and those after it moved (another length), so they are checked and embedded again
-    assert counting.embedded[0] == edited["description"] and len(counting.embedded) == 21
+    assert counting.embedded[0] == edited["description"] and len(counting.embedded) == 11
 
 
 def test_the_store_is_a_file_of_the_workspace_cache(tmp_path, model):
