@@ -9,9 +9,10 @@ can be rebuilt from the stream; deleting it costs only the time to embed again.
   query goes on from there (SQLite rolls back the unfinished batch).
 - Keyed: the model's name and ``STORE_VERSION`` are kept in the file; another model or a
   change to what is embedded starts the file again.
-- In step with the index: an index that was rebuilt (its file is new: another inode) may
-  number its memories differently, so each row is checked against the index and the
-  stream (same id, offset and line CRC); the rows that no longer match are embedded again.
+- In step with the index: an index that was rebuilt (its file is new: another inode, or the
+  newest vector's line is not where it was) may number its memories differently, so each row
+  is checked against the index and the stream (same id, offset and line CRC); the rows that
+  no longer match are embedded again.
 - A file that is not a readable database (truncated, overwritten) is removed and built again;
   ``sync`` says so in one line, since that costs a full embedding run.
 """
@@ -118,28 +119,34 @@ class VectorStore:
                 self._set(db, model=key, dim=self.embedder.dim, index_ino=index_ino, done=0, generation=_next(meta))
                 db.execute("COMMIT")
                 meta = dict(db.execute("SELECT key, value FROM meta"))
-            if meta.get("index_ino") != index_ino:
+            if meta.get("index_ino") != index_ino or not self._last_row_holds(db, index):
                 self._recheck(db, index, index_ino)
             self._embed_missing(db, index, read_line)
             return self._load(db)
         finally:
             db.close()
 
+    def _last_row_holds(self, db, index: SearchIndex) -> bool:
+        """The newest vector is still of its line: an index rebuilt into a file that got the old one's
+        inode number (deleted, then built again) is caught here, one line read per query."""
+        row = db.execute("SELECT seq, mem_id, offset, crc FROM vec ORDER BY seq DESC LIMIT 1").fetchone()
+        if row is None:
+            return True
+        doc = index.docs([row[0]]).get(row[0])
+        if doc is None:
+            return False
+        with open(index.stream_path, "rb") as handle:
+            return _same_line(handle, doc, *row[1:])
+
     def _recheck(self, db, index: SearchIndex, index_ino: int) -> None:
         """The index was rebuilt: keep the rows whose memory is still where it was, the same line."""
         stored = {seq: (mem_id, offset, crc) for seq, mem_id, offset, crc in
                   db.execute("SELECT seq, mem_id, offset, crc FROM vec")}
-        docs = index.docs(stored)
-        stale = []
-        with open(index.stream_path, "rb") as handle:
-            for seq, (mem_id, offset, crc) in stored.items():
-                doc = docs.get(seq)
-                if doc is None or doc.mem_id != mem_id or doc.offset != offset:
-                    stale.append(seq)
-                    continue
-                handle.seek(doc.offset)
-                if zlib.crc32(handle.read(doc.length)) != crc:
-                    stale.append(seq)
+        docs = index.docs(stored)  # an index of a stream that is gone lists nothing: every row is stale
+        stale = [seq for seq in stored if seq not in docs]
+        if docs:
+            with open(index.stream_path, "rb") as handle:
+                stale += [seq for seq, doc in docs.items() if not _same_line(handle, doc, *stored[seq])]
         db.execute("BEGIN IMMEDIATE")
         db.executemany("DELETE FROM vec WHERE seq = ?", [(s,) for s in stale])
         meta = dict(db.execute("SELECT key, value FROM meta"))
@@ -205,6 +212,13 @@ class VectorStore:
     @staticmethod
     def _set(db, **values) -> None:
         db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", values.items())
+
+
+def _same_line(handle, doc: Doc, mem_id: str, offset: int, crc: int) -> bool:
+    if doc.mem_id != mem_id or doc.offset != offset:
+        return False
+    handle.seek(doc.offset)
+    return zlib.crc32(handle.read(doc.length)) == crc
 
 
 def _next(meta: dict) -> int:
