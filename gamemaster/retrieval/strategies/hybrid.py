@@ -13,8 +13,8 @@ budget is left ``ranked`` fills as it always does. How many nearest memories tak
 with the budget (one per ``CHARS_PER_DENSE_HIT`` characters). Both numbers were chosen with
 ``bench/recall.py --conv``.
 
-The first query of a stream embeds all of it (some 20 ms a memory on a loaded 2-core machine);
-later queries embed only what was added since, and the query itself (about 0.1 s).
+The first query of a stream embeds all of it (about 24 ms of CPU a memory, ``bench/dense_cost.py``);
+later queries embed only what was added since, and the query itself (about 20 ms).
 """
 
 from __future__ import annotations
