@@ -3,7 +3,7 @@
     python bench/recall.py [--sizes 1000,10000,100000] [--budgets 2000,4000,8000,10000,16000]
                            [--strategies seed,ranked] [--combos studio-de,studio-en,chat-de,chat-en]
                            [--limit N] [--keep DIR] [--sanity]
-    python bench/recall.py --conv [--budgets 4000,10000,16000] [--worlds de,en] [--strategies ranked]
+    python bench/recall.py --conv [--budgets 4000,10000,16000] [--worlds de,en] [--strategies ranked,hybrid]
 
 Streams and questions come from ``recall_data.py`` (planted facts, paraphrased questions, near misses).
 Every question goes through ``gamemaster.retrieval.recall`` for each strategy and budget (characters of
@@ -18,6 +18,7 @@ stemming) and a random pick, each filling the budget in its own order.
 strategy beside two baselines with the same budget accounting (the rendered lines ``recall --budget`` counts):
 ``bm25``, plain BM25 over descriptions (lower-case word tokens, no stemming) filling the budget best first, and
 ``bm25+nb``, the same with the memories before and after every hit (same session) taken right after it.
+Its default strategies are ``ranked`` and ``hybrid`` (the latter needs the ``dense`` extra, ``pip install -e ".[dense]"``).
 The Markdown tables go to stdout, progress to stderr.
 """
 
@@ -369,7 +370,7 @@ def main() -> None:
         base.mkdir(parents=True, exist_ok=True)
         if args.conv:
             args.budgets = args.budgets if "--budgets" in sys.argv else [4000, 10000, 16000]
-            args.strategies = args.strategies if "--strategies" in sys.argv else ["ranked"]
+            args.strategies = args.strategies if "--strategies" in sys.argv else ["ranked", "hybrid"]
             conv(args, base)
         else:
             sanity(args, base) if args.sanity else real(args, base)

@@ -203,7 +203,7 @@ def test_the_world_chooses_the_strategy_and_an_unknown_one_is_named(empty_worksp
     world(empty_workspace, selection="nearest")
     with pytest.raises(Exception) as failure:
         recall(empty_workspace, "ana", "Drucker")
-    assert "state/world.json: selection: unknown strategy 'nearest' (known: ranked, seed)" in str(failure.value)
+    assert "state/world.json: selection: unknown strategy 'nearest' (known: hybrid, ranked, seed)" in str(failure.value)
 
 
 def test_a_german_genitive_finds_the_name(empty_workspace):

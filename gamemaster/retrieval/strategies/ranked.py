@@ -175,7 +175,12 @@ class _Run:
         total_weight = max(sum(self.settings.weights.values()), 1e-9)
         ranked = sorted(candidates, key=lambda d: (d.seq in hits, relevance[d.seq] + NUDGE * top * scores[d.seq]
                                                    / total_weight, d.seq), reverse=True)
-        self.broad_keys, self.broad_count, self.relevant_count = set(broad), 0, 0
+        self.broad_keys = set(broad)
+        self._fill(ranked, hits, scores, tag_keys)
+
+    def _fill(self, ranked: list[Doc], hits: set[int], scores: dict[int, float], tag_keys: list[str]) -> None:
+        """Take ``ranked`` in order while the budget lasts; every hit brings its neighbours."""
+        self.broad_count, self.relevant_count = 0, 0
         misses = 0
         for doc in ranked:
             if self.budget.left <= 0 or misses >= MISSES:
@@ -183,7 +188,7 @@ class _Run:
             if doc.offset in self.taken:
                 continue
             hit = doc.seq in hits
-            memory = self._take(doc, tag_keys if hit else None, score=scores[doc.seq])
+            memory = self._take(doc, tag_keys if hit else None, score=scores.get(doc.seq, 0.0))
             if memory is None:
                 misses += 1  # did not fit, or added nothing: past many in a row, the rest is more of the same
                 continue
