@@ -6,6 +6,8 @@ The memories come from the world's retrieval strategy, the library excerpts from
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from . import news
 from .turns import ReplyRequest, Turn
 from .kinds.heard import listeners
@@ -92,7 +94,8 @@ def build_request(
         m.metadata.get("source") in ("brief", "artifact") for m in since
     )
     excerpts = library_for(workspace, world, agent, spec)
-    shelf_text, whole = bible(workspace.root, world.language, workspace.warn)
+    # library_budget 0 is "no library": no bible either.
+    shelf_text, whole = bible(workspace.root, world.language, workspace.warn) if world.library_budget else ("", frozenset())
     invitations = open_invitations(world, agent_id, spec.day)
     readings = render_library(excerpts, world.language, whole)
     ctx = PromptContext(
@@ -114,6 +117,13 @@ def build_request(
         heard_recently=heard_recently,
     )
     prompt, segments = build_prompt(workspace.template_path, ctx)
+    if whole and shelf_text not in prompt:
+        # A workspace's own character.md from before the bible has no place for it: its excerpts
+        # are shown as they are, not as pointers to a bible the prompt does not hold.
+        whole = frozenset()
+        readings = render_library(excerpts, world.language, whole)
+        ctx = replace(ctx, library=readings)
+        prompt, segments = build_prompt(workspace.template_path, ctx)
     if previous_error:
         prompt += "\n\n" + phrase(world.language, "invalid_reply", error=previous_error) + "\n"
     return ReplyRequest(

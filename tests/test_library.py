@@ -159,3 +159,29 @@ def test_the_bible_holds_documents_whole_while_they_fit_and_names_the_sections_o
     assert text == ("### Kurz (`library/a-kurz.md`)\n\nEinleitung.\n\n#### Eins\n\nText eins.\n\n"
                     "### Lang (`library/b-lang.md`)\n\nzu lang für hier; die Abschnitte: Zwei · Drei")
     assert bible(tmp_path / "leer", "de") == ("(keine Dokumente in library/)", frozenset())
+
+
+def test_a_character_template_from_before_the_bible_shows_excerpts_not_pointers(tmp_path):
+    from pathlib import Path
+
+    workspace = init_workspace(tmp_path / "studio")
+    old = Path(__file__).resolve().parent / "fixtures" / "character-5f71d5f.md"
+    (workspace.root / "prompts" / "character.md").write_bytes(old.read_bytes())  # no $bible in it
+    gm = GameMaster(workspace)
+    run_scene(gm, OfflineBackend())  # the ARRIVAL
+    _work_with_plan(workspace, "Ich schlage in der Bibliothek nach, wie die Knochentürme wachsen.", ["bone-towers"])
+    pending, _ = gm.open_next(Force(type="WORK", participants=["vera"]))
+    request = gm.build_request(pending, 0)
+    assert "Studio-Bibel" not in request.prompt  # neither the bible nor a pointer to it
+    assert "Die Knochentürme sind gewachsen, nicht gebaut." in request.prompt  # the excerpt itself
+    assert "library/lore-bibel.md" in [e.path for e in request.library]  # read: it was shown
+
+
+def test_library_budget_zero_shows_no_bible(tmp_path):
+    workspace = init_workspace(tmp_path / "studio")
+    world = workspace.load_world()
+    workspace.save_world(world.model_copy(update={"library_budget": 0}))
+    gm = GameMaster(workspace)
+    pending, _ = gm.open_next()
+    prompt = gm.build_request(pending, 0).prompt
+    assert "Die Knochentürme sind gewachsen, nicht gebaut." not in prompt  # no document of the library
