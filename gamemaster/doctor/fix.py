@@ -20,7 +20,7 @@ from ..ids import is_agent_id
 from ..problems import GamemasterError, StateError
 from ..workspace import Workspace
 from .agents import agent_file, repair_agent
-from .contract import check_contract
+from .templates import check_templates
 from .copying import TreeCopy
 from .drift import DRIFT, ERROR, WARNING, Drift, Finding, read_json_object
 from .memories import RepairedStream, cross_checks, repair_stream
@@ -106,10 +106,9 @@ def diagnose(workspace: Workspace, studio_name: str | None = None) -> Diagnosis:
         diagnosis.drifts += finding.located(workspace.rel(workspace.world_path), None) + carried
         if world is not None and (finding.changes or carried):
             diagnosis.writes[workspace.world_path] = dump_json(world.dump()).encode("utf-8")
-    drifts, contract = check_contract(workspace)
+    drifts, templates = check_templates(workspace)
     diagnosis.drifts += drifts
-    if contract is not None:
-        diagnosis.writes[workspace.root / "prompts" / "contract.md"] = contract
+    diagnosis.writes.update(templates)
     return diagnosis
 
 

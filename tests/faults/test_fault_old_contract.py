@@ -7,6 +7,7 @@ warning."""
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -34,7 +35,9 @@ def test_a_shipped_literal_contract_is_named_and_replaced(tmp_path):
     contract = workspace.root / "prompts" / "contract.md"
     contract.write_bytes(OLD)
     os.chmod(contract, 0o640)
-    assert "(nur WORK)" in contract_of_first_prompt(workspace.root)  # the old rules reach every prompt
+    before = tmp_path / "before"  # a copy to open a scene in: a prompt once written is kept as it was shown
+    shutil.copytree(workspace.root, before)
+    assert "(nur WORK)" in contract_of_first_prompt(before)  # the old rules reach every prompt
 
     proc = fk.run(workspace.root, "doctor")
     assert proc.returncode == 1, fk.show(proc)
@@ -76,3 +79,48 @@ def test_an_edited_current_contract_is_left_alone(tmp_path):
 
     proc = fk.run(workspace.root, "doctor")
     assert proc.returncode == 0 and "contract" not in proc.stdout, fk.show(proc)
+
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def test_a_contract_and_character_template_shipped_together_are_replaced_together(tmp_path):
+    # The last templates before the shared start: the contract listed colleagues itself, the
+    # character template had no roster. The current contract points to the roster instead, so
+    # replacing one without the other would leave prompts pointing to a section they lack.
+    workspace = fk.studio(tmp_path)
+    prompts = workspace.root / "prompts"
+    (prompts / "contract.md").write_bytes((FIXTURES / "contract-5f71d5f.md").read_bytes())
+    (prompts / "character.md").write_bytes((FIXTURES / "character-5f71d5f.md").read_bytes())
+
+    proc = fk.run(workspace.root, "doctor")
+    assert proc.returncode == 1, fk.show(proc)
+    named = sorted(line for line in proc.stdout.splitlines() if line.startswith("prompts/"))
+    assert named == ["prompts/character.md: the template character.md as an earlier version shipped it — replaced by the current one",
+                     "prompts/contract.md: the template contract.md as an earlier version shipped it — replaced by the current one"], fk.show(proc)
+
+    proc = fk.run(workspace.root, "doctor", "--fix")
+    assert proc.returncode == 0, fk.show(proc)
+    for name in ("contract.md", "character.md"):
+        assert (prompts / name).read_bytes() == (bundled_dir("prompts") / name).read_bytes()
+    proc = fk.run(workspace.root, "next")
+    assert proc.returncode == 0, fk.show(proc)
+    prompt = fk.run(workspace.root, "prompt", "vera").stdout
+    assert "die IDs stehen unter „Wer wer ist“" in prompt and "## Wer wer ist" in prompt
+    assert "Emre Yilmaz" in prompt[prompt.index("## Wer wer ist"):]
+
+
+def test_a_character_template_of_ones_own_without_the_shared_start_is_kept_with_a_warning(tmp_path):
+    workspace = fk.studio(tmp_path)
+    character = workspace.root / "prompts" / "character.md"
+    edited = (FIXTURES / "character-5f71d5f.md").read_bytes() + "Bleib freundlich.\n".encode("utf-8")
+    character.write_bytes(edited)
+
+    proc = fk.run(workspace.root, "doctor", "--fix")
+    fk.assert_no_traceback(proc)
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("prompts/character.md")]
+    assert lines == ["prompts/character.md: warning: a character template of your own without $roster and $bible: "
+                     "its prompts show no roster of who is who (the contract points to it) and no studio bible, and "
+                     "share no start between characters for caching — kept; `gamemaster/bundled/prompts/character.md` "
+                     "shows where they go"], fk.show(proc)
+    assert character.read_bytes() == edited

@@ -1,0 +1,43 @@
+"""Every prompt template the toolkit shipped before its current one: file name → sha256 → the
+commit that first shipped it (from ``git log`` of ``prompts/`` and ``gamemaster/bundled/prompts/``).
+
+``doctor --fix`` replaces a workspace's template that is byte for byte one of these (it was never
+edited). When a bundled template changes, the hash of the one it replaces belongs here;
+``tests/test_doctor_templates.py`` checks this against the repository's history.
+"""
+
+from __future__ import annotations
+
+SHIPPED: dict[str, dict[str, str]] = {
+    "arrival.md": {
+        "44782199b04575b461581f3f0db662486d8714cf1eace55cedaffeaaf1f037a4": "58b7a5e 2026-11-23",
+        "98d41ee44ceb9cb575b4b2f80e647fb3e9314bce5380fbdb847a79361669f67d": "8ed63de 2026-11-23",
+    },
+    "character.md": {
+        "3bcf69e0515424d7aade1410a9130157e7da327428776a9459920ac1e693e73e": "5ad35d3 2026-11-25",
+        "a03f4f54d21f84d8be9f3e4db07584669621390d51becb8e0417264f641f3bea": "af3af06 2026-11-25",
+        "19f9b14045d11068c2b23c8652aa5043530c7b7fcee65df604013f64b7e2173f": "b12dd6c 2026-11-25",
+        "9157d75f9bed94ce02e1775da3629823b90f733f3e4c3c468e624b625f351fa3": "8ed63de 2026-11-23",
+        "8326bdca5291c5df3642613cc109aeb3b057af4cec183156a4d50eed7075c15b": "dd5f9ad 2026-11-22",
+        "0a2b9baa27e8377e7ddedbce8717f1869782d2ad43aa15c36a42275c71b4c965": "bd5c97b 2026-11-22",
+        "64ef4abd977c50bba5350c47db0330cd78e8e54227fcf59747f40b74ddb01c4b": "ec8fd28 2026-11-22",
+    },
+    "contract.md": {
+        "831e56e0c97d074026dd12269a5c8ba1980ff065c787bac20aea7611cbc80944": "8a1b188 2026-11-25",
+        "5102828c82290a9bb47152953e11b0b3e92322a564e86aca3bdd35436159bea3": "5ad35d3 2026-11-25",
+        "b64078524800cf3fadb5eb0d0775e506899b7c93deb2cd14b37ddf307e17f447": "6c2b8fe 2026-11-25",
+        "28988c16cb210094bac1428822f74875ce055df28852860a340d70c90d17b3ae": "b12dd6c 2026-11-25",
+        "0f76b3184cca49d1bca04bb8f44bbeb1a5233df58eb5e6d6ebf1eaff4f3c87c2": "ec6869f 2026-11-23",
+        "6d5b824becbdbd0acbf662cc2e531b46752927d587d222c023e4e68b7916b142": "8ed63de 2026-11-23",
+        "a8b44c71f7321a9dad16958ed0c3724bdf11e854c9253a156592bea6e6091a4f": "ec8fd28 2026-11-22",
+    },
+    "encounter.md": {
+        "d886546c2d3d83f3c695abc2664b4991efb8fd47283a6357db92a0bd69b74e1e": "ec6869f 2026-11-23",
+    },
+    "meeting.md": {
+        "16898fa11ff7386f69b7cdbaf16f95debdc62a3d3dc3d8d929364913d64504d4": "8ed63de 2026-11-23",
+    },
+    "work.md": {
+        "4b9007ea18fe5ccc85c016affa97122eb690293d6e2e5d671be3d51bbf3755b8": "8ed63de 2026-11-23",
+    },
+}
