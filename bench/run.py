@@ -127,7 +127,8 @@ def bundled_workspace(root: Path) -> None:
     replies = replies_for(root)
     gm.apply_replies(pending, replies)
     # Talk wishes from the ARRIVAL would make the next scene a MEETING; WORK is what is measured.
-    for agent in gm.agents().values():
+    for agent_id in gm.agents():
+        agent = workspace.load_agent(agent_id)  # the Game Master's snapshot is read-only
         agent.talk_wishes = []
         workspace.save_agent(agent)
 

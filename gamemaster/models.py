@@ -110,6 +110,12 @@ class Interest(BaseModel):
     topic: Annotated[str, Field(min_length=1)]
     tags: list[str] = Field(default_factory=list)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _plain_word(cls, data: Any) -> Any:
+        # A hand-made character often lists its interests as words: each is a topic without tags.
+        return {"topic": data} if isinstance(data, str) else data
+
 
 class TalkWish(BaseModel):
     """An agent wants to talk with colleagues about a topic."""

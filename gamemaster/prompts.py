@@ -158,7 +158,7 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "persona": agent.persona,
         "artifact_kind": agent.artifact_kind,
         "interests": bullet_list(
-            [f"- {i.topic} ({', '.join(i.tags)})" for i in agent.interests]
+            [f"- {i.topic} ({', '.join(i.tags)})" if i.tags else f"- {i.topic}" for i in agent.interests]
         ),
         "plan": agent.today_plan.text if agent.today_plan else EMPTY,
         "scene_type": spec.type,

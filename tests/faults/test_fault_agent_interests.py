@@ -41,3 +41,15 @@ def test_interests_reach_the_prompt_as_written(tmp_path):
     prompt = fk.run(workspace.root, "prompt", "vera")
 
     assert "- Licht und Farbe (lighting, mood)" in prompt.stdout, fk.show(prompt)
+
+
+def test_interests_written_as_plain_words_are_topics(tmp_path):
+    # A hand-made character often lists its interests as words: each is a topic without tags.
+    workspace = fk.studio(tmp_path)
+    path = workspace.agent_path("vera")
+    fk.write_json(path, {**fk.read_json(path), "interests": ["Licht", "Farbe"]})
+
+    proc = fk.run(workspace.root, "next")
+    assert proc.returncode == 0, fk.show(proc)
+    prompt = fk.run(workspace.root, "prompt", "vera").stdout
+    assert "- Licht\n- Farbe" in prompt
