@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic_core import PydanticCustomError
 
 from ..problems import GamemasterError
@@ -66,10 +66,19 @@ def old_key_notice(old: str) -> str:
 
 
 def not_installed(kinds: dict[str, Any]) -> list[str]:
-    """Notices for sections of ``kinds`` that name no installed kind (kept as they are), for ``validate``."""
+    """Notices for sections of ``kinds`` that name no installed kind (kept as they are, and so
+    without effect), for ``validate``."""
     installed = _registry()
-    return [f"kinds.{name}: no scene kind {name.upper()} is installed; its settings are kept as they are"
-            for name in kinds if installed and name.upper() not in installed]
+    notices = []
+    for name in kinds:
+        if not installed or _kind_of(name) is not None:
+            continue
+        if isinstance(name, str) and _kind_of(name.lower()) is not None:
+            notices.append(f"kinds.{name}: a section's name is its kind's in lower case; as kinds.{name.lower()} "
+                           "it would be read, as it is it has no effect")
+        else:
+            notices.append(f"kinds.{name}: no scene kind {str(name).upper()} is installed; its settings are kept as they are")
+    return notices
 
 
 def move_former(data: Any, fields: Any = ()) -> Any:
@@ -91,9 +100,22 @@ def move_former(data: Any, fields: Any = ()) -> Any:
             raise PydanticCustomError("set_twice", "{old}: the old name of kinds.{name}.{field}, which is set too; "
                                       "remove {old}", {"old": old, "name": name, "field": field})
         settings[field] = data.pop(old)
+        _check_former(old, name, field, settings)
         kinds[name] = settings
     data["kinds"] = kinds
     return data
+
+
+def _check_former(old: str, name: str, field: str, settings: dict[str, Any]) -> None:
+    """An old key's value checked by its new field, the error naming the key the file has: the
+    user looks for ``meeting_rounds``, not for a ``kinds.meeting.rounds`` they never wrote."""
+    try:
+        configurable()[name].model_validate(settings)
+    except ValidationError as exc:
+        for error in exc.errors():
+            if error["loc"][:1] == (field,):
+                raise PydanticCustomError("former_invalid", "{old} (read as kinds.{name}.{field}): {msg}",
+                                          {"old": old, "name": name, "field": field, "msg": error["msg"]}) from None
 
 
 def _no_settings(value: Any) -> Any:

@@ -129,6 +129,35 @@ def test_settings_of_a_kind_not_installed_are_kept_with_a_warning(tmp_path):
     assert fk.read_json(workspace.world_path)["kinds"]["lunch"] == {"courses": 2}
 
 
+def test_a_bad_value_under_an_old_name_is_named_by_the_old_name(tmp_path):
+    workspace = fk.studio(tmp_path)
+    data = fk.read_json(workspace.world_path)
+    del data["kinds"]["meeting"]["rounds"]
+    data["meeting_rounds"] = 1  # a meeting has two rounds at least
+    fk.write_json(workspace.world_path, data)
+    before = workspace.world_path.read_bytes()
+
+    for command in (("status",), ("validate",)):
+        proc = fk.run(workspace.root, *command)
+        fk.assert_no_traceback(proc)
+        lines = [line.strip() for line in (proc.stdout + proc.stderr).splitlines() if "world.json" in line]
+        assert lines == ["state/world.json: meeting_rounds (read as kinds.meeting.rounds): Input should be greater "
+                         "than or equal to 2"], fk.show(proc)
+    assert workspace.world_path.read_bytes() == before
+
+
+def test_a_section_in_capitals_is_named_as_having_no_effect(tmp_path):
+    workspace = fk.studio(tmp_path)
+    data = fk.read_json(workspace.world_path)
+    data["kinds"]["Meeting"] = {"rounds": 9}
+    fk.write_json(workspace.world_path, data)
+
+    proc = fk.validate(workspace.root)
+    assert ("state/world.json: warning: kinds.Meeting: a section's name is its kind's in lower case; as "
+            "kinds.meeting it would be read, as it is it has no effect") in proc.stdout.splitlines(), fk.show(proc)
+    assert fk.read_json(workspace.world_path)["kinds"]["Meeting"] == {"rounds": 9}  # nothing lost
+
+
 def test_a_bad_kind_setting_is_named_by_its_place(tmp_path):
     workspace = fk.studio(tmp_path)
     data = fk.read_json(workspace.world_path)
