@@ -3,7 +3,7 @@
 A `next` after ``state/.cache/`` is gone builds one index per participant (three for a
 WORK scene). A build is Python analysing its stream line by line and cannot use a second
 core, so when two or more large streams need building, the streams are shared out by size
-among at most one process more than there are cores, and all but one share are built by child processes (``python -m gamemaster.retrieval.parallel``)
+among at most one process more than there are cores, and all but one share are built by child processes (``python -I -c``, calling ``main``)
 while this process builds the first. Each build is an ordinary one (``SearchIndex.refresh``):
 its own side file, renamed into place when complete, so a child that is killed leaves at
 most a side file that the next build removes. A child's errors are not reported by the
@@ -13,6 +13,7 @@ needs it, which reports what goes wrong as every build does.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -64,11 +65,14 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+#: A child imports exactly what this process imports: isolated (-I: no current folder, no
+#: PYTHON* variables, no user site), with this process's module search path handed over.
+_CHILD = ("import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
+          "from gamemaster.retrieval.parallel import main; main(sys.argv[2:])")
+
+
 def _start(root: Path, language: str, agents: list[str]) -> subprocess.Popen:
-    package_parent = str(Path(__file__).resolve().parents[2])
-    path = os.environ.get("PYTHONPATH")
-    env = {**os.environ, "PYTHONPATH": package_parent + (os.pathsep + path if path else "")}
-    return subprocess.Popen([sys.executable, "-m", __name__, str(root), language, *agents], env=env,
+    return subprocess.Popen([sys.executable, "-I", "-c", _CHILD, json.dumps(sys.path), str(root), language, *agents],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -77,8 +81,9 @@ def _build(root: Path, language: str, agents: list[str]) -> None:
         open_index(root, agent, language).refresh().close()
 
 
-if __name__ == "__main__":  # a child of build_side_by_side: ROOT LANGUAGE AGENT...
+def main(args: list[str]) -> None:
+    """A child of build_side_by_side: ROOT LANGUAGE AGENT..."""
     try:
-        _build(Path(sys.argv[1]), sys.argv[2], sys.argv[3:])
+        _build(Path(args[0]), args[1], args[2:])
     except Exception:
         sys.exit(1)  # the index is built again where it is needed, and what went wrong is reported there
