@@ -20,7 +20,9 @@ def topic_terms(topic: str | None, tags: Iterable[str] = ()) -> list[str]:
     return terms
 
 
-# Words that would match nearly every memory; kept short on purpose.
+# Words that would match nearly every memory; kept short on purpose: a topic's other words
+# focus the scene. Retrieval leaves these out and the rest of the function words too
+# (``retrieval/text.py`` builds its list on this one).
 STOPWORDS = frozenset(
     """aber alle auch dass denn dies diese dieser dieses doch eine einem einen einer
     eines für habe haben heute hier immer mehr mich mein meine nach nicht noch oder

@@ -19,6 +19,8 @@ from functools import lru_cache
 from itertools import repeat
 from typing import Iterable
 
+from ..topics import STOPWORDS as FILLER
+
 #: Bumped whenever the pipeline changes, so indexes built with an older one are rebuilt.
 #: 2: each text stemmed by its own language, more English function words left out.
 PIPELINE_VERSION = 2
@@ -26,27 +28,26 @@ PIPELINE_VERSION = 2
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _STEMMERS = {"de": "german", "en": "english"}
 
-STOPWORDS = frozenset(
+#: Function words, left out of every analysed text: the topic filler words (``topics.py``,
+#: the words that would match nearly every memory) and the rest of both languages' function words.
+STOPWORDS = FILLER | frozenset(
     """
-    aber alle allem allen aller alles als also am an ander andere anderem anderen anderer anderes
-    auch auf aus bei beim bin bis bist da dabei damit dann das dass dem den denn der des dessen
-    deshalb dich die dies diese diesem diesen dieser dieses dir doch dort du durch ein eine einem
-    einen einer eines er es etwas euch euer eure für gab gar gegen gewesen hab habe haben hat hatte
-    hatten hier hin hinter ich ihm ihn ihnen ihr ihre ihrem ihren ihrer ihres im immer in ins ist
-    ja jede jedem jeden jeder jedes jetzt kann kein keine keinem keinen keiner konnte können könnte
-    man manche mehr mein meine meinem meinen meiner mich mir mit muss musste nach nicht nichts noch
-    nun nur ob oder ohne schon sehr sein seine seinem seinen seiner sich sie sind so solche soll
-    sollte sondern sonst über um und uns unser unsere unter viel vom von vor war waren warum was
-    weg weil welche welchem welchen welcher welches wenn wer werde werden wie wieder will wir wird
-    wo woher wohin zu zum zur zwar zwischen heute gestern morgen gerade wurde wurden worden
-    a about above after again against all also am an and any are as at be because been before
-    being below between both but by can could did do does doing done down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is it its
-    itself just me more most my myself no nor not now of off on once only or other our ours
-    ourselves out over own same she should so some such than that the their theirs them themselves
-    then there these they this those through to too under until up very was we were what when
-    where which while who whom why will with would you your yours yourself yourselves get got
-    really said say says tell told thing things yeah oh well
+    allem allen aller alles als am an ander andere anderem anderen anderer anderes auf aus bei
+    beim bin bis bist da dabei damit dann das dem den der des dessen deshalb dich die diesem
+    diesen dir dort du durch ein er es etwas euch euer eure gab gar gegen gewesen hab hat hatte
+    hatten hin hinter ich ihm ihn ihnen ihr ihre ihrem ihren ihrer ihres im in ins ist ja jede
+    jedem jeden jeder jedes jetzt kann kein keine keinem keinen keiner konnte können könnte man
+    manche meinem meinen meiner mir mit muss musste nichts nun nur ob ohne schon seinem seinen
+    seiner sie so solche soll sollte sondern sonst um und uns unter vom von vor war waren warum
+    was weg weil welche welchem welchen welcher welches wer werde wie wir wo woher wohin zu zum
+    zur zwar zwischen gestern morgen gerade wurde wurden worden a above after again against all
+    am an and any are as at be because been before being below between both but by can could did
+    do does doing done down during each few for further had has having he her here hers herself
+    him himself his how i if in is it its itself me most my myself no nor not now of off on once
+    only or other our ours ourselves out own same she should so such than the theirs themselves
+    these those through to too under until up very was we were where which while who whom why
+    would you your yours yourself yourselves get got really said say says tell told thing things
+    yeah oh well
     """.split()
 )
 #: Function words that tell a text's language; the German ones are stopwords above, and so
