@@ -672,7 +672,7 @@ def test_phrase_bank_has_every_family():
 
 def test_interests_of_the_wrong_shape_are_named_by_field():
     with pytest.raises(ValidationError) as caught:
-        make_agent("vera", interests=[{"topic": "Brückenruinen am Fluss"}, "kaputt", {"tags": ["x"]}])
+        make_agent("vera", interests=[{"topic": "Brückenruinen am Fluss"}, 5, {"tags": ["x"]}])
     assert [".".join(map(str, e["loc"])) for e in caught.value.errors()] == ["interests.1", "interests.2.topic"]
 
 
