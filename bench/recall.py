@@ -25,7 +25,6 @@ The Markdown tables go to stdout, progress to stderr.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import platform
 import random
@@ -273,6 +272,19 @@ def near_duplicates(descriptions: list[str], width: int = 30) -> int:
     return count
 
 
+def rule_duplicates(descriptions: list[str], language: str) -> int:
+    """Lines that say most of what an earlier line says by ``ranked``'s near-duplicate rule (whatever the query)."""
+    from gamemaster.retrieval.strategies.ranked import says_most_of, term_bag
+    from gamemaster.retrieval.text import analyzer
+
+    words, bags, count = analyzer(language), [], 0
+    for text in descriptions:
+        bag = term_bag(words, text)
+        count += any(says_most_of(bag, other) for other in bags)
+        bags.append(bag)
+    return count
+
+
 def conv_stream(root: Path, rows, questions, language, strategies, budgets, results, label) -> None:
     from gamemaster.models import Memory
     from gamemaster.retrieval import recall
@@ -326,9 +338,12 @@ def conv(args, base: Path) -> None:
             n = len([r for r in group if r[1] == methods[0] and r[2] == args.budgets[0]])
             if n:
                 print(f"| {label} | {kind} | {n} | " + " | ".join(cells) + " |")
-    # Studio prompts: near-duplicate lines and the broad tag's share of the relevant section.
-    print("\n| world | scene query | strategy | lines | near-duplicate lines | `#performance` in relevant |")
-    print("|---|---|---|---:|---:|---:|")
+    # Studio prompts: near-duplicate lines and the broad tag's share of the relevant section. Near-duplicate
+    # lines are counted twice: by what a reader sees (a line starting like an earlier one, or sharing 70 % of
+    # its words, function words included) and by the selectors' own rule (analysed terms and speaker).
+    print("\n| world | scene query | strategy | lines | near-duplicate lines | by `ranked`'s rule "
+          "| `#performance` in relevant |")
+    print("|---|---|---|---:|---:|---:|---:|")
     for world in args.worlds:
         rows, _, scenes = recall_conv.studio(seed=args.seed)
         root = base / "studio"
@@ -342,10 +357,11 @@ def conv(args, base: Path) -> None:
                 selection = get_strategy(strategy).select(ws.stream(AGENT), query, settings)
                 picked = selection.in_prompt_order()
                 dupes = near_duplicates([p.memory.description for p in picked])
+                by_rule = rule_duplicates([p.memory.description for p in picked], settings.language)
                 relevant = selection.section("relevant")
                 broad = sum("performance" in p.memory.tags for p in relevant)
                 print(f"| {world} | {(scene['text'] or scene['context'])[:40]} | {strategy} | {len(picked)} | "
-                      f"{dupes} ({pct(dupes, len(picked))} %) | {broad} of {len(relevant)} |")
+                      f"{dupes} ({pct(dupes, len(picked))} %) | {by_rule} | {broad} of {len(relevant)} |")
 
 
 def main() -> None:

@@ -136,3 +136,41 @@ def test_the_store_is_a_file_of_the_workspace_cache(tmp_path, model):
     select(workspace, HybridStrategy(model))
     assert store_path_for(workspace.root, "ana").is_file()
     assert store_path_for(workspace.root, "ana").parent == workspace.root / "state" / ".cache"
+
+
+CHECKLIST = ("Release-Checkliste v{n}: Build prüfen, Savegames testen, Crash-Reports sichten, Store-Texte {state}, "
+             "Schritt {n} von 10 erledigt.")
+NOTES = ["Vera hat die Katakomben neu beleuchtet.", "Darius hat den Bosskampf getestet.", "Das Mittagessen war gut.",
+         "Nami zeichnet neue Concept-Art für den Händler.", "Das Team war zufrieden mit dem Sound.",
+         "Leo misst die Framerate im Wald.", "Greta hat den Trailer geschnitten.", "Emre baut das Inventar um."]
+
+
+def diary_with_versions(tmp_path):
+    """Ten versions of one checklist in the first days, two of them next to each other in a scene each
+    time, among notes; many newer notes, so no version is in by recency."""
+    workspace = init_workspace(tmp_path / "diary", empty=True)
+    write_agent(workspace, "ana", name="Ana")
+    rows, version = [], 0
+    for n in range(1, 161):
+        created = f"day-{1 + (n - 1) // 10:03d}/scene-01"
+        if n % 10 in (4, 5) and version < 10:
+            version += 1
+            text = CHECKLIST.format(n=version, state="fertig" if version > 5 else "offen")
+            rows.append(memory("ana", n, type="artifact", created=created, description=text))
+        else:
+            rows.append(memory("ana", n, created=created, description=f"{NOTES[n % len(NOTES)]} (Notiz {n})"))
+    write_lines(workspace, "ana", rows)
+    return workspace
+
+
+def test_versions_of_one_artifact_found_by_meaning_count_once(tmp_path, model):
+    """The dense path (the versions share no word with the question) and the neighbours it brings
+    (each version sits next to another) pass the same near-duplicate rule as ``ranked``'s word hits."""
+    workspace = diary_with_versions(tmp_path)
+    question = "Was fehlt noch, bevor das Spiel erscheinen kann?"
+    assert not any("Checkliste" in p.memory.description for p in recall(workspace, "ana", question, strategy="ranked",
+                                                                         budget=3000).picked)
+    selection = recall(workspace, "ana", question, strategy="hybrid", budget=3000)
+    versions = [p.memory.description for p in selection.picked if "Checkliste" in p.memory.description]
+    assert len(versions) == 1, versions
+    assert len(selection.picked) > 20  # room for every version: the rule left them out, not the budget

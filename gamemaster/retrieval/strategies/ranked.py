@@ -243,9 +243,7 @@ class _Run:
     # -- near-duplicates ------------------------------------------------------
 
     def _bag(self, memory: Memory) -> frozenset[str]:
-        # The speaker of a conversation line is part of what it says: two people saying
-        # the same are two facts, never near-duplicates.
-        return frozenset(self.analyzer.terms(memory.description)) | {f"\0{_speaker(memory.description)}"}
+        return term_bag(self.analyzer, memory.description)
 
     def _repeats(self, memory: Memory) -> bool:
         """Says what a memory already chosen says: the same words, or most of them (a new version
@@ -258,7 +256,7 @@ class _Run:
         if len(bag) <= NEAR_MIN_TERMS:
             return False
         asked = bag & self.asked
-        return any(len(bag & other) >= NEAR_SHARE * len(bag | other) and asked <= other for other in self.bags)
+        return any(says_most_of(bag, other) and asked <= other for other in self.bags)
 
     def _said(self, memory: Memory) -> None:
         self.said.add(" ".join(memory.description.split()).casefold())
@@ -351,6 +349,17 @@ class _Run:
             + weights.get("recency", 0) * recency[d.seq]
             for d in docs
         }
+
+
+def term_bag(analyzer, description: str) -> frozenset[str]:
+    """What a line says, for near-duplicates: its analysed terms and its speaker. The speaker is
+    part of it: two people saying the same are two facts, never near-duplicates."""
+    return frozenset(analyzer.terms(description)) | {f"\0{_speaker(description)}"}
+
+
+def says_most_of(bag: frozenset[str], other: frozenset[str]) -> bool:
+    """``NEAR_SHARE`` of the two lines' terms shared; a line of few terms is never a near-duplicate."""
+    return len(bag) > NEAR_MIN_TERMS and len(bag & other) >= NEAR_SHARE * len(bag | other)
 
 
 def _normalised(values: dict[int, float]) -> dict[int, float]:
