@@ -12,11 +12,13 @@ import stat
 from pathlib import Path
 
 import faultkit as fk
+import pytest
 
 from gamemaster.workspace import bundled_dir
 
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 #: prompts/contract.md as the toolkit shipped it at 5ad35d3, the last one with the rules written out.
-OLD = (Path(__file__).resolve().parent.parent / "fixtures" / "contract-5ad35d3.md").read_bytes()
+OLD = (FIXTURES / "contract-5ad35d3.md").read_bytes()
 CURRENT = (bundled_dir("prompts") / "contract.md").read_bytes()
 
 
@@ -56,22 +58,6 @@ def test_a_shipped_literal_contract_is_named_and_replaced(tmp_path):
     assert proc.returncode == 0 and "contract" not in proc.stdout, fk.show(proc)
 
 
-def test_an_edited_old_contract_is_kept_with_a_warning(tmp_path):
-    workspace = fk.studio(tmp_path)
-    contract = workspace.root / "prompts" / "contract.md"
-    edited = OLD + "Schreib immer höflich.\n".encode("utf-8")
-    contract.write_bytes(edited)
-
-    proc = fk.run(workspace.root, "doctor", "--fix")
-    fk.assert_no_traceback(proc)
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("prompts/contract.md")]
-    assert lines == ["prompts/contract.md: warning: a reply contract of your own with the kinds' rules written out: "
-                     "a kind added since is not named where it allows a section — kept; to have them written from "
-                     "the kinds, use $rule_<section> and $kind_lines as `gamemaster/bundled/prompts/contract.md` does"
-                     ], fk.show(proc)
-    assert contract.read_bytes() == edited
-
-
 def test_an_edited_current_contract_is_left_alone(tmp_path):
     workspace = fk.studio(tmp_path)
     contract = workspace.root / "prompts" / "contract.md"
@@ -80,8 +66,6 @@ def test_an_edited_current_contract_is_left_alone(tmp_path):
     proc = fk.run(workspace.root, "doctor")
     assert proc.returncode == 0 and "contract" not in proc.stdout, fk.show(proc)
 
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 def test_a_contract_and_character_template_shipped_together_are_replaced_together(tmp_path):
@@ -110,17 +94,27 @@ def test_a_contract_and_character_template_shipped_together_are_replaced_togethe
     assert "Emre Yilmaz" in prompt[prompt.index("## Wer wer ist"):]
 
 
-def test_a_character_template_of_ones_own_without_the_shared_start_is_kept_with_a_warning(tmp_path):
+EDITED = [
+    ("contract.md", FIXTURES / "contract-5ad35d3.md", "Schreib immer höflich.\n",
+     "a reply contract of your own with the kinds' rules written out: a kind added since is not named where it "
+     "allows a section — kept; to have them written from the kinds, use $rule_<section> and $kind_lines as "
+     "`gamemaster/bundled/prompts/contract.md` does"),
+    ("character.md", FIXTURES / "character-5f71d5f.md", "Bleib freundlich.\n",
+     "a character template of your own without $roster and $bible: its prompts show no roster of who is who (the "
+     "contract points to it) and no studio bible, and share no start between characters for caching — kept; "
+     "`gamemaster/bundled/prompts/character.md` shows where they go"),
+]
+
+
+@pytest.mark.parametrize("name, shipped, edit, warning", EDITED, ids=[e[0] for e in EDITED])
+def test_an_edited_old_template_is_kept_with_a_warning(tmp_path, name, shipped, edit, warning):
     workspace = fk.studio(tmp_path)
-    character = workspace.root / "prompts" / "character.md"
-    edited = (FIXTURES / "character-5f71d5f.md").read_bytes() + "Bleib freundlich.\n".encode("utf-8")
-    character.write_bytes(edited)
+    template = workspace.root / "prompts" / name
+    edited = shipped.read_bytes() + edit.encode("utf-8")
+    template.write_bytes(edited)
 
     proc = fk.run(workspace.root, "doctor", "--fix")
     fk.assert_no_traceback(proc)
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("prompts/character.md")]
-    assert lines == ["prompts/character.md: warning: a character template of your own without $roster and $bible: "
-                     "its prompts show no roster of who is who (the contract points to it) and no studio bible, and "
-                     "share no start between characters for caching — kept; `gamemaster/bundled/prompts/character.md` "
-                     "shows where they go"], fk.show(proc)
-    assert character.read_bytes() == edited
+    lines = [line for line in proc.stdout.splitlines() if line.startswith(f"prompts/{name}")]
+    assert lines == [f"prompts/{name}: warning: {warning}"], fk.show(proc)
+    assert template.read_bytes() == edited
