@@ -46,6 +46,16 @@ def _constant(text: str) -> float:
     raise _Refused(text, f"{text} is not a JSON number")
 
 
+def _encoding(raw: bytes | bytearray) -> str:
+    """``json.detect_encoding(raw)``, answered at once for a line that starts as every object does.
+
+    ``{`` followed by a byte other than zero is no byte-order mark and no UTF-16/32 text: UTF-8.
+    ``detect_encoding`` is a Python function; a listing or a scan calls this once per line."""
+    if raw[:1] == b"{" and raw[1:2] not in (b"\x00", b""):
+        return "utf-8"
+    return json.detect_encoding(raw)
+
+
 # One decoder for every call: ``json.loads`` with hooks would build a new one each time.
 _DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_constant)
 
@@ -57,7 +67,7 @@ def loads(text: str | bytes | bytearray) -> Any:
     whatever is not; a bytes argument that is no text raises ``UnicodeDecodeError``.
     """
     if isinstance(text, (bytes, bytearray)):
-        text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
+        text = bytes(text).decode(_encoding(text), "surrogatepass")
     elif text.startswith("\ufeff"):  # as json.loads says it
         raise JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     deep = _too_deep(text)
@@ -108,6 +118,26 @@ def dumps(data: Any, **options: Any) -> str:
     """``json.dumps`` that refuses NaN and infinities instead of writing what is not JSON."""
     options.setdefault("ensure_ascii", False)
     return json.dumps(data, allow_nan=False, **options)
+
+
+class Encoded(str):
+    """An item already written as JSON (a model's ``model_dump_json()``): ``dumps_rows`` puts it in as it is."""
+
+
+def dumps_rows(data: dict[str, Any]) -> str:
+    """An object whose lists hold one item per line: ``{"memories": [...]}`` as a listing prints it.
+
+    The same JSON as ``dumps(data, indent=2)``, laid out like a stream (a memory a line, which
+    ``grep`` and ``jq`` read alike); written by the C encoder, which ``indent`` would turn off —
+    tens of thousands of memories take a tenth of the time."""
+    parts = []
+    for key, value in data.items():
+        if type(value) is list and value:
+            rows = ",\n    ".join(item if type(item) is Encoded else dumps(item) for item in value)
+            parts.append(f"  {dumps(key)}: [\n    {rows}\n  ]")
+        else:
+            parts.append(f"  {dumps(key)}: {dumps(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n" if parts else "{}\n"
 
 
 BOM = b"\xef\xbb\xbf"

@@ -8,9 +8,11 @@ reported are those of the lines listed and of every line the index could not rea
 
 from __future__ import annotations
 
+from collections import deque
 from itertools import chain
-from typing import Iterable
+from typing import Callable, Iterable, TypeVar
 
+from .bulk import no_cycle_collection
 from .linesize import line_too_long
 from .problems import GamemasterError, Problem
 from .retrieval.index import open_index
@@ -18,17 +20,26 @@ from .retrieval.text import tag_key
 from .stream_rules import stream_lines
 from .streams import Located, MemoryStream
 
+T = TypeVar("T")
+
+
+def _as_found(item: Located) -> Located:
+    return item
+
+
 
 def indexed_matching(stream: MemoryStream, language: str, tag: str | None, text: str | None, kind: str | None,
-                     last: int | None) -> tuple[list[Located], list[Problem]]:
+                     last: int | None, shown: Callable[[Located], T] = _as_found) -> tuple[list[T], list[Problem]]:
+    """The matching memories, each as ``shown`` turns it (kept in that form only: a listing of
+    a third of a 100,000-memory stream keeps its JSON text, not 34,000 models), and the problems."""
     if not stream.exists():
         raise GamemasterError(f"{stream.display}: no memory stream for agent {stream.agent!r}")
     index = open_index(stream.root, stream.agent, language).refresh()
-    found: list[Located] = []
+    found: deque[T] = deque(maxlen=last)  # only the last ``last`` are kept
     problems: list[Problem] = []
     try:
         docs = index.filtered(tag_key(tag) if tag is not None else None, kind)
-        with open(stream.path, "rb") as handle:
+        with open(stream.path, "rb") as handle, no_cycle_collection():
             for doc in docs:
                 handle.seek(doc.offset)
                 parsed = stream.parse_line(handle.read(doc.length), doc.line)
@@ -36,12 +47,12 @@ def indexed_matching(stream: MemoryStream, language: str, tag: str | None, text:
                     problems.append(parsed)
                 elif ((tag is None or tag in parsed.tags) and (kind is None or parsed.type == kind)
                       and (text is None or text.lower() in parsed.description.lower())):
-                    found.append(Located(parsed, doc.line, doc.offset))
+                    found.append(shown(Located(parsed, doc.line, doc.offset)))
             problems += _unindexed(stream, handle, index.spans())
     finally:
         index.close()
     problems.sort(key=lambda p: p.line or 0)
-    return (found[-last:] if last else found), problems
+    return list(found), problems
 
 
 def _unindexed(stream: MemoryStream, handle, spans: Iterable[tuple[int, int, int]]) -> list[Problem]:

@@ -18,6 +18,7 @@ from typing import Iterable
 from pydantic import ValidationError
 
 from . import jsontext
+from .bulk import no_cycle_collection
 from .jsontext import without_bom
 from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, line_pieces, read_tail_lines
 from .linesize import MAX_LINE_BYTES, line_too_long
@@ -282,11 +283,12 @@ class MemoryStream:
             return [], []
         found: list[Located] = []
         problems: list[Problem] = []
-        for number, offset, parsed in scan_stream(self.path, self.display, self.parse_line):
-            if isinstance(parsed, Problem):
-                problems.append(parsed)
-            else:
-                found.append(Located(parsed, number, offset))
+        with no_cycle_collection():  # every memory is kept: the collector's passes would find nothing
+            for number, offset, parsed in scan_stream(self.path, self.display, self.parse_line):
+                if isinstance(parsed, Problem):
+                    problems.append(parsed)
+                else:
+                    found.append(Located(parsed, number, offset))
         return found, problems + stream_consistency(self.display, found, self.agent)
 
     def matching(

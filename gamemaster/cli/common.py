@@ -60,6 +60,13 @@ def print_json(data) -> None:
     sys.stdout.write(dump_json(data))
 
 
+def print_json_rows(data: dict) -> None:
+    """``print_json`` for listings: each item of a list on a line of its own."""
+    from ..jsontext import dumps_rows
+
+    sys.stdout.write(dumps_rows(data))
+
+
 def fail(message: str) -> None:
     print(f"error: {printable(message)}", file=sys.stderr)
     raise typer.Exit(1)

@@ -8,9 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..jsontext import Encoded
 from ..printable import printable
 from ..problems import GamemasterError
-from .common import Context, JsonOption, print_json, rich_console, run
+from .common import Context, JsonOption, print_json, print_json_rows, rich_console, run
 from .play import BackendOption, choose_backend
 
 BudgetOption = Annotated[
@@ -37,28 +38,46 @@ def memories(
         if kind is not None:
             _check_memory_type(kind)
         stream = obj.workspace.stream(obj.workspace.check_agent(agent))
+        # Each memory written by its model's own encoder: the same JSON as model_dump, a third of the time.
+        encoded = (lambda item: Encoded(item.memory.model_dump_json())) if as_json else (lambda item: item)
         if tag is not None or kind is not None:  # the search index knows tags and types: no full scan
             from ..memory_list import indexed_matching
 
-            items, problems = indexed_matching(stream, obj.workspace.load_world().language, tag, grep, kind, last)
+            items, problems = indexed_matching(stream, obj.workspace.load_world().language, tag, grep, kind, last,
+                                               encoded)
         else:
-            items, problems = stream.matching(tag=tag, text=grep, kind=kind, last=last)
+            found, problems = stream.matching(tag=tag, text=grep, kind=kind, last=last)
+            items = [encoded(item) for item in found]
         if as_json:
-            return print_json(
-                {"memories": [i.memory.model_dump(mode="json") for i in items], "problems": [str(p) for p in problems]}
-            )
-        from rich.table import Table
-
-        console = rich_console()
-        table = Table("id", "created", "type", "imp.", "description", "tags")
-        for item in items:
-            m = item.memory
-            table.add_row(m.id, m.created or "—", m.type + (f" d{m.depth}" if m.depth else ""), str(m.importance), m.description, ", ".join(m.tags))
-        console.print(table)
+            return print_json_rows({"memories": items, "problems": [str(p) for p in problems]})
+        _print_memories([item.memory for item in items])
         for problem in problems:
             print(problem, file=sys.stderr)
 
     run(ctx, action)
+
+
+#: Up to this many memories are a table; more are a line each (a table of 34,000 rows took 40 s to lay out).
+TABLE_ROWS = 200
+
+
+def _print_memories(memories: list) -> None:
+    """A table of the memories, or a line each when there are many; what they say is shown as
+    it is written (as text, not markup; control characters as ``\\x..``)."""
+    cells = [(m.id, m.created or "—", m.type + (f" d{m.depth}" if m.depth else ""), str(m.importance), m.description,
+              ", ".join(m.tags)) for m in memories]
+    if len(cells) > TABLE_ROWS:
+        # A line break inside a description is shown as \n: a memory stays one line, for grep and head.
+        sys.stdout.write("".join(printable(f"{i}  {c}  {t}  {imp}  {d}" + (f"  [{g}]" if g else "")).replace("\n", "\\n")
+                                 + "\n" for i, c, t, imp, d, g in cells))
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table("id", "created", "type", "imp.", "description", "tags")
+    for row in cells:
+        table.add_row(*(Text(printable(c)) for c in row))
+    rich_console().print(table)
 
 
 def brief(
