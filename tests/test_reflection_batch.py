@@ -39,6 +39,17 @@ def test_one_reflection_takes_at_most_twelve_the_rest_the_next():
     assert "a13" not in spec.reason
 
 
+def test_in_a_large_studio_one_reflection_takes_a_quarter_of_it():
+    many = [f"a{n:03d}" for n in range(1, 101)]
+    agents = {a: Agent.model_validate({"id": a, "name": a.title(), "role": "r", "persona": "p",
+                                       "importance_accumulator": 300 - n}) for n, a in enumerate(many)}
+    entries = [SceneEntry(scene=1, type="ARRIVAL", participants=many)]
+    spec = decide_next(World(studio="Test", day=1, scene=1, today=entries), agents)
+    assert spec.type == SceneType.REFLECTION
+    assert spec.participants == many[:25]  # 100 characters: 25 at once, highest accumulator first
+    assert spec.rooms == [[a] for a in many[:25]]
+
+
 def test_a_day_holds_two_reflections_then_those_left_wait_with_a_reason():
     agents = studio({"a07": 130, "a03": 120})
     today = (("ARRIVAL", MANY), ("REFLECTION", ["a01"]), ("WORK", MANY), ("REFLECTION", ["a02"]))

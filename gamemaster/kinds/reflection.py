@@ -2,9 +2,10 @@
 
 Those due at once reflect in one scene, each alone in a room of its own (no one sees another's
 reflection; the scene is a batch, asked in parallel where the backend can), at most
-``batch_max`` of them, and a day holds a quarter of its scenes as REFLECTIONs at most (``scenes.reflections_left_today``): in a large studio
-everyone who hears the same events crosses the threshold together, and a day of REFLECTIONs one
-by one would crowd out the day. Whoever is left waits, accumulator still over the threshold,
+``batch_size`` of them (a quarter of the studio, at least 12), and a day holds a quarter of its
+scenes as REFLECTIONs at most (``scenes.reflections_left_today``): in a large studio everyone
+who hears the same events crosses the threshold together, and a day of REFLECTIONs one by one
+would crowd out the day. Whoever is left waits, accumulator still over the threshold,
 and reflects in a later REFLECTION, highest accumulator first."""
 
 from __future__ import annotations
@@ -42,8 +43,8 @@ class Reflection(SceneKind):
     cites_evidence = True
     recalls_by_interests = True
     min_participants = 1
-    #: The most characters one REFLECTION takes (the rest reflect in the next one).
-    batch_max = max_participants = 12
+    #: The fewest characters one REFLECTION may take when more are due (see ``batch_size``).
+    batch_floor = 12
     reasons = {
         "trigger": {"en": "{who}: accumulator {value} > {threshold}",
                     "de": "{who}: Wichtigkeits-Akkumulator {value} > Schwelle {threshold}"},
@@ -73,8 +74,16 @@ class Reflection(SceneKind):
         for agent_id in spec.participants:
             updated[agent_id].importance_accumulator = 0  # reflected: the count starts again
 
+    def batch_size(self, studio_size: int) -> int:
+        """The most characters one REFLECTION takes: a quarter of the studio, at least ``batch_floor``.
+
+        Everyone who hears the same events crosses the threshold together, more of them the
+        larger the studio: with a fixed twelve, a 100-character studio reflected 24 a day while
+        some 40 a day crossed, and the queue grew day by day. The rest reflect in the next one."""
+        return max(self.batch_floor, -(-studio_size // 4))
+
     def choose(self, world, agents, roster):
-        due = due_for_reflection(world, agents)[:self.batch_max]
+        due = due_for_reflection(world, agents)[:self.batch_size(len(agents))]
         if not due or world.day == 0 or not reflections_left_today(world):
             return None
         ids = [a.id for a in due]
@@ -84,7 +93,7 @@ class Reflection(SceneKind):
     def forced(self, world, agents, participants):
         if participants:
             return participants
-        due = due_for_reflection(world, agents)[:self.batch_max]
+        due = due_for_reflection(world, agents)[:self.batch_size(len(agents))]
         return [a.id for a in due] or [max(sorted(agents), key=lambda a: (agents[a].importance_accumulator, a))]
 
     def settle(self, world, agents, spec):
