@@ -165,3 +165,34 @@ def test_words_split_by_the_latin1_table_are_the_words_of_the_regular_expression
     texts += ["Größere Änderungen – „jetzt“ zu früh… snake_case ½ ² µ ª º × ÷ ¿ ¡ ß"]
     for text in texts:
         assert tokens(text) == word.findall(fold(text)), repr(text)
+
+
+def test_words_stemmed_from_several_threads_at_once_get_their_own_stems():
+    """A scene asks its characters from threads, and each may analyse words the others do."""
+    import sys
+    import threading
+
+    from gamemaster.retrieval.text import _stemmer
+
+    stem = _stemmer("de")
+    words = [f"häuser{chr(97 + n % 26)}{n}ungen" for n in range(3000)]
+    expected = [stem(word) for word in words]
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns inside a word, as they may under load
+    stemmed, failed = {}, []
+
+    def run(number):
+        try:
+            stemmed[number] = [stem(word) for word in words]
+        except Exception as exc:  # what a stemmer that another thread disturbed raises
+            failed.append(exc)
+
+    try:
+        threads = [threading.Thread(target=run, args=(number,)) for number in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(previous)
+    assert not failed and all(found == expected for found in stemmed.values())

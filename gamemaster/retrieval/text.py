@@ -14,6 +14,7 @@ analysed both ways (``Analyzer.query_terms``).
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from functools import lru_cache
 from itertools import repeat
@@ -229,7 +230,17 @@ def _stemmer(language: str):
         return None
     import snowballstemmer
 
-    return snowballstemmer.stemmer(name).stemWord
+    # A Snowball stemmer keeps the word it is stemming in the object, and a scene asks its
+    # characters from threads: each thread stems with its own.
+    own = threading.local()
+
+    def stem(word: str) -> str:
+        stem_word = getattr(own, "stem_word", None)
+        if stem_word is None:
+            stem_word = own.stem_word = snowballstemmer.stemmer(name).stemWord
+        return stem_word(word)
+
+    return stem
 
 
 @lru_cache(maxsize=8)
