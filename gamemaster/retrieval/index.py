@@ -23,7 +23,7 @@ from typing import Iterable, Iterator
 from ..ids import confined
 from ..problems import GamemasterError
 from .analyse import Rows, analyse
-from .pieces import BUILDING, crc_of_start, is_full, pieces, remove_files, rollback, sweep_builds
+from .pieces import BUILDING, crc_of_start, is_full, no_cycle_collection, pieces, remove_files, rollback, sweep_builds
 from .text import PIPELINE_VERSION
 
 #: 3: what a character heard others say is indexed with the memory that keeps it.
@@ -272,17 +272,18 @@ class SearchIndex:
         rows = Rows(state.get("seq", 0), state.get("lines", 0), state.get("day", 0), state.get("scene", 0),
                     state.get("dated", 0))
         crc, size, ends_nl = state.get("crc", 0), base, state.get("ends_nl", True)
-        for data in pieces:
-            if not data:
-                continue
-            rows.start_piece()
-            analyse(data, size, meta["language"], rows)
-            db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows.docs)
-            db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", rows.tags)
-            db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", rows.texts)
-            crc = zlib.crc32(data, crc)
-            size += len(data)
-            ends_nl = data.endswith(b"\n")
+        with no_cycle_collection():
+            for data in pieces:
+                if not data:
+                    continue
+                rows.start_piece()
+                analyse(data, size, meta["language"], rows)
+                db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows.docs)
+                db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", rows.tags)
+                db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", rows.texts)
+                crc = zlib.crc32(data, crc)
+                size += len(data)
+                ends_nl = data.endswith(b"\n")
         seq, line, day, scene, dated = rows.seq, rows.line, rows.day, rows.scene, rows.dated
         meta.update(size=size, mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
                     seq=seq, lines=line, day=day, scene=scene, dated=dated)
