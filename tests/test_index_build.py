@@ -70,7 +70,7 @@ def _contents(path) -> dict[str, list]:
     db.execute("CREATE VIRTUAL TABLE temp.positions USING fts5vocab(main, fts, 'instance')")
     found = {name: db.execute(query).fetchall() for name, query in [
         ("doc", "SELECT * FROM doc ORDER BY seq"),
-        ("tag", "SELECT * FROM tag ORDER BY seq, tag"),
+        ("tag", "SELECT key, seq FROM tag JOIN tag_key ON id = tag ORDER BY seq, key"),
         ("terms", "SELECT doc, offset, term FROM temp.positions ORDER BY doc, offset"),
         ("meta", "SELECT key, value FROM meta WHERE key != 'mtime_ns' ORDER BY key"),
     ]}
@@ -242,3 +242,31 @@ def test_words_stemmed_from_several_threads_at_once_get_their_own_stems():
     finally:
         sys.setswitchinterval(previous)
     assert not failed and all(found == expected for found in stemmed.values())
+
+
+def test_lines_added_later_are_indexed_as_a_build_from_scratch_indexes_them(tmp_path):
+    """An index brought along line by line (the tool's appends, a hand append) holds what a build
+    of the whole stream holds: tags it had seen before and tags new to it alike."""
+    from gamemaster.retrieval.index import index_appended
+
+    root = tmp_path / "studio"
+    _stream(root, "vera", 40)
+    stream = root / "state" / "memories" / "vera.jsonl"
+    index = SearchIndex(stream, root / "state" / ".cache" / "vera.search.sqlite", "de")
+    index.refresh().close()
+    by_hand = _line(41, tags=["t3", "neu-hier"]) + b"\n"
+    with stream.open("ab") as handle:
+        handle.write(by_hand)
+    index.refresh().close()  # extended: the old bytes are unchanged
+    size = stream.stat().st_size
+    appended = [_line(42, tags=["neu-hier", "noch-neuer", "t5"]).decode(), _line(43, tags=[]).decode()]
+    with stream.open("a", encoding="utf-8") as handle:
+        handle.write("".join(line + "\n" for line in appended))
+    index_appended(root, "vera", size, appended, size, stream.stat().st_mtime_ns)
+    assert index.current()
+    grown = _contents(root / "state" / ".cache" / "vera.search.sqlite")
+    whole = _build(tmp_path, "whole", stream.read_bytes(), "de")
+    assert {k: v for k, v in grown.items() if k != "meta"} == {k: v for k, v in whole.items() if k != "meta"}
+    assert ("neu-hier", 41) in grown["tag"] and ("neu-hier", 42) in grown["tag"] and ("t3", 41) in grown["tag"]
+    assert index.tag_freqs(["neu-hier", "t3", "noch-neuer"]) == {"neu-hier": 2, "t3": 4, "noch-neuer": 1}
+    index.close()

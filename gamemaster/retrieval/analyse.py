@@ -36,13 +36,24 @@ class Rows:
     dated: int = 0
     #: (seq, line, offset, length, id, day, scene, dated, type, importance, depth)
     docs: list[tuple] = field(default_factory=list)
-    #: (tag key, seq)
-    tags: list[tuple[str, int]] = field(default_factory=list)
+    #: (tag number, seq)
+    tags: list[tuple[int, int]] = field(default_factory=list)
     #: (seq, the memory's terms joined by spaces)
     texts: list[tuple[int, str]] = field(default_factory=list)
+    #: tag key → its number in the index (the index has them; a build numbers them as it meets them)
+    tag_numbers: dict[str, int] = field(default_factory=dict)
+    #: (number, tag key) of the keys this piece met first
+    new_tags: list[tuple[int, str]] = field(default_factory=list)
 
     def start_piece(self) -> None:
-        self.docs, self.tags, self.texts = [], [], []
+        self.docs, self.tags, self.texts, self.new_tags = [], [], [], []
+
+    def tag_number(self, key: str) -> int:
+        number = self.tag_numbers.get(key)
+        if number is None:
+            number = self.tag_numbers[key] = len(self.tag_numbers) + 1
+            self.new_tags.append((number, key))
+        return number
 
 
 def analyse(data: bytes, base: int, language: str, rows: Rows) -> None:
@@ -87,7 +98,7 @@ def analyse(data: bytes, base: int, language: str, rows: Rows) -> None:
                 tag_tuple = tuple(tag_list)
                 keys = keys_of.get(tag_tuple)
                 if keys is None:
-                    keys = keys_of[tag_tuple] = tuple(k for k in dict.fromkeys(tag_key(t) for t in tag_list) if k)
+                    keys = keys_of[tag_tuple] = tuple(rows.tag_number(k) for k in dict.fromkeys(map(tag_key, tag_list)) if k)
                 tags += zip(keys, repeat(seq))
         offset += length + 1
     # The words of all the piece's memories are found at once; each memory's terms stay its own.
