@@ -2,16 +2,19 @@
 of `validate`; of `memories --tag` and `--type`.
 
     python bench/index_build.py [--sizes 100000,1000000] [--repeat 3] [--keep DIR] [--profile] [--no-validate]
-                                [--side-by-side]
+                                [--side-by-side] [--in-process | --inserts]
 
 The studio is ``bench/run.py``'s synthetic one (the bundled seven on the morning of their last day,
 ``N`` memories per character); `next` opens a WORK scene for three of them, so a cold `next` builds
 three search indexes. Each `next` is its own process; CPU is user + system seconds of that process
 and its children (``os.wait4``), RSS its peak. ``--profile`` prints a cProfile of one cold build of
-one index in-process and the peak of Python allocations (``tracemalloc``) during it. ``--side-by-side``
-builds the indexes of three characters in-process, one after the other and then side by side
-(``retrieval/parallel.py``), alternately, and reports CPU (this process and its children) and wall
-seconds of each, with the load average when it ended. Tables go to stdout, progress to stderr.
+one index in-process and the peak of Python allocations (``tracemalloc``) during it. ``--in-process``
+only builds one index, in a fresh process each of ``--repeat`` times, and reports the CPU of the
+build alone; ``--inserts`` builds it in-process from rows analysed beforehand (what is left when
+the analysis costs nothing). ``--side-by-side`` builds the indexes of three characters in-process,
+one after the other and then side by side (``retrieval/parallel.py``), alternately, and reports CPU
+(this process and its children) and wall seconds of each, with the load average when it ended.
+Tables go to stdout, progress to stderr.
 """
 
 from __future__ import annotations
@@ -93,6 +96,64 @@ def profile_build(root: Path) -> str:
     return f"peak Python allocations (tracemalloc): {peak / 1e6:.0f} MB\n\n" + out.getvalue()
 
 
+#: One index built in a fresh process (the analyser's cache of words starts empty, as in a `next`);
+#: prints the CPU seconds of the build alone, imports left out.
+_ONE_INDEX = ("import sys, time; from pathlib import Path; from gamemaster.retrieval.index import open_index; "
+              "index = open_index(Path(sys.argv[1]), sys.argv[2], sys.argv[3]); start = time.process_time(); "
+              "index.refresh().close(); print(time.process_time() - start)")
+
+
+def in_process(root: Path, repeat: int) -> str:
+    from gamemaster.retrieval.index import index_path_for, remove_stale
+
+    agent, language, times = "vera", Workspace(root).load_world().language, []
+    for _ in range(repeat):
+        remove_stale(index_path_for(root, agent))
+        out = subprocess.run([sys.executable, "-c", _ONE_INDEX, str(root), agent, language],
+                             check=True, capture_output=True, text=True).stdout
+        times.append(float(out))
+        log(f"one index in-process: {times[-1]:.2f} s")
+    return (f"one index ({agent}) built in a fresh process, CPU of the build: best {min(times):.2f} s, "
+            f"median {statistics.median(times):.2f} s of {repeat}")
+
+
+def inserts_only(root: Path, repeat: int) -> str:
+    """CPU of building one index whose rows were all analysed beforehand: the build reads, checks
+    and inserts as always, but each piece's analysis is replayed from memory."""
+    from gamemaster.retrieval import index as index_module
+    from gamemaster.retrieval.analyse import Rows, analyse
+    from gamemaster.retrieval.index import index_path_for, open_index, remove_stale
+    from gamemaster.retrieval.pieces import pieces
+
+    agent, language = "vera", Workspace(root).load_world().language
+    analysed, rows, size = [], Rows(), 0
+    with open(root / "state" / "memories" / f"{agent}.jsonl", "rb") as handle:
+        for data in pieces(handle):
+            rows.start_piece()
+            analyse(data, size, language, rows)
+            size += len(data)
+            analysed.append((rows.docs, rows.tags, rows.texts, rows.new_tags, rows.seq, rows.line, rows.day,
+                             rows.scene, rows.dated))
+
+    def replay(data, base, language, rows):
+        (rows.docs, rows.tags, rows.texts, rows.new_tags, rows.seq, rows.line, rows.day, rows.scene,
+         rows.dated) = next(queue)
+
+    times, built = [], index_module.analyse
+    try:
+        index_module.analyse = replay
+        for _ in range(repeat):
+            queue = iter(analysed)
+            remove_stale(index_path_for(root, agent))
+            start = time.process_time()
+            open_index(root, agent, language).refresh().close()
+            times.append(time.process_time() - start)
+    finally:
+        index_module.analyse = built
+    return (f"one index ({agent}) with its rows analysed beforehand (inserts, reading, commit), CPU: best "
+            f"{min(times):.2f} s, {min(times) / rows.seq * 1e6:.1f} µs a memory, median {statistics.median(times):.2f} s of {repeat}")
+
+
 def side_by_side(root: Path, repeat: int) -> list[str]:
     from gamemaster.retrieval.index import open_index
     from gamemaster.retrieval.parallel import build_side_by_side
@@ -123,6 +184,8 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="cProfile + tracemalloc of one cold index build")
     parser.add_argument("--no-validate", action="store_true", help="skip `validate` and `memories`")
     parser.add_argument("--side-by-side", action="store_true", help="three indexes one by one and side by side")
+    parser.add_argument("--in-process", action="store_true", help="only the CPU of building one index, each time in a fresh process")
+    parser.add_argument("--inserts", action="store_true", help="only the CPU of building one index from rows analysed beforehand")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     rows, other_rows, profiles = [], [], []
@@ -138,6 +201,9 @@ def main() -> None:
                                 "from run import synthetic_workspace; from pathlib import Path; "
                                 "synthetic_workspace(Path(sys.argv[2]), int(sys.argv[3]))",
                                 str(Path(__file__).resolve().parent), str(root), str(size)], check=True)
+            if args.in_process or args.inserts:
+                profiles.append((size, in_process(root, args.repeat) if args.in_process else inserts_only(root, args.repeat)))
+                continue
             log(f"{size}: measuring")
             result = measure(root, args.repeat)
             (cold_cpu, cold_wall, cold_rss), (warm_cpu, warm_wall, warm_rss) = result["cold"], result["warm"]
@@ -163,10 +229,11 @@ def main() -> None:
                                  "| built | CPU (s) | wall (s) | load average |\n|---|---:|---:|---:|\n" + "\n".join(builds)))
     print(f"{platform.platform()} · Python {platform.python_version()} · {os.cpu_count()} CPUs · "
           f"median of {args.repeat}")
-    print("\n| memories per character | CPU cold (s) | CPU warm (s) | cold / warm | RSS cold (MB) | RSS warm (MB) "
-          "| wall cold (s) | indexes (MB) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-    print("\n".join(rows))
+    if rows:
+        print("\n| memories per character | CPU cold (s) | CPU warm (s) | cold / warm | RSS cold (MB) | RSS warm (MB) "
+              "| wall cold (s) | indexes (MB) |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("\n".join(rows))
     if other_rows:
         print("\n| memories per character | validate CPU (s) | validate RSS (MB) | memories --tag CPU (s) | "
               "--tag wall (s) | memories --type CPU (s) | --type RSS (MB) |")

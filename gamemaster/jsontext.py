@@ -89,6 +89,24 @@ def loads(text: str | bytes | bytearray) -> Any:
         raise JSONDecodeError(f"a number with more than {limit} digits", text, position) from None
 
 
+#: What ``loads_line`` returns for a line it leaves to ``loads``.
+UNREAD = object()
+_SCAN = _DECODER.scan_once
+
+
+def loads_line(text: str) -> Any:
+    """``loads(text)`` for a line that is one JSON value with nothing around it, read with one
+    call into the decoder (a cold index build reads a million); ``UNREAD`` for any other line,
+    which ``loads`` then reads or refuses."""
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        return UNREAD  # may be nested too deep: ``loads`` tells
+    try:
+        value, end = _SCAN(text, 0)
+    except Exception:  # not JSON, a refused number, nested beyond the stack: ``loads`` says which
+        return UNREAD
+    return value if end == len(text) else UNREAD
+
+
 def _too_deep(text: str) -> int | None:
     """Where the nesting first goes past ``MAX_DEPTH``, if it does."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:

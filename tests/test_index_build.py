@@ -9,9 +9,10 @@ import sqlite3
 
 import pytest
 
+from gamemaster import jsontext
 from gamemaster.retrieval import analyse as analyse_module
 from gamemaster.retrieval.index import SearchIndex
-from gamemaster.retrieval.text import analyzer
+from gamemaster.retrieval.text import Analyzer, analyzer
 
 BASE = {"id": "vera-001", "created": "day-001/scene-01", "type": "observation", "depth": 0,
         "description": "Der Turm ist alt.", "importance": 3, "tags": ["lore"], "evidence": [], "metadata": {}}
@@ -48,7 +49,12 @@ def _odd_lines() -> list[bytes]:
         b'{"id": "vera-lang", "description": "' + b"wort " * 220_000 + b'"}',
         b'{"id": "vera-rest", "description": "x"} und mehr',
         _line(11, description="Windows-Zeile") + b"\r",
-        _line(12, description="the last one, with no newline after it"),
+        _line(12, description="µ-Meter, ¼ Stunde, ein \x01 Steuerzeichen und 𝔉𝔯𝔞𝔨𝔱𝔲𝔯"),
+        b'{"id": "vera-leer", "description": "vorn Leerraum"}',
+        b'  {"id": "vera-vorn", "description": "vorn Leerraum"}',
+        b'{"id": "vera-zwei", "description": "zwei Zeilen", "x": [1,',
+        b'2]}',
+        _line(13, description="the last one, with no newline after it"),
     ]
 
 
@@ -64,7 +70,7 @@ def _contents(path) -> dict[str, list]:
     db.execute("CREATE VIRTUAL TABLE temp.positions USING fts5vocab(main, fts, 'instance')")
     found = {name: db.execute(query).fetchall() for name, query in [
         ("doc", "SELECT * FROM doc ORDER BY seq"),
-        ("tag", "SELECT * FROM tag ORDER BY seq, tag"),
+        ("tag", "SELECT key, seq FROM tag JOIN tag_key ON id = tag ORDER BY seq, key"),
         ("terms", "SELECT doc, offset, term FROM temp.positions ORDER BY doc, offset"),
         ("meta", "SELECT key, value FROM meta WHERE key != 'mtime_ns' ORDER BY key"),
     ]}
@@ -86,7 +92,10 @@ def _build(tmp_path, name: str, stream: bytes, language: str) -> dict[str, list]
 def test_a_piece_read_at_once_indexes_what_each_line_read_alone_does(tmp_path, monkeypatch, language, lines):
     stream = b"\n".join(lines)
     at_once = _build(tmp_path, "at-once", stream, language)
-    monkeypatch.setattr(analyse_module, "_decoded", lambda data, count: None)  # every line on its own
+    # every line decoded and parsed on its own, every memory's text split into words on its own
+    monkeypatch.setattr(analyse_module, "_decoded", lambda data, count: None)
+    monkeypatch.setattr(jsontext, "loads_line", lambda text: jsontext.UNREAD)
+    monkeypatch.setattr(Analyzer, "joined_terms_many", lambda self, texts: [self.joined_terms(t) for t in texts])
     alone = _build(tmp_path, "alone", stream, language)
     assert at_once == alone
     assert at_once["doc"], "the stream's good lines are indexed"
@@ -165,3 +174,99 @@ def test_words_split_by_the_latin1_table_are_the_words_of_the_regular_expression
     texts += ["Größere Änderungen – „jetzt“ zu früh… snake_case ½ ² µ ª º × ÷ ¿ ¡ ß"]
     for text in texts:
         assert tokens(text) == word.findall(fold(text)), repr(text)
+
+
+def test_texts_split_into_words_at_once_are_split_as_each_alone():
+    """``tokens_many`` folds and splits many texts in one go; each text's words are its own."""
+    import random
+
+    from gamemaster.retrieval.text import _WIDE_PUNCTUATION, tokens, tokens_many
+
+    latin1 = [chr(i) for i in range(256)]
+    for first in latin1:  # every pair of Latin-1 characters, the separator among them
+        texts = [first + second for second in latin1]
+        assert tokens_many(texts) == [tokens(text) for text in texts], repr(first)
+    wide = list(_WIDE_PUNCTUATION) + ["\u0301", "\u0308", "ﬁ", "ẞ", "İ", "Σ", "ς", "ᄀ", "ᅡ", "가", "😀", "\u3000", "\u2044"]
+    rng = random.Random(24)
+    for alphabet in (latin1 + wide, latin1[2:] + list(_WIDE_PUNCTUATION), latin1[2:]):
+        for _ in range(3000):
+            texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(rng.randint(0, 6))]
+            assert tokens_many(texts) == [tokens(text) for text in texts], texts
+    many = ["Größere Änderungen – „jetzt“ zu früh…"] * 300 + ["the tower is old, ½ µs"]
+    assert tokens_many(many) == [tokens(text) for text in many]
+
+
+def test_a_line_read_with_one_call_is_what_loads_reads():
+    lines = ['{"a": [1, {"b": "ü"}], "a": 2.5}', '{"x": "\\ud800"}', '[1, 2]', '"text"', "1e5",
+             '{"a": 1} ', ' {"a": 1}', '{"a": 1} x', '{"a": NaN}', '{"a": 1e999}', '\ufeff{"a": 1}', "",
+             '{"a": ' + "[" * 101 + "]" * 101 + "}", '{"a": ' + "[" * 99 + "]" * 99 + "}", '{"a": "' + "[" * 200 + '"}',
+             '{"n": ' + "9" * 5000 + "}", '{"a": 1', "{\"a\": \"\u0001\"}"]
+    for line in lines:
+        fast = jsontext.loads_line(line)
+        try:
+            slow = jsontext.loads(line)
+        except ValueError:
+            assert fast is jsontext.UNREAD, line  # refused by loads, so left to it
+            continue
+        assert fast is jsontext.UNREAD or fast == slow, line
+    read = [line for line in lines if jsontext.loads_line(line) is not jsontext.UNREAD]
+    assert len(read) == 6 and '{"a": "' + "[" * 200 + '"}' not in read  # the common lines take one call
+
+
+def test_words_stemmed_from_several_threads_at_once_get_their_own_stems():
+    """A scene asks its characters from threads, and each may analyse words the others do."""
+    import sys
+    import threading
+
+    from gamemaster.retrieval.text import _stemmer
+
+    stem = _stemmer("de")
+    words = [f"häuser{chr(97 + n % 26)}{n}ungen" for n in range(3000)]
+    expected = [stem(word) for word in words]
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns inside a word, as they may under load
+    stemmed, failed = {}, []
+
+    def run(number):
+        try:
+            stemmed[number] = [stem(word) for word in words]
+        except Exception as exc:  # what a stemmer that another thread disturbed raises
+            failed.append(exc)
+
+    try:
+        threads = [threading.Thread(target=run, args=(number,)) for number in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(previous)
+    assert not failed and all(found == expected for found in stemmed.values())
+
+
+def test_lines_added_later_are_indexed_as_a_build_from_scratch_indexes_them(tmp_path):
+    """An index brought along line by line (the tool's appends, a hand append) holds what a build
+    of the whole stream holds: tags it had seen before and tags new to it alike."""
+    from gamemaster.retrieval.index import index_appended
+
+    root = tmp_path / "studio"
+    _stream(root, "vera", 40)
+    stream = root / "state" / "memories" / "vera.jsonl"
+    index = SearchIndex(stream, root / "state" / ".cache" / "vera.search.sqlite", "de")
+    index.refresh().close()
+    by_hand = _line(41, tags=["t3", "neu-hier"]) + b"\n"
+    with stream.open("ab") as handle:
+        handle.write(by_hand)
+    index.refresh().close()  # extended: the old bytes are unchanged
+    size = stream.stat().st_size
+    appended = [_line(42, tags=["neu-hier", "noch-neuer", "t5"]).decode(), _line(43, tags=[]).decode()]
+    with stream.open("a", encoding="utf-8") as handle:
+        handle.write("".join(line + "\n" for line in appended))
+    index_appended(root, "vera", size, appended, size, stream.stat().st_mtime_ns)
+    assert index.current()
+    grown = _contents(root / "state" / ".cache" / "vera.search.sqlite")
+    whole = _build(tmp_path, "whole", stream.read_bytes(), "de")
+    assert {k: v for k, v in grown.items() if k != "meta"} == {k: v for k, v in whole.items() if k != "meta"}
+    assert ("neu-hier", 41) in grown["tag"] and ("neu-hier", 42) in grown["tag"] and ("t3", 41) in grown["tag"]
+    assert index.tag_freqs(["neu-hier", "t3", "noch-neuer"]) == {"neu-hier": 2, "t3": 4, "noch-neuer": 1}
+    index.close()

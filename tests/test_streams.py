@@ -125,6 +125,26 @@ def test_index_follows_hand_edits(empty_workspace):
     assert [r.memory.id for r in reflections] == ["ana-040"]
 
 
+@pytest.mark.parametrize("ending", [b"\n", b""], ids=["newline at the end", "no newline at the end"])
+def test_the_index_counts_memories_past_blank_lines_wherever_they_stand(empty_workspace, monkeypatch, ending):
+    from gamemaster import streams
+
+    write_agent(empty_workspace, "ana")
+    good = [json.dumps(memory("ana", n)).encode() for n in (1, 2, 3, 1200, 5)]
+    blanks = [b"", b"  ", b"\t\r", b"\r", b" \t "]
+    lines = [blanks[1], good[0], blanks[0], blanks[0], good[1] + b"\r", blanks[2], good[2], blanks[3], good[3],
+             blanks[4], good[4], b" x ", blanks[0]]
+    (empty_workspace.memories_dir / "ana.jsonl").write_bytes(b"\n".join(lines) + ending)
+    pieces = streams.line_pieces
+    monkeypatch.setattr(streams, "line_pieces", lambda handle: pieces(handle, 7))  # blank lines at a piece's ends
+    index = empty_workspace.stream("ana").rebuild_index()
+    # Counted as the lines are: the blank ones are not memories; a line " x " is (a bad one).
+    expected_lines = len(lines) - (1 if ending == b"" and lines[-1] == b"" else 0)
+    assert index.lines == expected_lines
+    assert index.memories == sum(1 for line in lines[:expected_lines] if line.strip(b" \t\r"))
+    assert index.max_number == 1200
+
+
 def test_bad_line_in_the_window_is_reported_not_silently_dropped(empty_workspace):
     write_agent(empty_workspace, "ana")
     write_lines(empty_workspace, "ana", [memory("ana", 1), "{broken", memory("ana", 3)])

@@ -5,12 +5,15 @@ inserts what this returns for each, so a build holds one piece, not the stream.
 
 A cold build runs this for every memory of a stream (a million, at scale), so the
 work per line is kept to what cannot be done per piece: a piece is decoded from
-UTF-8 at once, and what a line is indexed with is put together in one pass.
+UTF-8 at once, a line that is one JSON value is read with one call into the decoder,
+what a line is indexed with is put together in one pass, and the words of a few
+hundred memories are found at once (``Analyzer.joined_terms_many``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from .. import jsontext
 from ..ids import SCENE_REF_RE
@@ -33,51 +36,74 @@ class Rows:
     dated: int = 0
     #: (seq, line, offset, length, id, day, scene, dated, type, importance, depth)
     docs: list[tuple] = field(default_factory=list)
-    #: (tag key, seq)
-    tags: list[tuple[str, int]] = field(default_factory=list)
+    #: (tag number, seq)
+    tags: list[tuple[int, int]] = field(default_factory=list)
     #: (seq, the memory's terms joined by spaces)
     texts: list[tuple[int, str]] = field(default_factory=list)
+    #: tag key → its number in the index (the index has them; a build numbers them as it meets them)
+    tag_numbers: dict[str, int] = field(default_factory=dict)
+    #: (number, tag key) of the keys this piece met first
+    new_tags: list[tuple[int, str]] = field(default_factory=list)
 
     def start_piece(self) -> None:
-        self.docs, self.tags, self.texts = [], [], []
+        self.docs, self.tags, self.texts, self.new_tags = [], [], [], []
+
+    def tag_number(self, key: str) -> int:
+        number = self.tag_numbers.get(key)
+        if number is None:
+            number = self.tag_numbers[key] = len(self.tag_numbers) + 1
+            self.new_tags.append((number, key))
+        return number
 
 
 def analyse(data: bytes, base: int, language: str, rows: Rows) -> None:
     """Add every line of ``data`` (stream bytes from byte ``base``) that can be indexed to ``rows``."""
-    words = analyzer(language)
-    terms, scene_ref = words.joined_terms, SCENE_REF_RE.match
-    keys_of: dict[tuple, tuple] = {}
     raws = data.split(b"\n")
     if raws and raws[-1] == b"":
         raws.pop()
     texts = _decoded(data, len(raws))
-    seq, day, scene, dated, first = rows.seq, rows.day, rows.scene, rows.dated, rows.line + 1
-    docs, tags, bodies = rows.docs, rows.tags, rows.texts
+    loads_line, unread = jsontext.loads_line, jsontext.UNREAD
+    keys_of: dict[tuple, tuple] = {}
+    scenes: dict[str, tuple[int, int] | None] = {}  # a scene's memories share their ``created``
+    bodies: list[str] = []
+    seq, day, scene, dated, line = rows.seq, rows.day, rows.scene, rows.dated, rows.line
+    docs, tags, first_seq = rows.docs, rows.tags, rows.seq
     offset = base
-    for line, raw in enumerate(raws, start=first):
+    for index, raw in enumerate(raws):
+        line += 1
         length = len(raw)
-        parsed = _parse(raw) if texts is None else _parse_text(raw, texts[line - first])
+        memory = loads_line(texts[index]) if texts is not None and length <= MAX_LINE_BYTES else unread
+        if memory is unread:
+            parsed = _parse(raw) if texts is None else _parse_text(raw, texts[index])
+        else:
+            parsed = _memory(memory)
         if parsed is not None:
             memory, tag_list = parsed
             created = memory.get("created")
-            match = scene_ref(created) if type(created) is str else None
-            if match:
-                day, scene, dated = int(match.group(1)), int(match.group(2)), 1
+            if type(created) is str:
+                when = scenes.get(created, unread)
+                if when is unread:
+                    match = SCENE_REF_RE.match(created)
+                    when = scenes[created] = (int(match.group(1)), int(match.group(2))) if match else None
+                if when is not None:
+                    (day, scene), dated = when, 1
             importance, depth, kind = memory.get("importance"), memory.get("depth", 0), memory.get("type")
             seq += 1
             docs.append((seq, line, offset, length, memory["id"], day, scene, dated,
                          kind if type(kind) is str else "observation",
                          importance if type(importance) is int else 1,
                          depth if type(depth) is int else 0))
-            bodies.append((seq, terms(_body(memory, tag_list))))
+            bodies.append(_body(memory, tag_list))
             if tag_list:
                 tag_tuple = tuple(tag_list)
                 keys = keys_of.get(tag_tuple)
                 if keys is None:
-                    keys = keys_of[tag_tuple] = tuple(k for k in dict.fromkeys(tag_key(t) for t in tag_list) if k)
-                tags += [(key, seq) for key in keys]
+                    keys = keys_of[tag_tuple] = tuple(rows.tag_number(k) for k in dict.fromkeys(map(tag_key, tag_list)) if k)
+                tags += zip(keys, repeat(seq))
         offset += length + 1
-    rows.seq, rows.line, rows.day, rows.scene, rows.dated = seq, rows.line + len(raws), day, scene, dated
+    # The words of all the piece's memories are found at once; each memory's terms stay its own.
+    rows.texts += zip(range(first_seq + 1, seq + 1), analyzer(language).joined_terms_many(bodies))
+    rows.seq, rows.line, rows.day, rows.scene, rows.dated = seq, line, day, scene, dated
 
 
 def _decoded(data: bytes, lines: int) -> list[str] | None:

@@ -14,6 +14,7 @@ analysed both ways (``Analyzer.query_terms``).
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from functools import lru_cache
 from itertools import repeat
@@ -85,19 +86,92 @@ _WIDE_PUNCTUATION = ("\u2013", "\u2014", "\u201e", "\u201c", "\u201d", "\u201a",
 def tokens(text: str) -> list[str]:
     """``_WORD.findall(fold(text))``: the text's words, lowercased.
 
-    Every memory of a cold index build goes through this. A text that fits in Latin-1 (German,
-    English, most of Western Europe, once dashes and typographic quotes are spaces) is split
-    by a byte table in C, some twice as fast as the regular expression; the words are the
-    same (tests/test_index_build.py checks every character of Latin-1)."""
-    text = fold(text)
+    Every memory of a cold index build goes through this (``tokens_many``). A text that fits in
+    Latin-1 (German, English, most of Western Europe, once dashes and typographic quotes are
+    spaces) is split by a byte table in C, some twice as fast as the regular expression; the
+    words are the same (tests/test_index_build.py checks every character of Latin-1)."""
+    return _split_folded(_unpunctuated(fold(text)))
+
+
+def _unpunctuated(text: str) -> str:
     for mark in _WIDE_PUNCTUATION:
         if mark in text:
             text = text.replace(mark, " ")
+    return text
+
+
+def _split_folded(text: str) -> list[str]:
+    """The words of a folded text without wide punctuation."""
     try:
         latin1 = text.encode("latin-1")
     except UnicodeEncodeError:
         return _WORD.findall(text)
     return latin1.translate(_LATIN1_WORD_BYTES).decode("latin-1").split()
+
+
+#: Between the texts ``tokens_many`` splits at once: a control character, which folding neither
+#: makes nor takes away and normalisation composes with nothing; every table below keeps it.
+_SEPARATOR = "\x01"
+
+
+def _latin1_folded() -> tuple[bytes, dict[str, str]]:
+    """What folding and splitting into words make of each Latin-1 character: a byte table (the
+    folded character if it is a word character, else a space), and the few characters that
+    fold into more than one character (``ß`` → ``ss``, ``½`` → ``1 2``), with their words."""
+    table, apart = bytearray(256), {}
+    for code in range(256):
+        words = "".join(c if c.isalnum() else " " for c in fold(chr(code)))
+        if not words.strip():
+            table[code] = 0x20
+        elif len(words) == 1 and ord(words) < 256:
+            table[code] = ord(words)
+        else:
+            apart[chr(code)] = words
+    table[ord(_SEPARATOR)] = ord(_SEPARATOR)
+    return bytes(table), apart
+
+
+_LATIN1_FOLDED_WORD_BYTES, _LATIN1_FOLDED_APART = _latin1_folded()
+_LATIN1_WORD_BYTES_KEEPING_SEPARATOR = bytes(0x01 if i == 0x01 else byte for i, byte in enumerate(_LATIN1_WORD_BYTES))
+
+
+#: Texts ``joined_terms_many`` splits into words at once: enough to save the calls per text, few
+#: enough that their words are still in the processor's cache when they are looked up.
+_AT_ONCE = 256
+
+
+def tokens_many(texts: list[str]) -> list[list[str]]:
+    """``[tokens(text) for text in texts]``, all texts folded and split at once: a cold index
+    build passes the memories of a stream a few hundred at a time.
+
+    Folding goes character by character, and normalisation does not reach across the separator:
+    joined and split again, each text is what it is alone. A Latin-1 character folds on its own
+    too (none of them is a combining mark), so texts in Latin-1 are folded by a byte table; the
+    others are folded as ``fold`` does. If a text holds the separator, each is analysed alone."""
+    joined = _SEPARATOR.join(texts)
+    if joined.count(_SEPARATOR) != len(texts) - 1:
+        return [tokens(text) for text in texts]
+    # Wide punctuation folds into punctuation: a space before folding or after is the same.
+    plain = _unpunctuated(joined)
+    for mark, words in _LATIN1_FOLDED_APART.items():
+        if mark in plain:
+            plain = plain.replace(mark, words)
+    try:
+        latin1 = plain.encode("latin-1")
+    except UnicodeEncodeError:
+        return _tokens_folded_at_once(joined)
+    return [part.split() for part in latin1.translate(_LATIN1_FOLDED_WORD_BYTES).decode("latin-1").split(_SEPARATOR)]
+
+
+def _tokens_folded_at_once(joined: str) -> list[list[str]]:
+    """``tokens_many`` of texts joined by the separator, some of which are not in Latin-1."""
+    joined = _unpunctuated(fold(joined))
+    try:
+        latin1 = joined.encode("latin-1")
+    except UnicodeEncodeError:
+        return [_split_folded(part) for part in joined.split(_SEPARATOR)]
+    parts = latin1.translate(_LATIN1_WORD_BYTES_KEEPING_SEPARATOR).decode("latin-1").split(_SEPARATOR)
+    return [part.split() for part in parts]
 
 
 def words(text: str) -> list[str]:
@@ -155,6 +229,14 @@ class Analyzer:
         found = tokens(text)
         language = detect(found, self._base) if self._detects else self._base
         return self._by_language[language].joined(found)
+
+    def joined_terms_many(self, texts: list[str]) -> list[str]:
+        """``[self.joined_terms(text) for text in texts]``, the texts split into words at once."""
+        words, base, detects, joined = self._by_language, self._base, self._detects, []
+        for start in range(0, len(texts), _AT_ONCE):
+            joined += [words[detect(found, base) if detects else base].joined(found)
+                       for found in tokens_many(texts[start : start + _AT_ONCE])]
+        return joined
 
     def query_terms(self, text: str) -> list[str]:
         """The text's terms in every language a memory may be analysed in: the query's
@@ -229,7 +311,17 @@ def _stemmer(language: str):
         return None
     import snowballstemmer
 
-    return snowballstemmer.stemmer(name).stemWord
+    # A Snowball stemmer keeps the word it is stemming in the object, and a scene asks its
+    # characters from threads: each thread stems with its own.
+    own = threading.local()
+
+    def stem(word: str) -> str:
+        stem_word = getattr(own, "stem_word", None)
+        if stem_word is None:
+            stem_word = own.stem_word = snowballstemmer.stemmer(name).stemWord
+        return stem_word(word)
+
+    return stem
 
 
 @lru_cache(maxsize=8)
