@@ -23,7 +23,8 @@ from typing import Iterable, Iterator
 from ..ids import confined
 from ..problems import GamemasterError
 from .analyse import Rows, analyse
-from .pieces import BUILDING, crc_of_start, is_full, no_cycle_collection, pieces, remove_files, rollback, sweep_builds
+from ..bulk import no_cycle_collection
+from .pieces import BUILDING, crc_of_start, is_full, pieces, remove_files, rollback, sweep_builds
 from .text import PIPELINE_VERSION
 
 #: 3: what a character heard others say is indexed with the memory that keeps it.

@@ -8,13 +8,11 @@ file, and the next build removes it.
 
 from __future__ import annotations
 
-import gc
 import os
 import sqlite3
 import zlib
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from ..fsio import line_pieces
 
@@ -77,17 +75,3 @@ def rollback(db: sqlite3.Connection) -> None:
     # ROLLBACK would raise and hide the error that matters.
     if db.in_transaction:
         db.execute("ROLLBACK")
-
-
-@contextmanager
-def no_cycle_collection() -> Iterator[None]:
-    """A build makes millions of short-lived containers (each line's parsed JSON, its rows),
-    none of them in a cycle: reference counting frees them all, and the cycle collector,
-    which would walk them thousands of times to find nothing, costs a tenth of the build."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
