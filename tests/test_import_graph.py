@@ -44,7 +44,8 @@ LAZY_IMPORTS: dict[str, str] = {
                               "it loads the Game Master only when the subagent was a character with a turn, "
                               "and the prompt templates (and the reply contract) only to write subagent files",
     "gamemaster.gm": "start-up of `prompt`, `status` and the hook: opening a scene and building a prompt (memory "
-                     "selection, the reply contract naming every kind) load only when a prompt is built",
+                     "selection, the reply contract naming every kind) load only when a prompt is built; taking a reply, "
+                     "writing a scene back and the day summary only when they run",
     "gamemaster.writeback": "start-up of every command that loads the Game Master: the news module (and the "
                             "retrieval package under it) loads only when a scene is written back",
     "gamemaster.mcp_server": "start-up of `gamemaster mcp`: the server lists its tools before any is "

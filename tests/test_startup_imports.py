@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -151,3 +152,37 @@ def test_no_model_field_starts_from_a_builtin_factory():
                 found += [f"{info.name}.{name}.{field}" for field, spec in value.model_fields.items()
                           if inspect.isbuiltin(spec.default_factory) or isinstance(spec.default_factory, type)]
     assert found == []
+
+
+def test_next_on_words_met_before_loads_no_stemmer_and_opens_the_same_scene(studio, tmp_path):
+    """The stems a command computed are kept in ``state/.cache/stems.json``; a later command that
+    meets only those words neither imports the Snowball stemmers nor stems, and its prompts are
+    the same as with stemming. A damaged file is stemmed past, with the same prompts."""
+    root, _, _, _ = studio
+    between = tmp_path / "between"
+    subprocess.run(["cp", "-a", str(root), str(between)], check=True)
+    gm = GameMaster(Workspace(between))
+    pending = gm.require_pending()
+    for turn, agent in enumerate(pending.turns):
+        gm.submit_reply(agent, OfflineBackend().reply(gm.build_request(pending, turn)))
+    gm.apply_pending()
+    stems = Path("state", ".cache", "stems.json")
+    (between / stems).unlink(missing_ok=True)
+    copies = {name: tmp_path / name for name in ("first", "again", "damaged")}
+    for copy in copies.values():
+        subprocess.run(["cp", "-a", str(between), str(copy)], check=True)
+
+    first = modules_of(tmp_path, copies["first"], "next")
+    assert "snowballstemmer" in first  # nothing stemmed before: the stemmer runs, and its stems are kept
+    (copies["again"] / stems).write_bytes((copies["first"] / stems).read_bytes())
+    (copies["damaged"] / stems).write_text('{"stemmer": "x", "stems": {"de": {"turm": 1', encoding="utf-8")
+    assert "snowballstemmer" not in modules_of(tmp_path, copies["again"], "next")
+    assert "snowballstemmer" in modules_of(tmp_path, copies["damaged"], "next")
+
+    def scenes(copy):
+        return {p.relative_to(copy): p.read_bytes() for p in (copy / "scenes").rglob("*") if p.is_file()}
+
+    opened = scenes(copies["first"])
+    assert any(p.name.endswith(".md") for p in opened)  # the prompts were written
+    assert scenes(copies["again"]) == opened
+    assert scenes(copies["damaged"]) == opened
