@@ -6,6 +6,8 @@ Each command runs as its own process (``python -m gamemaster --root …``) on a 
 workspace (``gamemaster init`` into a temporary folder), in the state a real session meets it:
 
 * ``next``: between scenes, search indexes built (after one offline scene): opens the next scene;
+* ``next-known``: the same, with the stems of that scene's words kept by an earlier run
+  (``state/.cache/stems.json``), as from the second time a session opens such a scene;
 * ``status``, ``prompt``: with that scene pending;
 * ``hook``: ``hook subagent-stop`` with the first character's reply (the hook Claude Code runs
   after every character subagent), on a copy of the pending workspace;
@@ -41,7 +43,8 @@ from pathlib import Path
 
 FLOOR = "import typer, pydantic"
 HERE = Path(__file__).resolve().parent.parent  # this checkout: ``python -m`` imports from the cwd
-COMMANDS = ("--help", "status", "next", "prompt", "hook", "apply")
+COMMANDS = ("--help", "status", "next", "next-known", "prompt", "hook", "apply")
+LABELS = {"hook": "`hook subagent-stop`", "next-known": "`next`, words stemmed before"}
 #: Runs a command as ``python -m gamemaster`` would, then writes its module set to a file.
 MODULES_OF = (
     "import json, runpy, sys\n"
@@ -86,6 +89,9 @@ def prepare(tmp: Path) -> dict[str, Path]:
     pending = tmp / "pending"
     shutil.copytree(between, pending)
     gm(pending, "next")
+    known = tmp / "known"  # between scenes, with the stems the next scene's words have
+    shutil.copytree(between, known)
+    shutil.copy2(pending / "state" / ".cache" / "stems.json", known / "state" / ".cache" / "stems.json")
     master = GameMaster(Workspace(pending))
     scene = master.require_pending()
     first = scene.turns[0]
@@ -99,21 +105,22 @@ def prepare(tmp: Path) -> dict[str, Path]:
     event = {"session_id": "bench", "hook_event_name": "SubagentStop", "stop_hook_active": False,
              "agent_type": "character-" + first.replace("_", "-"), "last_assistant_message": first_reply}
     (tmp / "hook.json").write_text(json.dumps(event, ensure_ascii=False), encoding="utf-8")
-    return {"between": between, "pending": pending, "replied": replied, "first": Path(first)}
+    return {"between": between, "known": known, "pending": pending, "replied": replied, "first": Path(first)}
 
 
 def command_line(name: str, places: dict[str, Path], scratch: Path) -> tuple[list[str], Path | None, str | None]:
     """argv (after ``python``), the workspace it runs on, and its stdin."""
     if name == "floor":
         return ["-c", FLOOR], None, None
-    source = {"next": "between", "hook": "pending", "apply": "replied"}.get(name, "pending")
+    source = {"next": "between", "next-known": "known", "hook": "pending", "apply": "replied"}.get(name, "pending")
     root = places[source]
-    if name in ("next", "hook", "apply"):  # they write: each run on a fresh copy
+    if name in ("next", "next-known", "hook", "apply"):  # they write: each run on a fresh copy
         if scratch.exists():
             shutil.rmtree(scratch)
         shutil.copytree(root, scratch)
         root = scratch
-    args = {"--help": ["--help"], "status": ["status"], "next": ["next"], "prompt": ["prompt", str(places["first"])],
+    args = {"--help": ["--help"], "status": ["status"], "next": ["next"], "next-known": ["next"],
+            "prompt": ["prompt", str(places["first"])],
             "hook": ["hook", "subagent-stop"], "apply": ["apply"]}[name]
     stdin = (places["between"].parent / "hook.json").read_text(encoding="utf-8") if name == "hook" else None
     return ["-m", "gamemaster", "--root", str(root), *args], root, stdin
@@ -234,7 +241,7 @@ def main() -> None:
         for name, code in runs:
             cpu = statistics.median(times[name, code])
             label = f"`python -c \"{FLOOR}\"` (floor)" if name == "floor" else \
-                f"`{'hook subagent-stop' if name == 'hook' else name}`" + (f", {code}" if code else "")
+                LABELS.get(name, f"`{name}`") + (f", {code}" if code else "")
             modules = len(modules_of(name, places, scratch, codes[code]))
             print(f"| {label} | {cpu:.3f} | {cpu / floor:.1f} | {modules:,} |")
         if args.api:
