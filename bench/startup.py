@@ -1,6 +1,6 @@
 """Start-up cost of the commands Claude Code runs all day, against the floor ``import typer, pydantic``.
 
-    python bench/startup.py [--runs N] [--importtime COMMAND] [--api]
+    python bench/startup.py [--runs N] [--before DIR] [--importtime COMMAND] [--api] [--instructions]
 
 Each command runs as its own process (``python -m gamemaster --root …``) on a fresh bundled
 workspace (``gamemaster init`` into a temporary folder), in the state a real session meets it:
@@ -22,7 +22,9 @@ how many modules the command has in ``sys.modules`` when it ends (the floor's fo
 before/after table from one run. ``--importtime COMMAND`` prints the slowest imports of one command (``python -X importtime``,
 cumulative µs). ``--api`` measures the anthropic backend from process start to its first
 request: ``scene run --backend anthropic`` against a local fake Messages API (no network); the
-child's CPU time is read from ``/proc`` the moment the request arrives.
+child's CPU time is read from ``/proc`` the moment the request arrives. ``--instructions`` counts
+the instructions each command executes instead (valgrind's cachegrind, one run each): unlike CPU
+time it does not move with the machine's load, so small differences show on a busy machine too.
 """
 
 from __future__ import annotations
@@ -135,6 +137,16 @@ def cpu_of(argv: list[str], stdin: str | None, code: Path = HERE) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def instructions_of(argv: list[str], stdin: str | None, code: Path = HERE) -> int:
+    """Instructions the process executes (valgrind's "I refs"), about 50 times slower than a run."""
+    proc = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                           sys.executable, *argv], input=stdin, capture_output=True, text=True, env=env(), cwd=code)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{proc.stderr}")
+    refs = [line for line in proc.stderr.splitlines() if "I" in line and "refs:" in line]
+    return int(refs[0].rsplit(":", 1)[1].replace(",", ""))
+
+
 def modules_of(name: str, places: dict[str, Path], scratch: Path, code: Path = HERE) -> list[str]:
     argv, _, stdin = command_line(name, places, scratch)
     out = scratch.parent / "modules.json"
@@ -215,6 +227,7 @@ def main() -> None:
     parser.add_argument("--importtime", metavar="COMMAND", choices=("floor", *COMMANDS),
                         help="print the slowest imports of one command instead")
     parser.add_argument("--api", action="store_true", help="also time start → first request of the anthropic backend")
+    parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of CPU time")
     parser.add_argument("--before", type=Path, metavar="DIR", help="a folder holding another gamemaster package to compare")
     args = parser.parse_args()
     codes = {"": HERE, **({"before": args.before.resolve()} if args.before else {})}
@@ -230,6 +243,16 @@ def main() -> None:
         times: dict[tuple[str, str], list[float]] = {run: [] for run in runs}
         for name, code in runs:  # a round not counted: it writes the bytecode caches
             cpu_of(*command_line(name, places, scratch)[::2], code=codes[code])
+        if args.instructions:
+            counts = {run: instructions_of(*command_line(run[0], places, scratch)[::2], codes[run[1]]) for run in runs}
+            print("instructions executed (valgrind), millions, one run each")
+            print("| command | instructions | × floor |")
+            print("|---|---:|---:|")
+            for name, code in runs:
+                label = f"`python -c \"{FLOOR}\"` (floor)" if name == "floor" else \
+                    LABELS.get(name, f"`{name}`") + (f", {code}" if code else "")
+                print(f"| {label} | {counts[name, code] / 1e6:,.0f} | {counts[name, code] / counts['floor', '']:.2f} |")
+            return
         for _ in range(args.runs):
             for name, code in runs:
                 argv, _, stdin = command_line(name, places, scratch)
