@@ -7,7 +7,8 @@ languages) adds a quarter to that. A word's stem depends on the word, the langua
 command computed are written back to the workspace's cache and the next command looks them up;
 a command that meets only words seen before never imports the stemmers. The file is derived
 like the search indexes beside it: deleting it costs one slower run. It is read only once a
-word is stemmed, and written only when a run added stems.
+word is stemmed, and written only when a run added stems; as every file of a workspace, never
+read or written through a symbolic link out of it (``ids.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import importlib.util
 import json
 import os
 from pathlib import Path
+
+from .ids import confined, reads_inside
 
 #: Words per language the file keeps: enough for a studio's vocabulary, small enough that
 #: reading it stays a fraction of what it saves.
@@ -26,30 +29,38 @@ class StemStore:
     """language → word → stem, from the bound file and from this run."""
 
     def __init__(self):
+        self.root: Path | None = None
         self.path: Path | None = None
         self._read: Path | None = None
         self.by_language: dict[str, dict[str, str]] = {}
         self.added = 0
 
-    def keep_in(self, path: Path | None) -> None:
-        """Where this run's stems come from and go to (nothing is read yet)."""
-        self.path = path
+    def keep_in(self, root: Path | None) -> None:
+        """The workspace this run's stems come from and go to (nothing is read yet)."""
+        self.root = root
+        self.path = None if root is None else root / "state" / ".cache" / "stems.json"
 
     def table(self, language: str) -> dict[str, str]:
         """The stems known for ``language``: the same dict for the whole run, filled from the file
         the first time a stem is asked for."""
         if self.path is not None and self._read != self.path:
             self._read = self.path
-            for name, stems in read(self.path).items():
+            for name, stems in self._stored().items():
                 self.by_language.setdefault(name, {}).update(stems)
         return self.by_language.setdefault(language, {})
 
+    def _stored(self) -> dict[str, dict[str, str]]:
+        # A link out of the workspace is not followed (saving says so).
+        return read(self.path) if reads_inside(self.root, self.path) else {}
+
     def save(self) -> bool:
         """Writes the stems added in this run, merged with what the file holds now (another
-        command may have added some meanwhile); False when there was nothing to write."""
+        command may have added some meanwhile); False when there was nothing to write. A
+        ``StateError`` when a symbolic link would take the write out of the workspace."""
         if self.path is None or not self.added:
             return False
-        merged = read(self.path)
+        confined(self.path)
+        merged = self._stored()
         for name, stems in self.by_language.items():
             kept = merged.setdefault(name, {})
             for word, stem in stems.items():

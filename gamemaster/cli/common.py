@@ -27,7 +27,7 @@ class Context:
 
         self.root = root
         self.workspace = Workspace(resolve_root(root))
-        STORE.keep_in(self.workspace.state / ".cache" / "stems.json")
+        STORE.keep_in(self.workspace.root)
 
     def target(self, directory: Optional[Path]) -> Path:
         """Where a command that creates a workspace puts it: DIRECTORY, else ``--root``, else the
@@ -51,6 +51,8 @@ class Context:
             return
         try:
             STORE.save()
+        except StateError as exc:  # a link out of the workspace: said as for every write
+            self.workspace.warn(Problem("state/.cache/stems.json", None, str(exc).split(": ", 1)[-1], warning=True))
         except OSError as exc:  # a derived file: the command did its work, the next one stems again
             reason = exc.strerror or str(exc)
             self.workspace.warn(Problem("state/.cache/stems.json", None, f"not written: {reason}", warning=True))
