@@ -1,11 +1,13 @@
 """Start-up cost of the commands Claude Code runs all day, against the floor ``import typer, pydantic``.
 
-    python bench/startup.py [--runs N] [--importtime COMMAND] [--api]
+    python bench/startup.py [--runs N] [--before DIR] [--importtime COMMAND] [--api] [--instructions]
 
 Each command runs as its own process (``python -m gamemaster --root …``) on a fresh bundled
 workspace (``gamemaster init`` into a temporary folder), in the state a real session meets it:
 
 * ``next``: between scenes, search indexes built (after one offline scene): opens the next scene;
+* ``next-known``: the same, with the stems of that scene's words kept by an earlier run
+  (``state/.cache/stems.json``), as from the second time a session opens such a scene;
 * ``status``, ``prompt``: with that scene pending;
 * ``hook``: ``hook subagent-stop`` with the first character's reply (the hook Claude Code runs
   after every character subagent), on a copy of the pending workspace;
@@ -20,7 +22,9 @@ how many modules the command has in ``sys.modules`` when it ends (the floor's fo
 before/after table from one run. ``--importtime COMMAND`` prints the slowest imports of one command (``python -X importtime``,
 cumulative µs). ``--api`` measures the anthropic backend from process start to its first
 request: ``scene run --backend anthropic`` against a local fake Messages API (no network); the
-child's CPU time is read from ``/proc`` the moment the request arrives.
+child's CPU time is read from ``/proc`` the moment the request arrives. ``--instructions`` counts
+the instructions each command executes instead (valgrind's cachegrind, one run each): unlike CPU
+time it does not move with the machine's load, so small differences show on a busy machine too.
 """
 
 from __future__ import annotations
@@ -41,7 +45,8 @@ from pathlib import Path
 
 FLOOR = "import typer, pydantic"
 HERE = Path(__file__).resolve().parent.parent  # this checkout: ``python -m`` imports from the cwd
-COMMANDS = ("--help", "status", "next", "prompt", "hook", "apply")
+COMMANDS = ("--help", "status", "next", "next-known", "prompt", "hook", "apply")
+LABELS = {"hook": "`hook subagent-stop`", "next-known": "`next`, words stemmed before"}
 #: Runs a command as ``python -m gamemaster`` would, then writes its module set to a file.
 MODULES_OF = (
     "import json, runpy, sys\n"
@@ -86,6 +91,9 @@ def prepare(tmp: Path) -> dict[str, Path]:
     pending = tmp / "pending"
     shutil.copytree(between, pending)
     gm(pending, "next")
+    known = tmp / "known"  # between scenes, with the stems the next scene's words have
+    shutil.copytree(between, known)
+    shutil.copy2(pending / "state" / ".cache" / "stems.json", known / "state" / ".cache" / "stems.json")
     master = GameMaster(Workspace(pending))
     scene = master.require_pending()
     first = scene.turns[0]
@@ -99,21 +107,22 @@ def prepare(tmp: Path) -> dict[str, Path]:
     event = {"session_id": "bench", "hook_event_name": "SubagentStop", "stop_hook_active": False,
              "agent_type": "character-" + first.replace("_", "-"), "last_assistant_message": first_reply}
     (tmp / "hook.json").write_text(json.dumps(event, ensure_ascii=False), encoding="utf-8")
-    return {"between": between, "pending": pending, "replied": replied, "first": Path(first)}
+    return {"between": between, "known": known, "pending": pending, "replied": replied, "first": Path(first)}
 
 
 def command_line(name: str, places: dict[str, Path], scratch: Path) -> tuple[list[str], Path | None, str | None]:
     """argv (after ``python``), the workspace it runs on, and its stdin."""
     if name == "floor":
         return ["-c", FLOOR], None, None
-    source = {"next": "between", "hook": "pending", "apply": "replied"}.get(name, "pending")
+    source = {"next": "between", "next-known": "known", "hook": "pending", "apply": "replied"}.get(name, "pending")
     root = places[source]
-    if name in ("next", "hook", "apply"):  # they write: each run on a fresh copy
+    if name in ("next", "next-known", "hook", "apply"):  # they write: each run on a fresh copy
         if scratch.exists():
             shutil.rmtree(scratch)
         shutil.copytree(root, scratch)
         root = scratch
-    args = {"--help": ["--help"], "status": ["status"], "next": ["next"], "prompt": ["prompt", str(places["first"])],
+    args = {"--help": ["--help"], "status": ["status"], "next": ["next"], "next-known": ["next"],
+            "prompt": ["prompt", str(places["first"])],
             "hook": ["hook", "subagent-stop"], "apply": ["apply"]}[name]
     stdin = (places["between"].parent / "hook.json").read_text(encoding="utf-8") if name == "hook" else None
     return ["-m", "gamemaster", "--root", str(root), *args], root, stdin
@@ -126,6 +135,16 @@ def cpu_of(argv: list[str], stdin: str | None, code: Path = HERE) -> float:
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{proc.stderr}")
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def instructions_of(argv: list[str], stdin: str | None, code: Path = HERE) -> int:
+    """Instructions the process executes (valgrind's "I refs"), about 50 times slower than a run."""
+    proc = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                           sys.executable, *argv], input=stdin, capture_output=True, text=True, env=env(), cwd=code)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{proc.stderr}")
+    refs = [line for line in proc.stderr.splitlines() if "I" in line and "refs:" in line]
+    return int(refs[0].rsplit(":", 1)[1].replace(",", ""))
 
 
 def modules_of(name: str, places: dict[str, Path], scratch: Path, code: Path = HERE) -> list[str]:
@@ -208,6 +227,7 @@ def main() -> None:
     parser.add_argument("--importtime", metavar="COMMAND", choices=("floor", *COMMANDS),
                         help="print the slowest imports of one command instead")
     parser.add_argument("--api", action="store_true", help="also time start → first request of the anthropic backend")
+    parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of CPU time")
     parser.add_argument("--before", type=Path, metavar="DIR", help="a folder holding another gamemaster package to compare")
     args = parser.parse_args()
     codes = {"": HERE, **({"before": args.before.resolve()} if args.before else {})}
@@ -223,6 +243,16 @@ def main() -> None:
         times: dict[tuple[str, str], list[float]] = {run: [] for run in runs}
         for name, code in runs:  # a round not counted: it writes the bytecode caches
             cpu_of(*command_line(name, places, scratch)[::2], code=codes[code])
+        if args.instructions:
+            counts = {run: instructions_of(*command_line(run[0], places, scratch)[::2], codes[run[1]]) for run in runs}
+            print("instructions executed (valgrind), millions, one run each")
+            print("| command | instructions | × floor |")
+            print("|---|---:|---:|")
+            for name, code in runs:
+                label = f"`python -c \"{FLOOR}\"` (floor)" if name == "floor" else \
+                    LABELS.get(name, f"`{name}`") + (f", {code}" if code else "")
+                print(f"| {label} | {counts[name, code] / 1e6:,.0f} | {counts[name, code] / counts['floor', '']:.2f} |")
+            return
         for _ in range(args.runs):
             for name, code in runs:
                 argv, _, stdin = command_line(name, places, scratch)
@@ -234,7 +264,7 @@ def main() -> None:
         for name, code in runs:
             cpu = statistics.median(times[name, code])
             label = f"`python -c \"{FLOOR}\"` (floor)" if name == "floor" else \
-                f"`{'hook subagent-stop' if name == 'hook' else name}`" + (f", {code}" if code else "")
+                LABELS.get(name, f"`{name}`") + (f", {code}" if code else "")
             modules = len(modules_of(name, places, scratch, codes[code]))
             print(f"| {label} | {cpu:.3f} | {cpu / floor:.1f} | {modules:,} |")
         if args.api:

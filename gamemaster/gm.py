@@ -10,7 +10,7 @@ Backends are never called while the lock is held.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from .fsio import atomic_write_json
 from .gatherings import overviews
@@ -19,14 +19,16 @@ from .pending import ApplyOutcome, Pending, load_pending, moved_on, scene_record
 from .problems import GamemasterError, Problem
 from .records import SceneRecord
 from .replies import Reply
-from .scene_apply import apply_scene, stage_replies, take_reply
 from .scenes import Force, day_is_over, due_for_reflection, reflections_left_today
 from .snapshot import Snapshot
-from .summary import write_day_summary
-from .transaction import recover
 from .turns import ReplyRequest
 from .workspace import Workspace
-from .writeback import SceneResult
+
+if TYPE_CHECKING:
+    from .writeback import SceneResult
+
+# Taking a reply, writing a scene back (the transaction, the gallery) and the day summary are
+# imported where they are used: `prompt` and `status` start without them.
 
 
 class GameMaster:
@@ -51,6 +53,7 @@ class GameMaster:
         return self.snapshot().agents
 
     def recover(self) -> str | None:
+        from .transaction import recover
         with self.workspace.lock:
             return recover(self.workspace)
 
@@ -67,6 +70,7 @@ class GameMaster:
 
     def open_next(self, force: Force | None = None) -> tuple[Pending, bool]:
         """The pending scene, opening one if there is none. Returns (scene, newly opened)."""
+        from .transaction import recover
         with self.workspace.lock:
             recover(self.workspace)
             existing = self.pending()
@@ -152,6 +156,7 @@ class GameMaster:
             snap = self._still_pending(pending)
             if pending.spec.kind.in_sequence and pending.missing() and turn != pending.missing()[0]:
                 raise GamemasterError(f"scene {pending.spec.ref}: turn {turn + 1} before turn {pending.missing()[0] + 1}")
+            from .scene_apply import take_reply
             reply = take_reply(self.workspace, snap, pending, turn, raw)
             atomic_write_json(self.workspace.inside(pending.reply_path(turn)), reply.model_dump(mode="json", by_alias=True))
             pending.replies[turn] = reply
@@ -171,6 +176,8 @@ class GameMaster:
     # -- writing a scene back ------------------------------------------------
 
     def apply(self, pending: Pending) -> SceneResult:
+        from .scene_apply import apply_scene
+        from .transaction import recover
         with self.workspace.lock:
             recover(self.workspace)
             snap = self._still_pending(pending)
@@ -188,6 +195,7 @@ class GameMaster:
         If any given reply is invalid nothing is stored. Returns None while the
         scene still waits for replies.
         """
+        from .scene_apply import stage_replies
         staged = stage_replies(self.workspace, self.snapshot(), pending, given)
         with self.workspace.lock:
             snap = self._still_pending(pending)
@@ -240,4 +248,5 @@ class GameMaster:
                 return None
             if reflections_left_today(world) and due_for_reflection(world, snap.agents):
                 return None  # evening reflections come before the summary (those the day has room for)
+            from .summary import write_day_summary
             return write_day_summary(self.workspace, world, snap.agents)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field, ValidationError
 
+from .defaults import empty_list
 from .backends.base import Answer, InterviewRequest
 from .fsio import dump_json
 from .briefs import received_ref
@@ -33,7 +34,7 @@ INTERVIEW_IMPORTANCE = 5
 
 class InterviewAnswer(BaseModel):
     answer: str = Field(min_length=1)
-    memories: list[str] = Field(default_factory=list)
+    memories: list[str] = Field(default_factory=empty_list)
 
 
 @dataclass

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SerializationInfo, field_serializer, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from .defaults import empty_dict, empty_list
 from . import jsontext
 from .kinds import settings as kinds_settings
 
@@ -57,9 +58,9 @@ class Memory(BaseModel):
     depth: Annotated[int, Field(strict=True, ge=0)] = 0
     description: Annotated[str, Field(min_length=1)]
     importance: Importance
-    tags: list[str] = Field(default_factory=list)
-    evidence: list[str] = Field(default_factory=list)
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    tags: list[str] = Field(default_factory=empty_list)
+    evidence: list[str] = Field(default_factory=empty_list)
+    metadata: dict[str, Any] = Field(default_factory=empty_dict)
 
     @field_validator("id")
     @classmethod
@@ -99,7 +100,7 @@ class Plan(BaseModel):
     model_config = ConfigDict(extra="allow", defer_build=True)
 
     text: Annotated[str, Field(min_length=1)]
-    tags: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=empty_list)
 
 
 class Interest(BaseModel):
@@ -108,7 +109,7 @@ class Interest(BaseModel):
     model_config = ConfigDict(extra="allow", defer_build=True)
 
     topic: Annotated[str, Field(min_length=1)]
-    tags: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=empty_list)
 
     @model_validator(mode="before")
     @classmethod
@@ -124,7 +125,7 @@ class TalkWish(BaseModel):
 
     with_: Annotated[list[str], Field(alias="with", min_length=1)]
     topic: Annotated[str, Field(min_length=1)]
-    tags: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=empty_list)
     #: The scene the wish was made in: the oldest wish is served first.
     created: str | None = None
 
@@ -149,14 +150,14 @@ class Agent(BaseModel):
     team: str | None = None
     importance_accumulator: Annotated[int, Field(strict=True, ge=0)] = 0
     today_plan: Plan | None = None
-    talk_wishes: list[TalkWish] = Field(default_factory=list)
+    talk_wishes: list[TalkWish] = Field(default_factory=empty_list)
     last_scene: str | None = None
     #: The last WORK, MEETING or ENCOUNTER the agent took part in: who waited longest acts next.
     last_acted: str | None = None
     model: str | None = None
     #: What the character cares about: its prompts show them, they pair ENCOUNTERs and seat
     #: meetings. Last, where saving has always put it (it was an extra key before it was typed).
-    interests: list[Interest] = Field(default_factory=list)
+    interests: list[Interest] = Field(default_factory=empty_list)
 
     @field_validator("id")
     @classmethod
@@ -203,7 +204,7 @@ class Brief(BaseModel):
     text: Annotated[str, Field(min_length=1)]
     to: list[str] | None = None
     created: str
-    seen_by: list[str] = Field(default_factory=list)
+    seen_by: list[str] = Field(default_factory=empty_list)
 
     @field_validator("to")
     @classmethod
@@ -305,16 +306,16 @@ class World(BaseModel):
     model: Annotated[str, at_most(200, "a model name")] | None = None
     #: The weekday of day 1; the others follow (events can recur on a weekday).
     first_weekday: Weekday = "mon"
-    events: list[Event] = Field(default_factory=list)
+    events: list[Event] = Field(default_factory=empty_list)
     events_issued: Annotated[int, Field(ge=0)] = 0
-    today: list[SceneEntry] = Field(default_factory=list)
-    briefs: list[Brief] = Field(default_factory=list)
-    gatherings: list[Gathering] = Field(default_factory=list)
+    today: list[SceneEntry] = Field(default_factory=empty_list)
+    briefs: list[Brief] = Field(default_factory=empty_list)
+    gatherings: list[Gathering] = Field(default_factory=empty_list)
     gatherings_issued: Annotated[int, Field(ge=0)] = 0
     briefs_issued: Annotated[int, Field(ge=0)] = 0
     #: Briefs every addressee has already seen, kept for the record (an imported studio's briefs):
     #: no scene answers them again.
-    past_briefs: list[Brief] = Field(default_factory=list)
+    past_briefs: list[Brief] = Field(default_factory=empty_list)
     pending: str | None = None
 
     @model_validator(mode="before")

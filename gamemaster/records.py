@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from .defaults import empty_list
 from .problems import StateError
 from .scene_spec import SceneSpec
 from .streams import describe_validation_error
@@ -53,7 +54,7 @@ class UsageCall(_Record):
 
 
 class UsageFile(_Record):
-    calls: list[UsageCall] = Field(default_factory=list)
+    calls: list[UsageCall] = Field(default_factory=empty_list)
 
 
 class SceneRecord(_Record):

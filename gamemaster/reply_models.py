@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
+from .defaults import empty_list
 from . import ids
 from .linesize import text_too_long
 from .schedule import GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX
@@ -47,7 +48,7 @@ class MemoryNote(_Strict):
     type: Annotated[str, Field(pattern="^(observation|plan)$")] = "observation"
     description: LineText
     importance: Importance
-    tags: Tags = Field(default_factory=list)
+    tags: Tags = Field(default_factory=empty_list)
 
 
 class ArtifactDraft(_Strict):
@@ -58,25 +59,25 @@ class ArtifactDraft(_Strict):
     content: Text
     summary: Annotated[LineText, Field(description="What colleagues in the room notice.")]
     importance: Importance
-    tags: Tags = Field(default_factory=list)
+    tags: Tags = Field(default_factory=empty_list)
 
 
 class PlanUpdate(_Strict):
     text: LineText
-    tags: Tags = Field(default_factory=list)
+    tags: Tags = Field(default_factory=empty_list)
     importance: Importance
 
 
 class TalkWishDraft(_Strict):
     with_: Annotated[Tags, Field(alias="with", min_length=1)]
     topic: LineText
-    tags: Tags = Field(default_factory=list)
+    tags: Tags = Field(default_factory=empty_list)
 
 
 class Insight(_Strict):
     description: LineText
     importance: Importance
-    tags: Tags = Field(default_factory=list)
+    tags: Tags = Field(default_factory=empty_list)
     evidence: Annotated[Tags, Field(min_length=1)]
 
 
@@ -85,7 +86,7 @@ class ConversationNote(_Strict):
 
     summary: LineText
     importance: Importance
-    tags: Tags = Field(default_factory=list)
+    tags: Tags = Field(default_factory=empty_list)
 
 
 #: Takeaways go into the conversation memory with the transcript: bounded so the line fits.
@@ -132,15 +133,15 @@ class Reply(_Strict):
     scene: Annotated[str, Field(pattern=r"^day-\d{3,}/scene-\d{2,}$")]
     action: Annotated[str, Field(min_length=1, description="What the character does.")]
     says: Annotated[str, AfterValidator(_fits_a_line)] = Field("", description="What the character says aloud.")
-    memories: list[MemoryNote] = Field(default_factory=list)
-    artifacts: list[ArtifactDraft] = Field(default_factory=list)
+    memories: list[MemoryNote] = Field(default_factory=empty_list)
+    artifacts: list[ArtifactDraft] = Field(default_factory=empty_list)
     plan: PlanUpdate | None = None
-    talk_wishes: list[TalkWishDraft] = Field(default_factory=list)
-    insights: list[Insight] = Field(default_factory=list)
+    talk_wishes: list[TalkWishDraft] = Field(default_factory=empty_list)
+    insights: list[Insight] = Field(default_factory=empty_list)
     conversation: ConversationNote | None = None
-    takeaways: Annotated[list[Takeaway], Field(max_length=TAKEAWAYS_MAX)] = Field(default_factory=list)
+    takeaways: Annotated[list[Takeaway], Field(max_length=TAKEAWAYS_MAX)] = Field(default_factory=empty_list)
     gathering: GatheringDraft | None = None
-    invitations: Annotated[list[InvitationAnswer], Field(max_length=50)] = Field(default_factory=list)
+    invitations: Annotated[list[InvitationAnswer], Field(max_length=50)] = Field(default_factory=empty_list)
 
 
 def reply_schema(model: type[Reply] = Reply) -> dict:

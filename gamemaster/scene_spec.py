@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .defaults import empty_dict, empty_list
 from .ids import agent_id
 from .kinds import get_kind
 from .models import scene_ref
@@ -35,20 +36,20 @@ class SceneSpec(BaseModel):
     scene: int
     participants: list[str] = Field(min_length=1)
     topic: str | None = None
-    topic_tags: list[str] = Field(default_factory=list)
+    topic_tags: list[str] = Field(default_factory=empty_list)
     reason: str
     rounds: int = 1
-    brief_ids: list[str] = Field(default_factory=list)
+    brief_ids: list[str] = Field(default_factory=empty_list)
     #: The scheduled event this scene is (an EVENT) or answers (the MEETING it opens).
     event_id: str | None = None
     #: A WORK scene in a large studio seats people in several rooms side by side: each sees
     #: and observes only the others in their room. Empty: everyone is in one room.
-    rooms: list[list[str]] = Field(default_factory=list)
+    rooms: list[list[str]] = Field(default_factory=empty_list)
     #: The time of day (``slots.py``); None in a scene opened before the day had slots.
     slot: Slot | None = None
     #: The gathering this scene is (a GATHERING), and who was invited, came and stayed away.
     gathering_id: str | None = None
-    attendance: dict[str, list[str]] = Field(default_factory=dict)
+    attendance: dict[str, list[str]] = Field(default_factory=empty_dict)
 
     @field_validator("type")
     @classmethod
@@ -104,7 +105,7 @@ class Force(BaseModel):
     model_config = ConfigDict(defer_build=True)
 
     type: str | None = None
-    participants: list[str] = Field(default_factory=list)
+    participants: list[str] = Field(default_factory=empty_list)
     topic: str | None = None
 
     @field_validator("type")

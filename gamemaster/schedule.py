@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .defaults import empty_dict, empty_list
 from .ids import agent_id, parse_scene_ref
 from .slots import Slot
 
@@ -33,7 +34,7 @@ class Event(BaseModel):
     #: The time of day it happens (``slots.py``); morning: right after ARRIVAL.
     slot: Slot = "morning"
     #: The days on which it has taken place.
-    held: list[int] = Field(default_factory=list)
+    held: list[int] = Field(default_factory=empty_list)
 
     @field_validator("to")
     @classmethod
@@ -74,7 +75,7 @@ class Gathering(BaseModel):
     slot: Slot
     place: Annotated[str, Field(min_length=1, max_length=GATHERING_PLACE_MAX)]
     invited: Annotated[list[str], Field(max_length=GATHERING_INVITED_MAX)]
-    answers: dict[str, RSVP] = Field(default_factory=dict)
+    answers: dict[str, RSVP] = Field(default_factory=empty_dict)
     #: The scene it was proposed in.
     created: str
     held: str | None = None

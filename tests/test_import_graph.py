@@ -44,7 +44,8 @@ LAZY_IMPORTS: dict[str, str] = {
                               "it loads the Game Master only when the subagent was a character with a turn, "
                               "and the prompt templates (and the reply contract) only to write subagent files",
     "gamemaster.gm": "start-up of `prompt`, `status` and the hook: opening a scene and building a prompt (memory "
-                     "selection, the reply contract naming every kind) load only when a prompt is built",
+                     "selection, the reply contract naming every kind) load only when a prompt is built; taking a reply, "
+                     "writing a scene back and the day summary only when they run",
     "gamemaster.writeback": "start-up of every command that loads the Game Master: the news module (and the "
                             "retrieval package under it) loads only when a scene is written back",
     "gamemaster.mcp_server": "start-up of `gamemaster mcp`: the server lists its tools before any is "
@@ -59,7 +60,7 @@ LAZY_IMPORTS: dict[str, str] = {
 VALUE_LAYER = {
     "gamemaster.scene_spec", "gamemaster.turns", "gamemaster.reply_models", "gamemaster.topics",
     "gamemaster.models", "gamemaster.ids", "gamemaster.slots", "gamemaster.lang", "gamemaster.linesize",
-    "gamemaster.jsontext", "gamemaster.problems", "gamemaster.schedule",
+    "gamemaster.jsontext", "gamemaster.problems", "gamemaster.schedule", "gamemaster.defaults",
 }
 #: ``kinds/settings.py`` reads world.json's ``kinds`` mapping through the registry for ``World``.
 REGISTRY = {"gamemaster.kinds", "gamemaster.kinds.base", "gamemaster.kinds.settings"}

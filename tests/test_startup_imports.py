@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -43,6 +44,11 @@ NEVER = ("anthropic", "httpx", "httpx2", "claude_agent_sdk", "mcp", "jsonlines",
 ONE_SCENE = ("rich", "yaml", "sqlite3", "gamemaster.requests", "gamemaster.contract", "gamemaster.news",
              "gamemaster.kinds.reflection", "gamemaster.kinds.event", "gamemaster.kinds.gathering",
              "gamemaster.kinds.arrival")
+
+#: Writing a scene back (the transaction, the gallery), taking a reply and the day summary: not
+#: needed to show a prompt or the studio's state.
+WRITE_BACK = ("gamemaster.scene_apply", "gamemaster.transaction", "gamemaster.writeback", "gamemaster.gallery",
+              "gamemaster.summary")
 
 
 def heavy(modules: list[str], extra: tuple[str, ...] = ()) -> str:
@@ -80,12 +86,12 @@ def modules_of(tmp_path, root, *args: str, stdin: str | None = None) -> list[str
 
 def test_prompt_loads_no_backend_no_rich_no_index(studio, tmp_path):
     root, first, _, _ = studio
-    assert heavy(modules_of(tmp_path, root, "prompt", first), ONE_SCENE) == ""
+    assert heavy(modules_of(tmp_path, root, "prompt", first), ONE_SCENE + WRITE_BACK) == ""
 
 
 def test_status_loads_rich_only_for_people(studio, tmp_path):
     root, _, _, _ = studio
-    assert heavy(modules_of(tmp_path, root, "status", "--json"), ONE_SCENE) == ""
+    assert heavy(modules_of(tmp_path, root, "status", "--json"), ONE_SCENE + WRITE_BACK) == ""
     for_people = modules_of(tmp_path, root, "status")
     assert "rich.table" in for_people  # it prints a table
     assert heavy(for_people, tuple(m for m in ONE_SCENE if m != "rich")) == ""
@@ -121,3 +127,62 @@ def test_only_the_command_a_run_names_is_built_and_anything_unclear_builds_all()
     assert command_word([]) is None
     assert command_word(["--root"]) is None
     assert command_word(["--verbose", "next"]) is None
+
+
+def test_no_model_field_starts_from_a_builtin_factory():
+    """pydantic reads a default factory's signature while building a model; a builtin's
+    (``list``, ``dict``) is parsed with ``tokenize``, whose first use costs every command
+    about 6 ms of start-up. Each model of the toolkit's modules starts its empty fields from
+    ``gamemaster.defaults`` instead."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from pydantic import BaseModel
+
+    import gamemaster
+
+    found = []
+    for info in pkgutil.walk_packages(gamemaster.__path__, "gamemaster."):
+        if info.name.endswith("__main__"):
+            continue  # runs the command line
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if inspect.isclass(value) and issubclass(value, BaseModel) and value.__module__ == info.name:
+                found += [f"{info.name}.{name}.{field}" for field, spec in value.model_fields.items()
+                          if inspect.isbuiltin(spec.default_factory) or isinstance(spec.default_factory, type)]
+    assert found == []
+
+
+def test_next_on_words_met_before_loads_no_stemmer_and_opens_the_same_scene(studio, tmp_path):
+    """The stems a command computed are kept in ``state/.cache/stems.json``; a later command that
+    meets only those words neither imports the Snowball stemmers nor stems, and its prompts are
+    the same as with stemming. A damaged file is stemmed past, with the same prompts."""
+    root, _, _, _ = studio
+    between = tmp_path / "between"
+    subprocess.run(["cp", "-a", str(root), str(between)], check=True)
+    gm = GameMaster(Workspace(between))
+    pending = gm.require_pending()
+    for turn, agent in enumerate(pending.turns):
+        gm.submit_reply(agent, OfflineBackend().reply(gm.build_request(pending, turn)))
+    gm.apply_pending()
+    stems = Path("state", ".cache", "stems.json")
+    (between / stems).unlink(missing_ok=True)
+    copies = {name: tmp_path / name for name in ("first", "again", "damaged")}
+    for copy in copies.values():
+        subprocess.run(["cp", "-a", str(between), str(copy)], check=True)
+
+    first = modules_of(tmp_path, copies["first"], "next")
+    assert "snowballstemmer" in first  # nothing stemmed before: the stemmer runs, and its stems are kept
+    (copies["again"] / stems).write_bytes((copies["first"] / stems).read_bytes())
+    (copies["damaged"] / stems).write_text('{"stemmer": "x", "stems": {"de": {"turm": 1', encoding="utf-8")
+    assert "snowballstemmer" not in modules_of(tmp_path, copies["again"], "next")
+    assert "snowballstemmer" in modules_of(tmp_path, copies["damaged"], "next")
+
+    def scenes(copy):
+        return {p.relative_to(copy): p.read_bytes() for p in (copy / "scenes").rglob("*") if p.is_file()}
+
+    opened = scenes(copies["first"])
+    assert any(p.name.endswith(".md") for p in opened)  # the prompts were written
+    assert scenes(copies["again"]) == opened
+    assert scenes(copies["damaged"]) == opened

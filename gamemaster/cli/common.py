@@ -15,17 +15,19 @@ from typing import Annotated, Optional
 import typer
 
 from ..printable import printable
-from ..problems import GamemasterError, StateError
+from ..problems import GamemasterError, Problem, StateError
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for programs.")]
 
 
 class Context:
     def __init__(self, root: Optional[Path]):
+        from ..stems import STORE
         from ..workspace import Workspace, resolve_root
 
         self.root = root
         self.workspace = Workspace(resolve_root(root))
+        STORE.keep_in(self.workspace.root)
 
     def target(self, directory: Optional[Path]) -> Path:
         """Where a command that creates a workspace puts it: DIRECTORY, else ``--root``, else the
@@ -40,6 +42,20 @@ class Context:
         self.workspace.require()
         self._gm = GameMaster(self.workspace)
         return self._gm
+
+    def keep_stems(self) -> None:
+        """The stems this command computed, for the next one (``stems.py``); only into a workspace."""
+        from ..stems import STORE
+
+        if not STORE.added or not self.workspace.state.is_dir():
+            return
+        try:
+            STORE.save()
+        except StateError as exc:  # a link out of the workspace: said as for every write
+            self.workspace.warn(Problem("state/.cache/stems.json", None, str(exc).split(": ", 1)[-1], warning=True))
+        except OSError as exc:  # a derived file: the command did its work, the next one stems again
+            reason = exc.strerror or str(exc)
+            self.workspace.warn(Problem("state/.cache/stems.json", None, f"not written: {reason}", warning=True))
 
     def report_warnings(self) -> None:
         found = getattr(getattr(self, "_gm", None), "warnings", []) + self.workspace.warnings
@@ -104,6 +120,7 @@ def run(ctx: typer.Context, action):
     except OSError as exc:
         fail(describe_os_error(ctx.obj.workspace, exc))
     finally:
+        ctx.obj.keep_stems()
         ctx.obj.report_warnings()
 
 

@@ -20,6 +20,7 @@ from functools import lru_cache
 from itertools import repeat
 from typing import Iterable
 
+from ..stems import STORE as STEMS
 from ..topics import STOPWORDS as FILLER
 
 #: Bumped whenever the pipeline changes, so indexes built with an older one are rebuilt.
@@ -253,12 +254,25 @@ class _Words:
     """Words → terms for one language."""
 
     def __init__(self, language: str):
-        self._stem_word = _stemmer(language)
+        self._language = language
+        #: Stems of earlier runs and of this one (``stems.py``); None: no stemmer for the language.
+        self._stems: dict[str, str] | None = {} if language in _STEMMERS else None
+        self._stems_read = False
         #: lowercased word → its term, or "" for a word that is no term (stopword, one letter)
         self._terms: dict[str, str] = {}
 
     def stem(self, word: str) -> str:
-        return self._stem_word(word) if self._stem_word else word
+        stems = self._stems
+        if stems is None:
+            return word
+        if not self._stems_read:  # the stems file is read when the first word is stemmed
+            self._stems = stems = STEMS.table(self._language)
+            self._stems_read = True
+        found = stems.get(word)
+        if found is None:
+            found = stems[word] = _stemmer(self._language)(word)
+            STEMS.added += 1
+        return found
 
     def _term(self, word: str) -> str:
         term = "" if len(word) < 2 or word in STOPWORDS else self.stem(word)

@@ -302,6 +302,7 @@ def _victim(tmp_path: Path) -> Path:
     ("scenes/day-001/summary.md", ("day", "advance")),  # written when the day closes
     ("state/.cache/vera.json", ("status",)),  # a derived file
     ("state/.cache/vera.search.sqlite", ("recall", "vera", "Knochentürme")),  # SQLite writes where it points
+    ("state/.cache/stems.json", ("next",)),  # the stems a command computed, kept for the next one
 ])
 def test_no_write_follows_a_link_out_of_the_workspace(tmp_path, relative, args):
     workspace = fk.studio(tmp_path / "ws")

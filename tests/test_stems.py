@@ -1,0 +1,58 @@
+"""The stems kept between runs (``gamemaster/stems.py``): merged with what another command wrote
+meanwhile, and never taken from another stemmer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gamemaster.problems import StateError
+from gamemaster.retrieval.text import Analyzer
+from gamemaster.stems import StemStore, stemmer_key
+
+
+def test_a_save_keeps_what_another_command_wrote_meanwhile(tmp_path):
+    path = tmp_path / "state" / ".cache" / "stems.json"
+    one, other = StemStore(), StemStore()
+    for store, word, stem in ((one, "türme", "turm"), (other, "brücken", "bruck")):
+        store.keep_in(tmp_path)
+        store.table("de")[word] = stem
+        store.added += 1
+    assert one.save() and other.save()
+    assert not other.save()  # nothing new since
+    assert json.loads(path.read_text(encoding="utf-8"))["stems"] == {"de": {"türme": "turm", "brücken": "bruck"}}
+
+
+def test_stems_of_another_stemmer_are_not_used(tmp_path, monkeypatch):
+    path = tmp_path / "state" / ".cache" / "stems.json"
+    path.parent.mkdir(parents=True)
+    # What the German stemmer makes of "türme", as if written by another (older) stemmer.
+    path.write_text(json.dumps({"stemmer": stemmer_key() + "-older", "stems": {"de": {"türme": "wrong"}}}), encoding="utf-8")
+    store = StemStore()
+    monkeypatch.setattr("gamemaster.retrieval.text.STEMS", store)
+    store.keep_in(tmp_path)
+    assert Analyzer("de").terms("Türme") == ["turm"]
+    path.write_text(json.dumps({"stemmer": stemmer_key(), "stems": {"de": {"türme": "kept"}}}), encoding="utf-8")
+    fresh = StemStore()
+    monkeypatch.setattr("gamemaster.retrieval.text.STEMS", fresh)
+    fresh.keep_in(tmp_path)
+    assert Analyzer("de").terms("Türme") == ["kept"]  # the file's stem is taken as it is: it is only read, never checked
+
+
+def test_a_stems_file_linked_out_of_the_workspace_is_neither_read_nor_written(tmp_path):
+    root = tmp_path / "studio"
+    (root / "state" / ".cache").mkdir(parents=True)
+    (root / "state" / "world.json").write_text("{}", encoding="utf-8")
+    outside = tmp_path / "outside.json"
+    planted = json.dumps({"stemmer": stemmer_key(), "stems": {"de": {"türme": "planted"}}})
+    outside.write_text(planted, encoding="utf-8")
+    (root / "state" / ".cache" / "stems.json").symlink_to(outside)
+    store = StemStore()
+    store.keep_in(root)
+    assert store.table("de") == {}  # not read through the link
+    store.table("de")["türme"] = "turm"
+    store.added += 1
+    with pytest.raises(StateError, match="a symbolic link leads it out of the workspace"):
+        store.save()
+    assert outside.read_text(encoding="utf-8") == planted
