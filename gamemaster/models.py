@@ -117,6 +117,18 @@ class Interest(BaseModel):
         return {"topic": data} if isinstance(data, str) else data
 
 
+class DayMemories(BaseModel):
+    """Memories of earlier days a character's prompts show all day (``day_memories.py``)."""
+
+    model_config = ConfigDict(extra="allow", defer_build=True)
+
+    #: The day they were chosen for, at its first plan, from the memories of the days before.
+    day: Annotated[int, Field(ge=1)]
+    ids: list[str] = Field(default_factory=list)
+    #: A memory's id → the heard lines shown under it (``retrieval.heard``).
+    heard: dict[str, list[str]] = Field(default_factory=dict)
+
+
 class TalkWish(BaseModel):
     """An agent wants to talk with colleagues about a topic."""
 
@@ -157,6 +169,7 @@ class Agent(BaseModel):
     #: What the character cares about: its prompts show them, they pair ENCOUNTERs and seat
     #: meetings. Last, where saving has always put it (it was an extra key before it was typed).
     interests: list[Interest] = Field(default_factory=list)
+    day_memories: DayMemories | None = None
 
     @field_validator("id")
     @classmethod
@@ -191,6 +204,7 @@ class Agent(BaseModel):
         # Without a team or interests the file stays as it was written: no "team": null or
         # "interests": [] appears in every hand-made character when it is next saved.
         left_out = ({"team"} if self.team is None else set()) | ({"interests"} if "interests" not in self.model_fields_set else set())
+        left_out |= {"day_memories"} if self.day_memories is None else set()
         return self.model_dump(mode="json", by_alias=True, exclude=left_out or None)
 
 

@@ -51,6 +51,13 @@ class Settings:
     now: tuple[int, int] | None = None
     #: An agent id → how colleagues call them, for heard lines (``heard.py``); None: the id.
     name_of: Callable[[str], str] | None = None
+    #: Memories the prompt shows elsewhere (``day_memories.py``): never picked again, and
+    #: what one of them says is not said again by a near-duplicate.
+    elsewhere: tuple[Memory, ...] = ()
+
+    @property
+    def excluded(self) -> frozenset[str]:
+        return frozenset(m.id for m in self.elsewhere)
 
     def speaker(self, agent_id: str) -> str:
         return self.name_of(agent_id) if self.name_of else agent_id
