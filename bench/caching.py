@@ -51,9 +51,16 @@ def play(days: int, call_seconds: float, ttl: str) -> dict:
         api_module.CACHE_CONTROL = {"type": "ephemeral", "ttl": ttl}
     api = FakeMessagesAPI(answer=None, call_seconds=call_seconds)
     backend = offline_played(api, concurrency=1)
-    by_day = []
+    by_day, kept = [], []
     with tempfile.TemporaryDirectory() as folder:
         gm = GameMaster(init_workspace(Path(folder) / "studio"))
+        played = backend.reply
+
+        def reply(request):
+            kept.append(still_shown(gm.workspace, request))
+            return played(request)
+
+        backend.reply = reply
         for _ in range(days):
             first = len(api.usages)
             advance_days(gm, backend, days=1)
@@ -67,7 +74,23 @@ def play(days: int, call_seconds: float, ttl: str) -> dict:
         if start in last:
             gaps.append(number * call_seconds - last[start])
         last[start] = number * call_seconds
-    return {"model": api.bodies[0]["model"], "days": by_day, "gaps": gaps}
+    return {"model": api.bodies[0]["model"], "days": by_day, "gaps": gaps, "kept": kept}
+
+
+def still_shown(workspace, request) -> list[int]:
+    """What a prompt keeps of the memories the scene's own selection would show from the whole
+    ``memory_budget``: [of all of them, shown; of the ten it ranks most relevant, shown]."""
+    import gamemaster.requests
+
+    selection_for = getattr(gamemaster.requests, "selection_for", None)
+    if selection_for is None:  # an older tree (--old) chose memories elsewhere: not measured there
+        return [0, 0, 0, 0]
+    world = workspace.load_world()
+    names = {a: workspace.load_agent(a).name for a in request.roster}
+    full = selection_for(workspace, world, request.agent, request.spec, request.briefs, names)
+    shown = {m.id for m in request.memories}
+    top = [p.memory.id for p in full.picked if p.section == "relevant"][:10]
+    return [len(full.ids), sum(i in shown for i in full.ids), len(top), sum(i in shown for i in top)]
 
 
 def play_revision(revision: str, days: int, call_seconds: float) -> dict:
@@ -141,6 +164,12 @@ def main() -> None:
         print(f"\nWith caching, the new order's {args.days} days cost {total_usd(new, True):.3f} USD, the old order's "
               f"{total_usd(old, True):.3f} USD ({total_usd(new, True) / total_usd(old, True) - 1:+.1%}); the new prompts "
               f"carry the studio bible, so without caching they would cost {total_usd(new, False):.3f} USD.")
+    for label, run in (("old order", old), ("new order", new)):
+        whole, kept, top, top_kept = (sum(k[i] for k in run.get("kept", [])) for i in range(4)) if run else (0,) * 4
+        if whole and top:
+            print(f"\n{label}: of the memories each scene's own selection shows from the whole memory_budget, "
+                  f"the prompts show {kept / whole:.1%} ({kept:,} of {whole:,}); of the ten it ranks most "
+                  f"relevant, {top_kept / top:.1%} ({top_kept:,} of {top:,}).")
     gaps = new["gaps"]
     over = sum(gap > 300 for gap in gaps)
     print(f"\nGaps between calls that send the same character's cached start: median {statistics.median(gaps):.0f} s, "
