@@ -127,6 +127,8 @@ class DayMemories(BaseModel):
     ids: list[str] = Field(default_factory=list)
     #: A memory's id → the heard lines shown under it (``retrieval.heard``).
     heard: dict[str, list[str]] = Field(default_factory=dict)
+    #: The newest reflections then: prompts show them with the persona all day.
+    reflections: list[str] = Field(default_factory=list)
 
 
 class TalkWish(BaseModel):

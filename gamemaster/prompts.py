@@ -65,6 +65,9 @@ class PromptContext:
     bible: str = ""
     #: The memories of earlier days chosen for the day (``day_memories.py``), rendered (empty: none).
     earlier: str = ""
+    #: The newest reflections when they were chosen, rendered; None: the selection's own. A
+    #: reflection the selection adds then stands with this scene's memories.
+    day_reflections: str | None = None
 
 
 TemplateFinder = Callable[[str], Path]
@@ -159,9 +162,12 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
     # there, not again in the section of the selection it came from.
     since = {m.id for m in ctx.since}
 
-    def section(name: str) -> str:
-        picked = sorted(ctx.selection.section(name, exclude=since), key=lambda p: p.offset)
+    def section(*names: str) -> str:
+        picked = sorted((p for name in names for p in ctx.selection.section(name, exclude=since)), key=lambda p: p.offset)
         return bullet_list([memory_text(p.memory, language, p.heard) for p in picked])
+
+    # With the day's reflections above, one written since stands with this scene's memories.
+    day_reflections = ctx.day_reflections is not None
 
     return {
         "studio": ctx.world.studio,
@@ -187,10 +193,10 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "slot": phrase(language, f"slot_{spec.slot}") if spec.slot else EMPTY,
         "since": memories(ctx.since),
         "replan": phrase(language, "replan") if ctx.replan else "",
-        "reflections": section("reflections"),
-        "relevant": section("relevant"),
+        "reflections": (ctx.day_reflections or EMPTY) if day_reflections else section("reflections"),
+        "relevant": section("relevant", "reflections") if day_reflections else section("relevant"),
         # The name of the relevant section before strategies existed; older workspaces' templates use it.
-        "focused": section("relevant"),
+        "focused": section("relevant", "reflections") if day_reflections else section("relevant"),
         "recent": section("recent"),
         "earlier": ctx.earlier or EMPTY,
         "transcript": render_transcript(ctx.transcript, len(spec.participants), language, ctx.world.transcript_budget),

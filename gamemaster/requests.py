@@ -33,7 +33,7 @@ def selection_for(workspace: Workspace, world: World, agent: Agent, spec: SceneS
     query = scene_query(agent, spec, briefs, names)
     settings = settings_for(world, budget=max(0, world.memory_budget - reserve), now=(spec.day, spec.scene),
                             name_of=speaker_names(workspace, names))
-    settings = replace(settings, elsewhere=elsewhere)
+    settings = replace(settings, elsewhere=elsewhere, whole=world.memory_budget)
     return get_strategy(world.selection).select(workspace.stream(agent.id), query, settings)
 
 
@@ -79,12 +79,15 @@ def build_request(
     heard_recently = news.heard_recently(exchanges, agent_id, speaker_names(workspace, names), world.language)
     heard_chars = len(phrase(world.language, "heard_recently", lines=heard_recently)) if heard_recently else 0
     # The day's memories only where the template shows them; else each scene chooses from the whole budget.
-    day = day_memories.shown(workspace, world, agent) if uses_placeholder(workspace.template_path, "character.md",
-                                                                          day_memories.PLACEHOLDER) else []
+    chosen = day_memories.shown(workspace, world, agent) if uses_placeholder(workspace.template_path, "character.md",
+                                                                             day_memories.PLACEHOLDER) else None
+    reflections, day = chosen or ([], [])
     selection = selection_for(workspace, world, agent, spec, briefs, names,
-                              reserve=heard_chars + day_memories.chars(day, world.language),
-                              elsewhere=tuple(memory for memory, _ in day))
-    memories = day_memories.in_stream_order([memory for memory, _ in day] + selection.memories) if day else selection.memories
+                              reserve=heard_chars + day_memories.chars(reflections + day, world.language),
+                              elsewhere=tuple(memory for memory, _ in reflections + day))
+    memories = selection.memories
+    if chosen:
+        memories = day_memories.in_stream_order([memory for memory, _ in reflections + day] + memories)
     if warnings is not None:
         warnings += [p for p in selection.problems if p not in warnings]
     last = parse_scene_ref(agent.last_scene) if agent.last_scene else (0, 0)
@@ -125,6 +128,7 @@ def build_request(
         replan=replan,
         heard_recently=heard_recently,
         earlier=day_memories.render(day, world.language),
+        day_reflections=day_memories.render(reflections, world.language) if chosen else None,
     )
     prompt, segments = build_prompt(workspace.template_path, ctx)
     if whole and shelf_text not in prompt:

@@ -185,3 +185,21 @@ def test_a_template_without_the_days_memories_chooses_each_scene_from_the_whole_
     assert agent.pop("day_memories")["ids"]
     path.write_text(json.dumps(agent, ensure_ascii=False), encoding="utf-8")
     assert GameMaster(Workspace(workspace.root)).build_request(pending, 0).prompt == request.prompt
+
+
+def test_a_reflection_written_during_the_day_leaves_the_part_cached_above_the_scene_unchanged(gm, workspace):
+    from gamemaster.backends.offline import OfflineBackend
+
+    run_scene(gm, OfflineBackend())  # ARRIVAL
+    pending, _ = gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
+    before = gm.build_request(pending, 0)
+    run_scene(gm, OfflineBackend())
+    run_scene(gm, OfflineBackend(), Force(type=SceneType.REFLECTION, participants=["vera"]))
+    found, _ = workspace.stream("vera").tail(40)
+    new = [m.memory for m in found if m.memory.type == "reflection" and m.memory.scene_key[0] == 1]
+    assert new, "the reflection scene wrote a reflection"
+    pending, _ = gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
+    after = gm.build_request(pending, 0)
+    assert (after.stable_prompt, after.day_prompt) == (before.stable_prompt, before.day_prompt)
+    # The new reflection is still shown, with this scene's memories.
+    assert new[-1].id in after.shown and new[-1].id in after.prompt.split(after.day_prompt, 1)[1]

@@ -54,6 +54,10 @@ class Settings:
     #: Memories the prompt shows elsewhere (``day_memories.py``): never picked again, and
     #: what one of them says is not said again by a near-duplicate.
     elsewhere: tuple[Memory, ...] = ()
+    #: ``memory_budget`` when ``budget`` is what other sections left of it: the newest reflections'
+    #: share is of this, so it does not move with them (they stand where a prompt stays the same
+    #: from scene to scene). None: ``budget``.
+    whole: int | None = None
 
     @property
     def excluded(self) -> frozenset[str]:

@@ -130,7 +130,8 @@ class _Run:
 
     def _newest_reflections(self) -> None:
         """The character's latest conclusions: the newest always, more within their share."""
-        share = Budget(max(int(self.settings.budget * REFLECTION_SHARE), 1), self.settings.language)
+        whole = self.settings.whole or self.settings.budget
+        share = Budget(max(int(whole * REFLECTION_SHARE), 1), self.settings.language)
         for position, doc in enumerate(self.index.newest(8, reflections=True)):
             memory = self._memory(doc)
             if memory is None or memory.depth < 1 or memory.id in self.excluded:
