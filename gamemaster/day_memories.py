@@ -1,7 +1,7 @@
 """The memories of earlier days a character keeps in view for a whole day.
 
 A scene's memories are chosen for that scene, so no two prompts share them and an API's
-prompt cache can never reuse them. Part of ``memory_budget`` (``DAY_SHARE``) therefore goes
+prompt cache can never reuse them. Part of ``memory_budget`` (``day_memory_share``) therefore goes
 to memories chosen once a day: when the character declares the day's plan (its ARRIVAL),
 from the memories of the days before, for what the day is about (the plan and its tags, the
 briefs it has, its interests and talk wishes). Its newest reflections then are kept
@@ -26,8 +26,6 @@ from .retrieval.render import memory_text
 if TYPE_CHECKING:
     from .workspace import Workspace
 
-#: The share of ``memory_budget`` the day's memories take; each scene's own get the rest.
-DAY_SHARE = 0.4
 #: The placeholder of ``character.md`` that shows them; a template without it shows none,
 #: and then every scene chooses from the whole budget as before.
 PLACEHOLDER = "earlier"
@@ -51,7 +49,7 @@ def choose(workspace: "Workspace", world: World, agent: Agent, day: int, briefs:
     (call it before that day's memories are written), and its newest reflections then, which
     its prompts show with the persona: a reflection written during the day is shown with the
     scene's memories, so the part above stays the same all day."""
-    settings = settings_for(world, budget=int(world.memory_budget * DAY_SHARE), now=(day, 0),
+    settings = settings_for(world, budget=int(world.memory_budget * world.day_memory_share), now=(day, 0),
                             name_of=speaker_names(workspace, names))
     settings = replace(settings, whole=world.memory_budget)
     selection = get_strategy(world.selection).select(workspace.stream(agent.id), day_query(agent, briefs, names), settings)
@@ -69,7 +67,7 @@ def shown(workspace: "Workspace", world: World, agent: Agent) -> tuple[Shown, Sh
     ``memory_budget`` holds (a budget lowered since they were chosen cuts them short);
     None where none were chosen yet."""
     block = agent.day_memories
-    if block is None:
+    if block is None or not world.day_memory_share:
         return None
     found = workspace.stream(agent.id).find([*block.reflections, *block.ids])
     used = 0

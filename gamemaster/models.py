@@ -304,6 +304,10 @@ class World(BaseModel):
     selection: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$"), at_most(64, "a module name")] = "ranked"
     #: Characters of rendered memory lines one prompt may hold.
     memory_budget: Annotated[int, Field(ge=500), at_most(1_000_000, _PROMPT_CHARS)] = 10_000
+    #: The share of ``memory_budget`` that goes to memories of earlier days chosen once a day
+    #: (``day_memories.py``), which an API caches all day; 0: each scene chooses from all of it.
+    day_memory_share: Annotated[float, Field(ge=0), at_most(
+        0.8, "each scene keeps a fifth of memory_budget for what it is about")] = 0.4
     retrieval_weights: RetrievalWeights = Field(default_factory=lambda: RetrievalWeights())
     #: Story days after which a memory's recency score has halved.
     recency_half_life: Annotated[float, Field(gt=0), at_most(10_000, "story days; longer is no fading at all")] = 3.0

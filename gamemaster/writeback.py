@@ -187,7 +187,7 @@ def plan_scene(
         # The day's first plan chooses the memories of earlier days its prompts show all day,
         # from the stream as it stands before this scene is written.
         chosen = updated[agent_id].day_memories
-        if reply.plan is not None and (chosen is None or chosen.day != spec.day):
+        if reply.plan is not None and world.day_memory_share and (chosen is None or chosen.day != spec.day):
             briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]
             updated[agent_id].day_memories = day_memories.choose(workspace, world, updated[agent_id], spec.day, briefs, names)
 

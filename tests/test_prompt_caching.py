@@ -20,20 +20,23 @@ def uncached(usage: dict) -> dict:
     return {"input_tokens": prompt, "output_tokens": usage["output_tokens"]}
 
 
-def test_a_day_reads_most_of_its_input_from_the_cache_and_costs_less_than_without(gm):
-    # Ten seconds a call, one call at a time: the slowest a day of calls goes by.
+def test_every_day_reads_most_of_its_input_from_the_cache_and_costs_less_than_without(gm):
+    # Ten seconds a call, one call at a time: the slowest a day of calls goes by. The second day
+    # is the one that shows whether memories are shared: the first has few to choose from.
     api = FakeMessagesAPI(answer=None, call_seconds=10.0)
     backend = offline_played(api, concurrency=1)
-    advance_days(gm, backend, days=1)
-    usages, model = api.usages, api.bodies[0]["model"]
-    assert len(usages) > 30
-    prompt = sum(u["input_tokens"] + u["cache_read_input_tokens"] + u["cache_creation_input_tokens"] for u in usages)
-    read = sum(u["cache_read_input_tokens"] for u in usages) / prompt
-    written = sum(u["cache_creation_input_tokens"] for u in usages) / prompt
-    with_cache = sum(cost_usd(model, u) for u in usages)
-    without = sum(cost_usd(model, uncached(u)) for u in usages)
-    assert read >= 0.60, f"read from cache: {read:.1%} of input tokens (written: {written:.1%})"
-    assert with_cache < without * 0.75, f"with caching ${with_cache:.4f}, without ${without:.4f}"
+    for day in (1, 2):
+        first = len(api.usages)
+        advance_days(gm, backend, days=1)
+        usages, model = api.usages[first:], api.bodies[0]["model"]
+        assert len(usages) > 30
+        prompt = sum(u["input_tokens"] + u["cache_read_input_tokens"] + u["cache_creation_input_tokens"] for u in usages)
+        read = sum(u["cache_read_input_tokens"] for u in usages) / prompt
+        written = sum(u["cache_creation_input_tokens"] for u in usages) / prompt
+        with_cache = sum(cost_usd(model, u) for u in usages)
+        without = sum(cost_usd(model, uncached(u)) for u in usages)
+        assert read >= 0.60, f"day {day}: read from cache: {read:.1%} of input tokens (written: {written:.1%})"
+        assert with_cache < without * 0.75, f"day {day}: with caching ${with_cache:.4f}, without ${without:.4f}"
 
 
 #: character.md as workspaces made before the shared start have it: persona first, two cuts.
@@ -165,9 +168,12 @@ def test_the_days_memories_are_stored_with_the_character_and_the_same_after_a_re
     assert stored["day"] == 1 and stored["ids"]
     pending, _ = gm.open_next(Force(type=SceneType.WORK, participants=["nami"]))
     before = gm.build_request(pending, 0).day_prompt
-    # A later day's memories do not change them: they were chosen from the days before.
+    # Read back by a new process (after a crash, say): the same lines, those stored, all of them
+    # from before the day began.
     again = GameMaster(Workspace(workspace.root)).build_request(pending, 0).day_prompt
     assert before == again and MEMORY_LINE.findall(before) == stored["ids"]
+    found = workspace.stream("nami").find(stored["ids"])
+    assert all(found[i].scene_key[0] < 1 for i in stored["ids"])
 
 
 def test_a_template_without_the_days_memories_chooses_each_scene_from_the_whole_budget(gm, workspace):
@@ -203,3 +209,15 @@ def test_a_reflection_written_during_the_day_leaves_the_part_cached_above_the_sc
     assert (after.stable_prompt, after.day_prompt) == (before.stable_prompt, before.day_prompt)
     # The new reflection is still shown, with this scene's memories.
     assert new[-1].id in after.shown and new[-1].id in after.prompt.split(after.day_prompt, 1)[1]
+
+
+def test_with_no_share_for_the_day_every_scene_chooses_from_the_whole_budget(gm, workspace, cli):
+    from gamemaster.backends.offline import OfflineBackend
+
+    assert cli("config", "day_memory_share", "0").exit_code == 0
+    run_scene(gm, OfflineBackend())  # ARRIVAL
+    assert "day_memories" not in json.loads((workspace.agents_dir / "vera.json").read_text(encoding="utf-8"))
+    pending, _ = gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
+    request = gm.build_request(pending, 0)
+    assert not MEMORY_LINE.findall(request.day_prompt)
+    assert MEMORY_LINE.findall(request.memory_prompt) and MEMORY_LINE.findall(request.stable_prompt)

@@ -194,6 +194,11 @@ class _Run:
             hit = doc.seq in hits
             memory = self._take(doc, tag_keys if hit else None, score=scores.get(doc.seq, 0.0))
             if memory is None:
+                elsewhere = self._memory(doc) if self.excluded else None
+                if elsewhere is not None and elsewhere.id in self.excluded:
+                    if hit:  # shown in another part of the prompt: what stands around it still belongs here
+                        self._neighbours(doc, elsewhere, scores)
+                    continue
                 misses += 1  # did not fit, or added nothing: past many in a row, the rest is more of the same
                 continue
             misses = 0
