@@ -75,7 +75,7 @@ def shown(workspace: "Workspace", world: World, agent: Agent) -> tuple[Shown, Sh
     for part, ids in zip(parts, (block.reflections, block.ids)):
         for memory_id in ids:
             memory = found.get(memory_id)
-            if memory is None:
+            if memory is None:  # its line was removed or broken by hand: no selection shows it now
                 continue
             heard = tuple(block.heard.get(memory_id, ()))
             used += len(memory_text(memory, world.language, heard)) + 1
