@@ -1,6 +1,6 @@
-"""What prompt caching reads, writes and saves on API days, the old prompt order against the new.
+"""What prompt caching reads, writes and saves on API days, an older revision against the working tree.
 
-    python bench/caching.py [--days 3] [--old 5f71d5f] [--call-seconds 10] [--ttl 5m]
+    python bench/caching.py [--days 3] [--old 5f71d5f] [--call-seconds 10] [--ttl 5m] [--day-share 0.4]
 
 Plays the bundled studio for N days through the anthropic backend and the real SDK against
 ``tests/fake_messages_api.py``, a fake Messages API that applies Anthropic's documented caching
@@ -10,14 +10,19 @@ seed plays the same days. Calls go one at a time, each moving the fake clock on 
 ``--call-seconds`` (a call's modelled duration: the slowest a day goes by, so the longest gaps
 between a character's calls). Tokens are ``len(text) // CHARS_PER_TOKEN`` (gamemaster/costs.py).
 
-The old order is git revision ``--old`` (default 5f71d5f, before the prompts were reordered),
-exported with ``git archive`` and run in a subprocess with that tree first on ``PYTHONPATH``;
-the new one is the working tree. ``--ttl 1h`` marks the new order's breakpoints with the
-one-hour TTL instead (1-hour writes priced at ``CACHE_WRITE_1H_FACTOR``), to compare the two.
+The older revision is ``--old`` (default 5f71d5f, the prompt order before the shared start came
+first; '' for none), exported with ``git archive`` and run in a subprocess with that tree first on
+``PYTHONPATH``. ``--ttl 1h`` marks the working tree's breakpoints with the one-hour TTL instead
+(1-hour writes priced at ``CACHE_WRITE_1H_FACTOR``), to compare the two; ``--day-share`` sets the
+working tree's ``day_memory_share`` (the share of ``memory_budget`` chosen once a day).
 
-Prints one Markdown table per order: per day the calls, prompt tokens, the shares read from
-and written to the cache, USD without caching, with caching, and saved; and, for the new
-order, the gaps between the calls that reuse a character's cached start.
+Prints one Markdown table per revision: per day the calls, prompt tokens, the shares read from
+and written to the cache, USD without caching, with caching, and saved. Then what the prompts keep
+of the memories each scene's own selection would show from the whole ``memory_budget`` (all of
+them, and the ten it ranks most relevant; the selection is made again for each call, without the
+room taken by what the character heard lately, so a revision that chose every scene from the whole
+budget keeps a little less than all), and the gaps between the calls that reuse a character's
+cached start.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 
-def play(days: int, call_seconds: float, ttl: str) -> dict:
+def play(days: int, call_seconds: float, ttl: str, day_share: float | None = None) -> dict:
     """Usage of every call, by day, and the gaps between a character's calls (run in the tree on PYTHONPATH)."""
     # Imported here and in dollars(): with --old this file runs again in a subprocess against
     # the older tree, which has play()'s names but not the pricing of 1-hour writes.
@@ -51,9 +56,19 @@ def play(days: int, call_seconds: float, ttl: str) -> dict:
         api_module.CACHE_CONTROL = {"type": "ephemeral", "ttl": ttl}
     api = FakeMessagesAPI(answer=None, call_seconds=call_seconds)
     backend = offline_played(api, concurrency=1)
-    by_day = []
+    by_day, kept = [], []
     with tempfile.TemporaryDirectory() as folder:
         gm = GameMaster(init_workspace(Path(folder) / "studio"))
+        if day_share is not None:
+            world = json.loads(gm.workspace.world_path.read_text(encoding="utf-8"))
+            gm.workspace.world_path.write_text(json.dumps({**world, "day_memory_share": day_share}), encoding="utf-8")
+        played = backend.reply
+
+        def reply(request):
+            kept.append(still_shown(gm.workspace, request))
+            return played(request)
+
+        backend.reply = reply
         for _ in range(days):
             first = len(api.usages)
             advance_days(gm, backend, days=1)
@@ -67,7 +82,23 @@ def play(days: int, call_seconds: float, ttl: str) -> dict:
         if start in last:
             gaps.append(number * call_seconds - last[start])
         last[start] = number * call_seconds
-    return {"model": api.bodies[0]["model"], "days": by_day, "gaps": gaps}
+    return {"model": api.bodies[0]["model"], "days": by_day, "gaps": gaps, "kept": kept}
+
+
+def still_shown(workspace, request) -> list[int]:
+    """What a prompt keeps of the memories the scene's own selection would show from the whole
+    ``memory_budget``: [of all of them, shown; of the ten it ranks most relevant, shown]."""
+    import gamemaster.requests
+
+    selection_for = getattr(gamemaster.requests, "selection_for", None)
+    if selection_for is None:  # an older tree (--old) chose memories elsewhere: not measured there
+        return [0, 0, 0, 0]
+    world = workspace.load_world()
+    names = {a: workspace.load_agent(a).name for a in request.roster}
+    full = selection_for(workspace, world, request.agent, request.spec, request.briefs, names)
+    shown = {m.id for m in request.memories}
+    top = [p.memory.id for p in full.picked if p.section == "relevant"][:10]
+    return [len(full.ids), sum(i in shown for i in full.ids), len(top), sum(i in shown for i in top)]
 
 
 def play_revision(revision: str, days: int, call_seconds: float) -> dict:
@@ -125,6 +156,7 @@ def main() -> None:
     parser.add_argument("--old", default="5f71d5f", help="git revision with the old prompt order ('' to skip)")
     parser.add_argument("--call-seconds", type=float, default=10.0)
     parser.add_argument("--ttl", choices=("5m", "1h"), default="5m")
+    parser.add_argument("--day-share", type=float, help="the working tree's day_memory_share (default: the world's)")
     parser.add_argument("--play", action="store_true", help=argparse.SUPPRESS)  # the subprocess for --old
     args = parser.parse_args()
     if args.play:
@@ -134,13 +166,19 @@ def main() -> None:
           f"one call at a time, {args.call_seconds:g} s per call.")
     old = play_revision(args.old, args.days, args.call_seconds) if args.old else None
     if old:
-        table(f"Old order ({args.old}): persona first", old)
-    new = play(args.days, args.call_seconds, args.ttl)
-    table(f"New order: shared start first, TTL {args.ttl}", new)
+        table(f"Revision {args.old}", old)
+    new = play(args.days, args.call_seconds, args.ttl, args.day_share)
+    table(f"Working tree, TTL {args.ttl}", new)
     if old:
-        print(f"\nWith caching, the new order's {args.days} days cost {total_usd(new, True):.3f} USD, the old order's "
-              f"{total_usd(old, True):.3f} USD ({total_usd(new, True) / total_usd(old, True) - 1:+.1%}); the new prompts "
-              f"carry the studio bible, so without caching they would cost {total_usd(new, False):.3f} USD.")
+        print(f"\nWith caching, the working tree's {args.days} days cost {total_usd(new, True):.3f} USD, {args.old}'s "
+              f"{total_usd(old, True):.3f} USD ({total_usd(new, True) / total_usd(old, True) - 1:+.1%}); without caching "
+              f"{total_usd(new, False):.3f} USD and {total_usd(old, False):.3f} USD.")
+    for label, run in ((args.old, old), ("working tree", new)):
+        whole, kept, top, top_kept = (sum(k[i] for k in run.get("kept", [])) for i in range(4)) if run else (0,) * 4
+        if whole and top:
+            print(f"\n{label}: of the memories each scene's own selection shows from the whole memory_budget, "
+                  f"the prompts show {kept / whole:.1%} ({kept:,} of {whole:,}); of the ten it ranks most "
+                  f"relevant, {top_kept / top:.1%} ({top_kept:,} of {top:,}).")
     gaps = new["gaps"]
     over = sum(gap > 300 for gap in gaps)
     print(f"\nGaps between calls that send the same character's cached start: median {statistics.median(gaps):.0f} s, "

@@ -4,7 +4,7 @@
 
 Plays the bundled studio offline in a temporary workspace, records every prompt
 the characters are sent (and its parts: the start every character shares, the
-character's own stable part, this scene's memories) and every reply, and prints
+character's own stable part, the memories chosen for its day, this scene's memories) and every reply, and prints
 Markdown tables: characters and estimated tokens per call and per simulated day,
 and the estimated dollars per day at list prices (gamemaster/pricing.py) without
 caching and with batching. What caching reads, writes and saves is measured by
@@ -45,6 +45,7 @@ class Recorder(OfflineBackend):
                 "prompt": len(request.prompt),
                 "shared": len(request.shared_prompt),
                 "stable": len(request.stable_prompt),
+                "day_part": len(getattr(request, "day_prompt", "")),
                 "memories": len(request.memory_prompt),
                 "reply": len(text),
             }
@@ -88,8 +89,9 @@ def main() -> None:
     for call in calls:
         by_type[call["type"]].append(call)
     print(f"Bundled studio, {args.days} offline days, {len(calls)} calls; priced as {model}.\n")
-    print("| scene type | calls | prompt chars (median) | est. tokens | shared start | persona part | scene memories | reply tokens |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| scene type | calls | prompt chars (median) | est. tokens | shared start | persona part | day memories "
+          "| scene memories | reply tokens |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kind in ("ARRIVAL", "WORK", "MEETING", "REFLECTION"):
         group = by_type.get(kind, [])
         if not group:
@@ -97,11 +99,12 @@ def main() -> None:
         chars = statistics.median(c["prompt"] for c in group)
         shared = statistics.median(c["shared"] for c in group)
         stable = statistics.median(c["stable"] for c in group)
+        day_part = statistics.median(c["day_part"] for c in group)
         memories = statistics.median(c["memories"] for c in group)
         reply = statistics.median(c["reply"] for c in group)
         print(
             f"| {kind} | {len(group)} | {chars:,.0f} | {tokens(int(chars)):,} | {tokens(int(shared)):,} | {tokens(int(stable)):,} | "
-            f"{tokens(int(memories)):,} | {tokens(int(reply)):,} |"
+            f"{tokens(int(day_part)):,} | {tokens(int(memories)):,} | {tokens(int(reply)):,} |"
         )
     print("\n| day | calls | prompt chars | est. input tokens | est. output tokens | USD no cache | USD batch |")
     print("|---:|---:|---:|---:|---:|---:|---:|")

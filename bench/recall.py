@@ -19,6 +19,8 @@ strategy beside two baselines with the same budget accounting (the rendered line
 ``bm25``, plain BM25 over descriptions (lower-case word tokens, no stemming) filling the budget best first, and
 ``bm25+nb``, the same with the memories before and after every hit (same session) taken right after it.
 Its default strategies are ``ranked`` and ``hybrid`` (the latter needs the ``dense`` extra, ``pip install -e ".[dense]"``).
+``--day-share 0.4`` adds ``STRATEGY+day``: that share of the budget chosen first by the stream's next question
+(standing in for the day's plan, ``recall_conv.with_day_part``), the question choosing from the rest.
 The Markdown tables go to stdout, progress to stderr.
 """
 
@@ -38,7 +40,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from recall_conv import BM25, baselines  # noqa: E402
+from recall_conv import BM25, baselines, sample, with_day_part  # noqa: E402
 from recall_data import AGENT, build, write_workspace  # noqa: E402
 
 COMBOS = ("studio-de", "studio-en", "chat-de", "chat-en")
@@ -61,14 +63,6 @@ def numbers(text: str) -> list[int]:
 
 def names(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
-
-
-def sample(questions: list[dict], limit: int | None) -> list[dict]:
-    """Every question, or ``limit`` of them spread evenly over the list (so over all templates)."""
-    if not limit or limit >= len(questions):
-        return questions
-    step = len(questions) / limit
-    return [questions[int(k * step)] for k in range(limit)]
 
 
 def pct(hits: int, total: int) -> str:
@@ -285,7 +279,7 @@ def rule_duplicates(descriptions: list[str], language: str) -> int:
     return count
 
 
-def conv_stream(root: Path, rows, questions, language, strategies, budgets, results, label) -> None:
+def conv_stream(root: Path, rows, questions, language, strategies, budgets, results, label, share=0.0) -> None:
     from gamemaster.models import Memory
     from gamemaster.retrieval import recall
     from gamemaster.retrieval.render import memory_text
@@ -294,12 +288,15 @@ def conv_stream(root: Path, rows, questions, language, strategies, budgets, resu
     shutil.rmtree(root, ignore_errors=True)
     write_workspace(root, rows, language)
     index, chars = BM25(rows), [len(memory_text(Memory.model_validate(r), language)) + 1 for r in rows]
-    for q in questions:
+    for number, q in enumerate(questions):
         evidence = set(q["evidence"])
         picks = baselines(rows, index, chars, q["text"], budgets)
         for strategy in strategies:
             picks[strategy] = {b: set(recall(Workspace(root), AGENT, q["text"], strategy=strategy, budget=b).ids)
                                for b in budgets}
+            if share:  # the next question of the stream stands in for the day's plan
+                day = questions[(number + 1) % len(questions)]["text"]
+                picks[f"{strategy}+day"] = {b: with_day_part(root, AGENT, q["text"], day, strategy, b, share) for b in budgets}
         for method, by_budget in picks.items():
             for budget, ids in by_budget.items():
                 results.append((label, method, budget, q["kind"], bool(evidence & ids), evidence <= ids))
@@ -310,16 +307,16 @@ def conv(args, base: Path) -> None:
     from gamemaster.retrieval import Query, get_strategy, settings_for
     from gamemaster.workspace import Workspace
 
-    methods = ["bm25", "bm25+nb", *args.strategies]
+    methods = ["bm25", "bm25+nb", *args.strategies, *(f"{s}+day" for s in args.strategies if args.day_share)]
     results = []  # (world, method, budget, kind, any, all)
     for world in args.worlds:
         for pair in range(args.chats):
             rows, questions = recall_conv.chat(pair, seed=args.seed)
             log(f"chat {pair} (world {world}): {len(rows)} turns, {len(questions)} questions")
             conv_stream(base / f"chat-{pair}", rows, sample(questions, args.limit), world, args.strategies,
-                        args.budgets, results, f"chat-{world}")
+                        args.budgets, results, f"chat-{world}", args.day_share)
         rows, questions, scenes = recall_conv.studio(seed=args.seed)
-        conv_stream(base / "studio", rows, questions, world, args.strategies, args.budgets, results, f"studio-{world}")
+        conv_stream(base / "studio", rows, questions, world, args.strategies, args.budgets, results, f"studio-{world}", args.day_share)
     print(f"{platform.platform()} · Python {platform.python_version()} · {os.cpu_count()} CPUs · seed {args.seed}\n")
     print("evidence-any / evidence-all in % of questions, by budget in characters of rendered memory lines\n")
     cols = [(m, b) for b in args.budgets for m in methods]
@@ -378,6 +375,7 @@ def main() -> None:
     parser.add_argument("--conv", action="store_true", help="conversation streams and a mixed-language diary")
     parser.add_argument("--worlds", type=names, default="de,en", help="--conv: the world's language")
     parser.add_argument("--chats", type=int, default=10, help="--conv: conversations")
+    parser.add_argument("--day-share", type=float, default=0.0, help="--conv: also STRATEGY+day (see above)")
     args = parser.parse_args()
     if unknown := set(args.combos) - set(COMBOS):
         parser.error(f"unknown combos: {', '.join(sorted(unknown))} (known: {', '.join(COMBOS)})")

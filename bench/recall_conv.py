@@ -247,3 +247,31 @@ def baselines(rows: list[dict], index: "BM25", chars: list[int], question: str,
                     left -= chars[d]
             out[method][budget] = {rows[d]["id"] for d in picked}
     return out
+
+
+def sample(questions: list[dict], limit: int | None) -> list[dict]:
+    """Every question, or ``limit`` of them spread evenly over the list (so over all templates)."""
+    if not limit or limit >= len(questions):
+        return questions
+    step = len(questions) / limit
+    return [questions[int(k * step)] for k in range(limit)]
+
+
+def with_day_part(root, agent: str, question: str, day_question: str, name: str, budget: int, share: float) -> set[str]:
+    """The memories a scene prompt shows when ``share`` of the budget went to memories chosen for
+    the day (``gamemaster/day_memories.py``): ``day_question``, another question about the same
+    stream, stands in for the day's plan and chooses that share (and the newest reflections, of the
+    whole budget); ``question`` chooses from what is left, leaving those out."""
+    from dataclasses import replace
+
+    from gamemaster.retrieval import Query, get_strategy, settings_for
+    from gamemaster.workspace import Workspace
+
+    workspace = Workspace(root)
+    world, strategy, stream = workspace.load_world(), get_strategy(name), workspace.stream(agent)
+    names = (agent, workspace.load_agent(agent).name)
+    settings = replace(settings_for(world, int(budget * share)), whole=budget)
+    day = strategy.select(stream, Query(text=day_question, names=names), settings)
+    settings = replace(settings_for(world, max(0, budget - day.chars)), whole=budget,
+                       elsewhere=tuple(p.memory for p in day.picked))
+    return set(day.ids) | set(strategy.select(stream, Query(text=question, names=names), settings).ids)

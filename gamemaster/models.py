@@ -118,6 +118,20 @@ class Interest(BaseModel):
         return {"topic": data} if isinstance(data, str) else data
 
 
+class DayMemories(BaseModel):
+    """Memories of earlier days a character's prompts show all day (``day_memories.py``)."""
+
+    model_config = ConfigDict(extra="allow", defer_build=True)
+
+    #: The day they were chosen for, at its first plan, from the memories of the days before.
+    day: Annotated[int, Field(ge=1)]
+    ids: list[str] = Field(default_factory=empty_list)
+    #: A memory's id → the heard lines shown under it (``retrieval.heard``).
+    heard: dict[str, list[str]] = Field(default_factory=empty_dict)
+    #: The newest reflections then: prompts show them with the persona all day.
+    reflections: list[str] = Field(default_factory=empty_list)
+
+
 class TalkWish(BaseModel):
     """An agent wants to talk with colleagues about a topic."""
 
@@ -158,6 +172,7 @@ class Agent(BaseModel):
     #: What the character cares about: its prompts show them, they pair ENCOUNTERs and seat
     #: meetings. Last, where saving has always put it (it was an extra key before it was typed).
     interests: list[Interest] = Field(default_factory=empty_list)
+    day_memories: DayMemories | None = None
 
     @field_validator("id")
     @classmethod
@@ -192,6 +207,7 @@ class Agent(BaseModel):
         # Without a team or interests the file stays as it was written: no "team": null or
         # "interests": [] appears in every hand-made character when it is next saved.
         left_out = ({"team"} if self.team is None else set()) | ({"interests"} if "interests" not in self.model_fields_set else set())
+        left_out |= {"day_memories"} if self.day_memories is None else set()
         return self.model_dump(mode="json", by_alias=True, exclude=left_out or None)
 
 
@@ -289,6 +305,10 @@ class World(BaseModel):
     selection: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$"), at_most(64, "a module name")] = "ranked"
     #: Characters of rendered memory lines one prompt may hold.
     memory_budget: Annotated[int, Field(ge=500), at_most(1_000_000, _PROMPT_CHARS)] = 10_000
+    #: The share of ``memory_budget`` that goes to memories of earlier days chosen once a day
+    #: (``day_memories.py``), which an API caches all day; 0: each scene chooses from all of it.
+    day_memory_share: Annotated[float, Field(ge=0), at_most(
+        0.8, "each scene keeps a fifth of memory_budget for what it is about")] = 0.4
     retrieval_weights: RetrievalWeights = Field(default_factory=lambda: RetrievalWeights())
     #: Story days after which a memory's recency score has halved.
     recency_half_life: Annotated[float, Field(gt=0), at_most(10_000, "story days; longer is no fading at all")] = 3.0

@@ -28,12 +28,14 @@ EMPTY = "—"
 #: Lines in character.md that cut the prompt where API backends set cache breakpoints:
 #: after what is the same for every character and scene (reply contract, roster, studio
 #: bible), after what stays the same for one character from scene to scene (persona,
-#: reflections), and after what stays the same for every turn and retry of one scene
-#: (this scene's memories). Longest shared first, so one cache entry serves every call.
-#: A template without some of them is cut only where it has them.
+#: reflections), after what stays the same for it all day (the memories of earlier days
+#: chosen for the day, ``day_memories.py``), and after what stays the same for every turn
+#: and retry of one scene (this scene's memories). Longest shared first, so one cache entry
+#: serves every call. A template without some of them is cut only where it has them.
 CACHE_MARKERS = (
     "<!-- shared above: the same for every character -->",
     "<!-- stable above, scene below -->",
+    "<!-- the day's memories above, this scene's below -->",
     "<!-- this scene's memories above, this turn below -->",
 )
 
@@ -61,6 +63,11 @@ class PromptContext:
     roster: str = ""
     #: The studio bible (``library.bible``), rendered.
     bible: str = ""
+    #: The memories of earlier days chosen for the day (``day_memories.py``), rendered (empty: none).
+    earlier: str = ""
+    #: The newest reflections when they were chosen, rendered; None: the selection's own. A
+    #: reflection the selection adds then stands with this scene's memories.
+    day_reflections: str | None = None
 
 
 TemplateFinder = Callable[[str], Path]
@@ -78,6 +85,15 @@ def render_template(find: TemplateFinder, name: str, values: dict[str, str]) -> 
         raise StateError(f"{path}: unknown placeholder ${exc.args[0]}") from None
     except ValueError as exc:
         raise StateError(f"{path}: {exc} (write $$ for a literal dollar sign)") from None
+
+
+def uses_placeholder(find: TemplateFinder, name: str, placeholder: str) -> bool:
+    """Whether template ``name`` shows ``$placeholder`` (a workspace's own older copy may not)."""
+    try:
+        text = find(name).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return False
+    return re.search(rf"\$(?:{placeholder}\b|\{{{placeholder}\}})", text) is not None
 
 
 def bullet_list(lines: list[str]) -> str:
@@ -146,9 +162,12 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
     # there, not again in the section of the selection it came from.
     since = {m.id for m in ctx.since}
 
-    def section(name: str) -> str:
-        picked = sorted(ctx.selection.section(name, exclude=since), key=lambda p: p.offset)
+    def section(*names: str) -> str:
+        picked = sorted((p for name in names for p in ctx.selection.section(name, exclude=since)), key=lambda p: p.offset)
         return bullet_list([memory_text(p.memory, language, p.heard) for p in picked])
+
+    # With the day's reflections above, one written since stands with this scene's memories.
+    day_reflections = ctx.day_reflections is not None
 
     return {
         "studio": ctx.world.studio,
@@ -174,11 +193,12 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "slot": phrase(language, f"slot_{spec.slot}") if spec.slot else EMPTY,
         "since": memories(ctx.since),
         "replan": phrase(language, "replan") if ctx.replan else "",
-        "reflections": section("reflections"),
-        "relevant": section("relevant"),
+        "reflections": (ctx.day_reflections or EMPTY) if day_reflections else section("reflections"),
+        "relevant": section("relevant", "reflections") if day_reflections else section("relevant"),
         # The name of the relevant section before strategies existed; older workspaces' templates use it.
-        "focused": section("relevant"),
+        "focused": section("relevant", "reflections") if day_reflections else section("relevant"),
         "recent": section("recent"),
+        "earlier": ctx.earlier or EMPTY,
         "transcript": render_transcript(ctx.transcript, len(spec.participants), language, ctx.world.transcript_budget),
         "turn": str(ctx.turn + 1),
         "turns": str(total_turns),

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import news
+from . import day_memories, news
 from .turns import ReplyRequest, Turn
 from .kinds.heard import listeners
 from .gatherings import engagements, open_invitations, render_invitations
 from .lang import phrase
 from .library import bible, consult, render as render_library, wants_library
-from .models import Agent, Brief, World, parse_scene_ref
+from .models import Agent, Brief, Memory, World, parse_scene_ref
 from .pending import Pending, require_participants
 from .problems import Problem
-from .prompts import PromptContext, build_prompt
+from .prompts import PromptContext, build_prompt, uses_placeholder
 from .retrieval import Selection, get_strategy, prepare, scene_query, settings_for, speaker_names
 from .retrieval.render import shown_ids
 from .scenes import SceneSpec
@@ -26,12 +26,14 @@ from .writeback import brief_reaches
 
 
 def selection_for(workspace: Workspace, world: World, agent: Agent, spec: SceneSpec, briefs: list[Brief], names: dict[str, str],
-                  reserve: int = 0) -> Selection:
+                  reserve: int = 0, elsewhere: tuple[Memory, ...] = ()) -> Selection:
     """The memories a scene shows; ``reserve`` characters of ``memory_budget`` are taken by other
-    memory-made sections of the prompt (what the character heard lately)."""
+    memory-made sections of the prompt (what the character heard lately, the day's memories),
+    and the memories in ``elsewhere`` are shown there already."""
     query = scene_query(agent, spec, briefs, names)
     settings = settings_for(world, budget=max(0, world.memory_budget - reserve), now=(spec.day, spec.scene),
                             name_of=speaker_names(workspace, names))
+    settings = replace(settings, elsewhere=elsewhere, whole=world.memory_budget)
     return get_strategy(world.selection).select(workspace.stream(agent.id), query, settings)
 
 
@@ -75,7 +77,17 @@ def build_request(
     recent = news.recent_memories(newest, spec.day)
     exchanges = news.exchanges(recent, agent_id)
     heard_recently = news.heard_recently(exchanges, agent_id, speaker_names(workspace, names), world.language)
-    selection = selection_for(workspace, world, agent, spec, briefs, names, reserve=len(phrase(world.language, "heard_recently", lines=heard_recently)) if heard_recently else 0)
+    heard_chars = len(phrase(world.language, "heard_recently", lines=heard_recently)) if heard_recently else 0
+    # The day's memories only where the template shows them; else each scene chooses from the whole budget.
+    chosen = day_memories.shown(workspace, world, agent) if uses_placeholder(workspace.template_path, "character.md",
+                                                                             day_memories.PLACEHOLDER) else None
+    reflections, day = chosen or ([], [])
+    selection = selection_for(workspace, world, agent, spec, briefs, names,
+                              reserve=heard_chars + day_memories.chars(reflections + day, world.language),
+                              elsewhere=tuple(memory for memory, _ in reflections + day))
+    memories = selection.memories
+    if chosen:
+        memories = day_memories.in_stream_order([memory for memory, _ in reflections + day] + memories)
     if warnings is not None:
         warnings += [p for p in selection.problems if p not in warnings]
     last = parse_scene_ref(agent.last_scene) if agent.last_scene else (0, 0)
@@ -115,6 +127,8 @@ def build_request(
         final_turn=pending.is_final_turn(turn),
         replan=replan,
         heard_recently=heard_recently,
+        earlier=day_memories.render(day, world.language),
+        day_reflections=day_memories.render(reflections, world.language) if chosen else None,
     )
     prompt, segments = build_prompt(workspace.template_path, ctx)
     if whole and shelf_text not in prompt:
@@ -132,11 +146,12 @@ def build_request(
         prompt=prompt,
         shared_prompt=segments[0],
         stable_prompt=segments[1],
-        memory_prompt=segments[2],
+        day_prompt=segments[2],
+        memory_prompt=segments[3],
         default_model=world.model,
         language=world.language,
         seed=world.seed,
-        memories=selection.memories,
+        memories=memories,
         since=since,
         colleagues={p: names[p] for p in spec.room_of(agent_id) if p != agent_id},
         briefs=briefs,
@@ -147,7 +162,7 @@ def build_request(
         previous_error=previous_error,
         # An excerpt of a document the bible holds whole counts as read where the prompt points to it.
         library=[e for e in excerpts if (readings in prompt if e.path in whole else e.text in prompt)],
-        shown=shown_ids(selection.memories, prompt, world.language),
+        shown=shown_ids(memories, prompt, world.language),
         exchanges=exchanges,
         news=news.held(recent),
         remembered=frozenset(m.description for m in newest),

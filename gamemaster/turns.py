@@ -48,6 +48,9 @@ class ReplyRequest:
     shared_prompt: str = ""
     #: What follows it and stays the same for this character from scene to scene (cacheable).
     stable_prompt: str = ""
+    #: What follows it and stays the same for this character all day: the memories of
+    #: earlier days chosen for the day (cacheable).
+    day_prompt: str = ""
     #: What follows it and stays the same for every turn and retry of this scene (cacheable).
     memory_prompt: str = ""
     #: The world's default model (``world.json`` ``model``), used when the agent names none.

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from . import day_memories
 from .fsio import dump_json
 from .gallery import front_matter, slug
 from .gatherings import write_reply as write_gathering_reply
@@ -180,6 +181,15 @@ def plan_scene(
                 tags=insight.tags,
                 evidence=insight.evidence,
             )
+
+    names = {a: agents[a].name for a in agents}
+    for agent_id, reply in turns:
+        # The day's first plan chooses the memories of earlier days its prompts show all day,
+        # from the stream as it stands before this scene is written.
+        chosen = updated[agent_id].day_memories
+        if reply.plan is not None and world.day_memory_share and (chosen is None or chosen.day != spec.day):
+            briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]
+            updated[agent_id].day_memories = day_memories.choose(workspace, world, updated[agent_id], spec.day, briefs, names)
 
     for agent_id in spec.participants:
         updated[agent_id].last_scene = created

@@ -183,10 +183,12 @@ def test_the_shared_start_and_the_persona_are_cached_system_blocks_and_the_scene
     api.backend().reply(request)
 
     body = api.bodies[0]
-    # An ARRIVAL is one turn: its memories are sent once, so they get no breakpoint of their own.
-    assert request.stable_prompt and request.memory_prompt and body["system"] == [
+    # An ARRIVAL is one turn: its memories are sent once, so they get no breakpoint of their own;
+    # the memories chosen for the day (none yet on the first) are read again all day.
+    assert request.stable_prompt and request.day_prompt and request.memory_prompt and body["system"] == [
         {"type": "text", "text": request.shared_prompt, "cache_control": {"type": "ephemeral"}},
         {"type": "text", "text": request.stable_prompt, "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": request.day_prompt, "cache_control": {"type": "ephemeral"}},
         {"type": "text", "text": request.memory_prompt},
     ]
     assert len(body["messages"]) == 1
@@ -195,6 +197,7 @@ def test_the_shared_start_and_the_persona_are_cached_system_blocks_and_the_scene
     # Nothing of the prompt is lost or sent twice.
     assert "".join(b["text"] for b in body["system"]) + message["content"] == request.prompt
     assert "Deine Erinnerungen" in body["system"][2]["text"]
+    assert "Zum Thema dieser Szene" in body["system"][3]["text"]
     assert "Vera" not in body["system"][0]["text"].split("## Wer wer ist")[0]  # the contract names no one
     assert body["system"][1]["text"].startswith("# Du bist Vera Kowalski (vera)")
     assert message["content"].startswith("## Die Szene: ARRIVAL")
@@ -230,12 +233,13 @@ def test_validation_error_goes_into_the_scene_part(gm, scene):
 
     body = api.bodies[0]
     assert "an ARRIVAL reply must declare today's plan" in body["messages"][0]["content"]
-    assert [b["text"] for b in body["system"]] == [request.shared_prompt, request.stable_prompt, request.memory_prompt]
+    assert [b["text"] for b in body["system"]] == [request.shared_prompt, request.stable_prompt, request.day_prompt,
+                                                   request.memory_prompt]
     assert all("ARRIVAL reply must" not in b["text"] for b in body["system"])
 
 
 def test_prompt_without_stable_prefix_is_sent_whole(gm, scene):
-    request = replace(request_for(gm, scene), shared_prompt="", stable_prompt="", memory_prompt="")
+    request = replace(request_for(gm, scene), shared_prompt="", stable_prompt="", day_prompt="", memory_prompt="")
     api = FakeAPI(replying(request))
 
     api.backend().reply(request)
@@ -568,9 +572,11 @@ def test_batch_submit_poll_results(gm, workspace, scene):
         assert [(b["text"], b.get("cache_control")) for b in params["system"]] == [
             (requests[agent].shared_prompt, {"type": "ephemeral"}),
             (requests[agent].stable_prompt, {"type": "ephemeral"}),
+            (requests[agent].day_prompt, {"type": "ephemeral"}),
             (requests[agent].memory_prompt, None),
         ]
-        cached = len(requests[agent].shared_prompt + requests[agent].stable_prompt + requests[agent].memory_prompt)
+        cached = len(requests[agent].shared_prompt + requests[agent].stable_prompt + requests[agent].day_prompt
+                     + requests[agent].memory_prompt)
         assert params["messages"][0]["content"] == requests[agent].prompt[cached:]
         assert params["output_config"]["format"]["type"] == "json_schema"
         assert "talk_wishes" in params["output_config"]["format"]["schema"]["properties"]

@@ -72,7 +72,8 @@ def test_each_character_sees_its_persona_and_the_scene_and_nothing_else(studio, 
     call = _call(fake, "emre", 0)
     argv = call["argv"]
     # The persona and the reply contract are the system prompt, in place of Claude Code's own.
-    assert _option(argv, "--system-prompt") == "".join(segments) == request.shared_prompt + request.stable_prompt + request.memory_prompt
+    assert _option(argv, "--system-prompt") == "".join(segments) == (request.shared_prompt + request.stable_prompt
+                                                                            + request.day_prompt + request.memory_prompt)
     assert "Emre hat Ur- und Frühgeschichte studiert" in _option(argv, "--system-prompt")
     # The scene is the one message; the persona is not sent twice.
     assert call["messages"] == [turn]

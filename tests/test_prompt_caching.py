@@ -4,8 +4,13 @@ than the same day without caching."""
 
 from __future__ import annotations
 
+import json
+import re
+
 from fake_messages_api import FakeMessagesAPI, offline_played
-from gamemaster.loop import advance_days
+from gamemaster.loop import advance_days, run_scene
+from gamemaster.scenes import Force, SceneType
+from gamemaster.workspace import Workspace
 from gamemaster.pricing import cost_usd
 
 
@@ -15,20 +20,23 @@ def uncached(usage: dict) -> dict:
     return {"input_tokens": prompt, "output_tokens": usage["output_tokens"]}
 
 
-def test_a_day_reads_most_of_its_input_from_the_cache_and_costs_less_than_without(gm):
-    # Ten seconds a call, one call at a time: the slowest a day of calls goes by.
+def test_every_day_reads_most_of_its_input_from_the_cache_and_costs_less_than_without(gm):
+    # Ten seconds a call, one call at a time: the slowest a day of calls goes by. The second day
+    # is the one that shows whether memories are shared: the first has few to choose from.
     api = FakeMessagesAPI(answer=None, call_seconds=10.0)
     backend = offline_played(api, concurrency=1)
-    advance_days(gm, backend, days=1)
-    usages, model = api.usages, api.bodies[0]["model"]
-    assert len(usages) > 30
-    prompt = sum(u["input_tokens"] + u["cache_read_input_tokens"] + u["cache_creation_input_tokens"] for u in usages)
-    read = sum(u["cache_read_input_tokens"] for u in usages) / prompt
-    written = sum(u["cache_creation_input_tokens"] for u in usages) / prompt
-    with_cache = sum(cost_usd(model, u) for u in usages)
-    without = sum(cost_usd(model, uncached(u)) for u in usages)
-    assert read >= 0.60, f"read from cache: {read:.1%} of input tokens (written: {written:.1%})"
-    assert with_cache < without * 0.75, f"with caching ${with_cache:.4f}, without ${without:.4f}"
+    for day in (1, 2):
+        first = len(api.usages)
+        advance_days(gm, backend, days=1)
+        usages, model = api.usages[first:], api.bodies[0]["model"]
+        assert len(usages) > 30
+        prompt = sum(u["input_tokens"] + u["cache_read_input_tokens"] + u["cache_creation_input_tokens"] for u in usages)
+        read = sum(u["cache_read_input_tokens"] for u in usages) / prompt
+        written = sum(u["cache_creation_input_tokens"] for u in usages) / prompt
+        with_cache = sum(cost_usd(model, u) for u in usages)
+        without = sum(cost_usd(model, uncached(u)) for u in usages)
+        assert read >= 0.60, f"day {day}: read from cache: {read:.1%} of input tokens (written: {written:.1%})"
+        assert with_cache < without * 0.75, f"day {day}: with caching ${with_cache:.4f}, without ${without:.4f}"
 
 
 #: character.md as workspaces made before the shared start have it: persona first, two cuts.
@@ -95,3 +103,121 @@ def test_characters_asked_side_by_side_write_the_shared_start_once(gm):
     writes = [u["cache_creation_input_tokens"] >= shared for u in api.usages]
     assert len(api.usages) == 7 and writes.count(True) == 1, [
         (u["cache_read_input_tokens"], u["cache_creation_input_tokens"]) for u in api.usages]
+
+
+MEMORY_LINE = re.compile(r"^- \[([a-z][a-z0-9_]*-\d{3,}) · ", re.M)
+
+
+def read_blocks(body: dict, usage: dict) -> str:
+    """The system blocks a call read from the cache (a hit always ends at a block boundary)."""
+    read, text = usage["cache_read_input_tokens"], ""
+    for block in body["system"]:
+        if read <= 0:
+            break
+        read -= len(block["text"]) // 4
+        text += block["text"]
+    return text
+
+
+def test_two_prompts_of_one_character_on_one_day_share_the_memories_chosen_for_the_day(gm):
+    api = FakeMessagesAPI(answer=None, call_seconds=10.0)
+    backend = offline_played(api, concurrency=1)
+    run_scene(gm, backend)  # ARRIVAL: each character declares its plan for the day
+    for who in (["vera", "emre"], ["vera", "leo"]):
+        run_scene(gm, backend, Force(type=SceneType.WORK, participants=who))
+    vera = [(body, usage) for body, usage in zip(api.bodies, api.usages)
+            if body["system"][1]["text"].startswith("# Du bist Vera")][1:]
+    assert len(vera) == 2
+    (first, _), (second, usage) = vera
+    read = read_blocks(second, usage)
+    # Her second scene of the day reads more than the shared start and her persona: memories of
+    # earlier days, the same lines in both prompts.
+    day_part = read.split("## Deine Erinnerungen", 1)[1] if "## Deine Erinnerungen" in read else ""
+    remembered = MEMORY_LINE.findall(day_part)
+    assert len(remembered) >= 5, f"read from the cache: {usage['cache_read_input_tokens']} tokens, {remembered}"
+    assert day_part in "".join(block["text"] for block in first["system"])
+    stream = gm.workspace.stream("vera").find(remembered)
+    assert all(stream[i].scene_key[0] < 1 for i in remembered)  # chosen before day 1 began
+
+
+def test_the_days_memories_and_a_scenes_are_each_shown_once_and_stay_within_the_budget(gm, workspace):
+    from gamemaster.backends.offline import OfflineBackend
+
+    run_scene(gm, OfflineBackend())  # ARRIVAL
+    world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    workspace.world_path.write_text(json.dumps({**world, "memory_budget": 4000}), encoding="utf-8")
+    pending, _ = gm.open_next(Force(type=SceneType.MEETING, participants=["vera", "emre"], topic="Türme"))
+    for turn in range(len(pending.turns)):
+        request = gm.build_request(pending, turn)
+        ids = MEMORY_LINE.findall(request.prompt)
+        assert MEMORY_LINE.findall(request.day_prompt), "the day's memories are shown"
+        assert len(ids) == len(set(ids)), "a memory shown twice"
+        # Every memory line and the heard lines under it, as a selection counts them.
+        sections = request.prompt.split("## Deine Reflexionen", 1)[1].split("## Die Szene:", 1)[0]
+        shown = [line for line in sections.splitlines() if line.startswith(("- [", "  "))]
+        assert sum(len(line) + 1 for line in shown) <= 4000
+        assert set(ids) <= set(request.shown)
+
+
+def test_the_days_memories_are_stored_with_the_character_and_the_same_after_a_restart(gm, workspace):
+    from gamemaster.backends.offline import OfflineBackend
+    from gamemaster.gm import GameMaster
+
+    run_scene(gm, OfflineBackend())  # ARRIVAL
+    stored = json.loads((workspace.agents_dir / "nami.json").read_text(encoding="utf-8"))["day_memories"]
+    assert stored["day"] == 1 and stored["ids"]
+    pending, _ = gm.open_next(Force(type=SceneType.WORK, participants=["nami"]))
+    before = gm.build_request(pending, 0).day_prompt
+    # Read back by a new process (after a crash, say): the same lines, those stored, all of them
+    # from before the day began.
+    again = GameMaster(Workspace(workspace.root)).build_request(pending, 0).day_prompt
+    assert before == again and MEMORY_LINE.findall(before) == stored["ids"]
+    found = workspace.stream("nami").find(stored["ids"])
+    assert all(found[i].scene_key[0] < 1 for i in stored["ids"])
+
+
+def test_a_template_without_the_days_memories_chooses_each_scene_from_the_whole_budget(gm, workspace):
+    from gamemaster.backends.offline import OfflineBackend
+    from gamemaster.gm import GameMaster
+
+    run_scene(gm, OfflineBackend())  # ARRIVAL: the day's memories are chosen and stored
+    (workspace.root / "prompts" / "character.md").write_text(OLDER_CHARACTER, encoding="utf-8")
+    pending, _ = gm.open_next(Force(type=SceneType.WORK, participants=["nami"]))
+    request = gm.build_request(pending, 0)
+    assert request.day_prompt == ""
+    # The stored day's memories change nothing: without them the prompt is the same.
+    path = workspace.agents_dir / "nami.json"
+    agent = json.loads(path.read_text(encoding="utf-8"))
+    assert agent.pop("day_memories")["ids"]
+    path.write_text(json.dumps(agent, ensure_ascii=False), encoding="utf-8")
+    assert GameMaster(Workspace(workspace.root)).build_request(pending, 0).prompt == request.prompt
+
+
+def test_a_reflection_written_during_the_day_leaves_the_part_cached_above_the_scene_unchanged(gm, workspace):
+    from gamemaster.backends.offline import OfflineBackend
+
+    run_scene(gm, OfflineBackend())  # ARRIVAL
+    pending, _ = gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
+    before = gm.build_request(pending, 0)
+    run_scene(gm, OfflineBackend())
+    run_scene(gm, OfflineBackend(), Force(type=SceneType.REFLECTION, participants=["vera"]))
+    found, _ = workspace.stream("vera").tail(40)
+    new = [m.memory for m in found if m.memory.type == "reflection" and m.memory.scene_key[0] == 1]
+    assert new, "the reflection scene wrote a reflection"
+    pending, _ = gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
+    after = gm.build_request(pending, 0)
+    assert (after.stable_prompt, after.day_prompt) == (before.stable_prompt, before.day_prompt)
+    # The new reflection is still shown, with this scene's memories.
+    assert new[-1].id in after.shown and new[-1].id in after.prompt.split(after.day_prompt, 1)[1]
+
+
+def test_with_no_share_for_the_day_every_scene_chooses_from_the_whole_budget(gm, workspace, cli):
+    from gamemaster.backends.offline import OfflineBackend
+
+    assert cli("config", "day_memory_share", "0").exit_code == 0
+    run_scene(gm, OfflineBackend())  # ARRIVAL
+    assert "day_memories" not in json.loads((workspace.agents_dir / "vera.json").read_text(encoding="utf-8"))
+    pending, _ = gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
+    request = gm.build_request(pending, 0)
+    assert not MEMORY_LINE.findall(request.day_prompt)
+    assert MEMORY_LINE.findall(request.memory_prompt) and MEMORY_LINE.findall(request.stable_prompt)

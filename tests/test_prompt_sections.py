@@ -39,6 +39,7 @@ def test_memories_in_a_section_of_another_name_are_in_the_prompt(workspace, cli,
 def test_a_reflection_prompt_without_memories_to_cite_is_an_error_in_validate(workspace, cli, monkeypatch):
     assert cli("day", "advance").exit_code == 0
     monkeypatch.setattr(requests, "get_strategy", lambda name: Relabelled("topic", keep=False))
+    monkeypatch.setattr(requests.day_memories, "shown", lambda *args: [])  # nor any chosen for the day
     assert cli("next", "--type", "reflection", "--with", "vera").exit_code == 0
     monkeypatch.undo()
     result = cli("validate")

@@ -254,3 +254,22 @@ def test_a_rebuild_read_in_small_pieces_gives_the_same_index(empty_workspace, mo
     pieces = build(1000)  # some 300 pieces, most lines cut by a piece boundary
     assert pieces == whole
     assert whole[3] == 3000 and whole[0][2501].mem_id == "ana-2501"
+
+
+def test_a_hit_shown_elsewhere_in_the_prompt_still_brings_the_reply_beside_it(empty_workspace):
+    from conftest import memory, write_agent, write_lines
+    from gamemaster.retrieval import Query, Settings, get_strategy
+
+    write_agent(empty_workspace, "ana")
+    rows = [memory("ana", 1, created="day-001/scene-02", importance=2,
+                   description="Darius: Wo liegt der Schlüssel zur alten Gießerei?"),
+            memory("ana", 2, created="day-001/scene-02", importance=2, description="Ana: Unter dem dritten Stein links.")]
+    rows += [memory("ana", n, created=f"day-002/scene-{n:02d}", importance=9, description=f"Notiz {n} zum Turmbau")
+             for n in range(3, 40)]
+    write_lines(empty_workspace, "ana", rows)
+    stream = empty_workspace.stream("ana")
+    question = stream.find(["ana-001"])["ana-001"]
+    settings = Settings(language="de", budget=900, elsewhere=(question,))
+    selection = get_strategy("ranked").select(stream, Query(text="Schlüssel Gießerei"), settings)
+    # The question is shown in another part of the prompt (the day's memories); its answer belongs here.
+    assert "ana-001" not in selection.ids and "ana-002" in selection.ids

@@ -5,10 +5,11 @@ on demand, so the offline default never needs the SDK or a key.
 
 Every call has the same shape, for replies and for Message Batches alike:
 
-* the start of the prompt is the system prompt, in up to three blocks
+* the start of the prompt is the system prompt, in up to four blocks
   (``cache_breakpoints`` says which are marked ``cache_control``): what every
   character shares (reply contract, roster, studio bible), then the character's
-  own stable part (persona, reflections), then this scene's memories;
+  own stable part (persona, reflections), then the memories of earlier days chosen
+  for its day, then this scene's memories;
 * the scene-specific rest is the one user message;
 * ``output_config`` carries the reply's JSON Schema, so the API returns a
   JSON object the loop parses without scraping (and still validates).
@@ -112,12 +113,13 @@ def cache_breakpoints(request: ReplyRequest) -> set[str]:
 
     Writing a block to the cache costs 1.25x its input price and reading it 0.1x, so a
     breakpoint pays when the same prefix is sent again within the TTL: the shared start
-    by every other call, the character's stable part at its next scene. This scene's
-    memories are the same for every turn of the character in this scene, so they are
-    marked where it has more than one (a MEETING of more rounds: written at the first,
-    read at the others, the last included); elsewhere marking them would be a write never read.
+    by every other call, the character's stable part and the memories chosen for its day
+    at its next scene. This scene's memories are the same for every turn of the character
+    in this scene, so they are marked where it has more than one (a MEETING of more rounds:
+    written at the first, read at the others, the last included); elsewhere marking them
+    would be a write never read. That makes four at most, as many as the API allows.
     """
-    marked = {"shared_prompt", "stable_prompt"}
+    marked = {"shared_prompt", "stable_prompt", "day_prompt"}
     if request.spec.turns.count(request.agent.id) > 1:
         marked.add("memory_prompt")
     return marked

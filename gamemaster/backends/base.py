@@ -10,7 +10,7 @@ from ..turns import InterviewRequest, ReplyRequest, Turn  # noqa: F401
 
 
 #: The cacheable segments a ``ReplyRequest`` carries, in prompt order.
-SEGMENTS = ("shared_prompt", "stable_prompt", "memory_prompt")
+SEGMENTS = ("shared_prompt", "stable_prompt", "day_prompt", "memory_prompt")
 
 
 def prompt_parts(request: ReplyRequest) -> tuple[list[tuple[str, str]], str]:
@@ -18,11 +18,12 @@ def prompt_parts(request: ReplyRequest) -> tuple[list[tuple[str, str]], str]:
     for backends that send a system prompt and one user message.
 
     The segments are ``shared_prompt`` (reply contract, roster, studio bible: the same for
-    every character), ``stable_prompt`` (persona, reflections) and then ``memory_prompt``
-    (this scene's memories), each where the prompt really continues with it (an empty one is
-    left out); the rest is what changes from turn to turn and retry to retry. Without a
-    stable start, or with nothing after it, the whole prompt is the rest and there are no
-    segments, so no text is ever sent twice.
+    every character), ``stable_prompt`` (persona, reflections), ``day_prompt`` (the memories
+    of earlier days chosen for the day) and then ``memory_prompt`` (this scene's memories),
+    each where the prompt really continues with it (an empty one is left out); the rest is
+    what changes from turn to turn and retry to retry. Without a stable start, or with nothing
+    after it, the whole prompt is the rest and there are no segments, so no text is ever sent
+    twice.
     """
     prompt = request.prompt
     parts, offset = [], 0

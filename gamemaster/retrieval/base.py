@@ -51,6 +51,17 @@ class Settings:
     now: tuple[int, int] | None = None
     #: An agent id → how colleagues call them, for heard lines (``heard.py``); None: the id.
     name_of: Callable[[str], str] | None = None
+    #: Memories the prompt shows elsewhere (``day_memories.py``): never picked again, and
+    #: what one of them says is not said again by a near-duplicate.
+    elsewhere: tuple[Memory, ...] = ()
+    #: ``memory_budget`` when ``budget`` is what other sections left of it: the newest reflections'
+    #: share is of this, so it does not move with them (they stand where a prompt stays the same
+    #: from scene to scene). None: ``budget``.
+    whole: int | None = None
+
+    @property
+    def excluded(self) -> frozenset[str]:
+        return frozenset(m.id for m in self.elsewhere)
 
     def speaker(self, agent_id: str) -> str:
         return self.name_of(agent_id) if self.name_of else agent_id

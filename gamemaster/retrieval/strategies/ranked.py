@@ -88,6 +88,9 @@ class _Run:
         self.bags: list[frozenset[str]] = []  # and their terms, for near-duplicates
         self.analyzer = analyzer(settings.language)
         self._handle = None
+        self.excluded = settings.excluded
+        for memory in settings.elsewhere:
+            self._said(memory)
 
     def run(self) -> None:
         self.terms, self.shown = self._query_terms()
@@ -127,10 +130,11 @@ class _Run:
 
     def _newest_reflections(self) -> None:
         """The character's latest conclusions: the newest always, more within their share."""
-        share = Budget(max(int(self.settings.budget * REFLECTION_SHARE), 1), self.settings.language)
+        whole = self.settings.whole or self.settings.budget
+        share = Budget(max(int(whole * REFLECTION_SHARE), 1), self.settings.language)
         for position, doc in enumerate(self.index.newest(8, reflections=True)):
             memory = self._memory(doc)
-            if memory is None or memory.depth < 1:
+            if memory is None or memory.depth < 1 or memory.id in self.excluded:
                 continue
             if not (share.take(memory) or position == 0) or not self.budget.take(memory):
                 break
@@ -141,7 +145,7 @@ class _Run:
         recent, problems = self.stream.tail(min(self.settings.memory_window, RECENT_MAX))
         self.selection.problems += [p for p in problems if p not in self.selection.problems]
         for item in reversed(recent):
-            if item.offset in self.taken:
+            if item.offset in self.taken or item.memory.id in self.excluded:
                 continue
             heard = self._heard(item.memory)
             if not share.take(item.memory, heard) or not self.budget.take(item.memory, heard):
@@ -190,6 +194,11 @@ class _Run:
             hit = doc.seq in hits
             memory = self._take(doc, tag_keys if hit else None, score=scores.get(doc.seq, 0.0))
             if memory is None:
+                elsewhere = self._memory(doc) if self.excluded else None
+                if elsewhere is not None and elsewhere.id in self.excluded:
+                    if hit:  # shown in another part of the prompt: what stands around it still belongs here
+                        self._neighbours(doc, elsewhere, scores)
+                    continue
                 misses += 1  # did not fit, or added nothing: past many in a row, the rest is more of the same
                 continue
             misses = 0
@@ -199,7 +208,7 @@ class _Run:
     def _take(self, doc: Doc, tag_keys: list[str] | None, score: float, neighbour_of: str | None = None) -> Memory | None:
         """Add ``doc`` to the relevant section if it fits and adds something; None if not."""
         memory = self._memory(doc)
-        if memory is None or self._repeats(memory):
+        if memory is None or memory.id in self.excluded or self._repeats(memory):
             return None
         carries_broad = bool(self.broad_keys & {tag_key(t) for t in memory.tags})
         if carries_broad and self.broad_count + 1 > max(1, (self.relevant_count + 1) / 3):

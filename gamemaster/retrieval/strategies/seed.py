@@ -35,6 +35,8 @@ class SeedStrategy:
         wanted = set(words.terms(" ".join(terms)))
         for section, items in (("relevant", focused), ("recent", recent), ("reflections", reflections)):
             for item in reversed(items):  # newest first, so a tight budget keeps the latest
+                if item.memory.id in settings.excluded:
+                    continue
                 heard = shown_lines(item.memory.metadata, item.memory.id, wanted, words.terms, settings.speaker,
                                     settings.language)
                 if budget.take(item.memory, heard):
