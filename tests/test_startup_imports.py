@@ -105,14 +105,20 @@ def test_the_hook_stores_a_reply_without_a_backend_or_rich(studio, tmp_path):
     assert json.loads((copy / reply).read_text(encoding="utf-8"))["agent"] == first  # it stored the reply
 
 
+def answer_all(root: Path) -> GameMaster:
+    """The pending scene of the studio at ``root`` with every reply in (the offline player's)."""
+    gm = GameMaster(Workspace(root))
+    pending = gm.require_pending()
+    for turn, agent in enumerate(pending.turns):
+        gm.submit_reply(agent, OfflineBackend().reply(gm.build_request(pending, turn)))
+    return gm
+
+
 def test_next_and_apply_load_no_backend_and_no_rich(studio, tmp_path):
     root, _, _, _ = studio
     copy = tmp_path / "copy"
     subprocess.run(["cp", "-a", str(root), str(copy)], check=True)
-    gm = GameMaster(Workspace(copy))
-    pending = gm.require_pending()
-    for turn, agent in enumerate(pending.turns):
-        gm.submit_reply(agent, OfflineBackend().reply(gm.build_request(pending, turn)))
+    answer_all(copy)
     # Both write memories (the index) and build the next prompts; neither prints anything rich.
     assert heavy(modules_of(tmp_path, copy, "apply"), ("rich",)) == ""
     assert heavy(modules_of(tmp_path, copy, "next"), ("rich", "yaml")) == ""
@@ -161,11 +167,7 @@ def test_next_on_words_met_before_loads_no_stemmer_and_opens_the_same_scene(stud
     root, _, _, _ = studio
     between = tmp_path / "between"
     subprocess.run(["cp", "-a", str(root), str(between)], check=True)
-    gm = GameMaster(Workspace(between))
-    pending = gm.require_pending()
-    for turn, agent in enumerate(pending.turns):
-        gm.submit_reply(agent, OfflineBackend().reply(gm.build_request(pending, turn)))
-    gm.apply_pending()
+    answer_all(between).apply_pending()
     stems = Path("state", ".cache", "stems.json")
     (between / stems).unlink(missing_ok=True)
     copies = {name: tmp_path / name for name in ("first", "again", "damaged")}
