@@ -18,6 +18,7 @@ import json
 import os
 from pathlib import Path
 
+from . import jsontext
 from .ids import confined, reads_inside
 
 #: Words per language the file keeps: enough for a studio's vocabulary, small enough that
@@ -89,12 +90,21 @@ def stemmer_key() -> str:
     return f"{spec.origin}:{stat.st_size}:{stat.st_mtime_ns}:{int(compiled)}"
 
 
+#: A file larger than this is not what ``save`` writes (``MOST`` words a language): not read.
+MOST_BYTES = 8 << 20
+
+
 def read(path: Path) -> dict[str, dict[str, str]]:
-    """The stems in ``path``; none when it is missing, unreadable, not what this module writes or
-    from another stemmer: the stems are then computed again, as on the first run."""
+    """The stems in ``path``; none when it is missing, unreadable, too large, not strict JSON
+    (nested past ``jsontext``'s limit, say), not what this module writes or from another
+    stemmer: the stems are then computed again, as on the first run."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        with open(path, "rb") as handle:
+            raw = handle.read(MOST_BYTES + 1)
+        if len(raw) > MOST_BYTES:
+            return {}
+        data = jsontext.loads(raw)
+    except (OSError, ValueError):  # a JSONDecodeError and a UnicodeDecodeError are ValueErrors
         return {}
     if not isinstance(data, dict) or data.get("stemmer") != stemmer_key() or not isinstance(data.get("stems"), dict):
         return {}

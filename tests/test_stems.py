@@ -56,3 +56,17 @@ def test_a_stems_file_linked_out_of_the_workspace_is_neither_read_nor_written(tm
     with pytest.raises(StateError, match="a symbolic link leads it out of the workspace"):
         store.save()
     assert outside.read_text(encoding="utf-8") == planted
+
+
+@pytest.mark.parametrize("content", [b"[" * 200_000, b'{"stems": ' + b" " * (9 << 20) + b"}", b"\xff\xfe\x00", b"NaN"])
+def test_a_stems_file_nested_too_deep_too_large_or_no_json_is_stemmed_past(tmp_path, monkeypatch, content):
+    """A derived file, so whatever it holds costs at most one run's stemming, never the command."""
+    path = tmp_path / "state" / ".cache" / "stems.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    store = StemStore()
+    monkeypatch.setattr("gamemaster.retrieval.text.STEMS", store)
+    store.keep_in(tmp_path)
+    assert Analyzer("de").terms("Die Türme wachsen") == ["turm", "wachs"]
+    assert store.save()  # replaced by the stems of this run
+    assert json.loads(path.read_text(encoding="utf-8"))["stems"]["de"]["türme"] == "turm"
