@@ -77,7 +77,8 @@ def measure(root: Path, repeat: int) -> dict[str, tuple[float, float, float]]:
 def profile_build(root: Path) -> str:
     import tracemalloc
 
-    from gamemaster.retrieval.index import index_path_for, open_index, remove_stale
+    from gamemaster.retrieval.index import index_path_for, open_index
+    from gamemaster.retrieval.pieces import remove_files as remove_stale
 
     workspace = Workspace(root)
     agent = workspace.agent_ids()[0]
@@ -104,7 +105,8 @@ _ONE_INDEX = ("import sys, time; from pathlib import Path; from gamemaster.retri
 
 
 def in_process(root: Path, repeat: int) -> str:
-    from gamemaster.retrieval.index import index_path_for, remove_stale
+    from gamemaster.retrieval.index import index_path_for
+    from gamemaster.retrieval.pieces import remove_files as remove_stale
 
     agent, language, times = "vera", Workspace(root).load_world().language, []
     for _ in range(repeat):
@@ -122,7 +124,8 @@ def inserts_only(root: Path, repeat: int) -> str:
     and inserts as always, but each piece's analysis is replayed from memory."""
     from gamemaster.retrieval import index as index_module
     from gamemaster.retrieval.analyse import Rows, analyse
-    from gamemaster.retrieval.index import index_path_for, open_index, remove_stale
+    from gamemaster.retrieval.index import index_path_for, open_index
+    from gamemaster.retrieval.pieces import remove_files as remove_stale
     from gamemaster.retrieval.pieces import pieces
 
     agent, language = "vera", Workspace(root).load_world().language

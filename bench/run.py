@@ -31,7 +31,8 @@ from pathlib import Path
 
 from gamemaster.gm import GameMaster
 from gamemaster.retrieval import recall
-from gamemaster.retrieval.index import index_path_for, remove_stale
+from gamemaster.retrieval.index import index_path_for
+from gamemaster.retrieval.pieces import remove_files as remove_stale
 from gamemaster.create import init_workspace
 from gamemaster.workspace import Workspace
 

@@ -53,24 +53,26 @@ def choose(workspace: "Workspace", world: World, agent: Agent, day: int, briefs:
                             name_of=speaker_names(workspace, names))
     settings = replace(settings, whole=world.memory_budget)
     selection = get_strategy(world.selection).select(workspace.stream(agent.id), day_query(agent, briefs, names), settings)
-    picked = sorted((p for p in selection.picked if p.section != "reflections"), key=lambda p: p.offset)
+    # Of the days before only: a first plan made later in the day finds the day's own memories too.
+    before = [p for p in selection.picked if p.memory.scene_key is None or p.memory.scene_key[0] < day]
+    picked = sorted((p for p in before if p.section != "reflections"), key=lambda p: p.offset)
     return DayMemories(day=day, ids=[p.memory.id for p in picked],
                        heard={p.memory.id: list(p.heard) for p in picked if p.heard},
-                       reflections=[p.memory.id for p in selection.section("reflections")])
+                       reflections=[p.memory.id for p in before if p.section == "reflections"])
 
 
 Shown = list[tuple[Memory, tuple[str, ...]]]
 
 
 def shown(workspace: "Workspace", world: World, agent: Agent) -> tuple[Shown, Shown] | None:
-    """The stored day's reflections and memories, each with its heard lines, as many as
-    ``memory_budget`` holds (a budget lowered since they were chosen cuts them short);
-    None where none were chosen yet."""
+    """The stored day's reflections and memories, each with its heard lines, as many as the
+    day's share of ``memory_budget`` holds (a budget or share lowered since they were chosen
+    cuts them short); None where none were chosen yet."""
     block = agent.day_memories
     if block is None or not world.day_memory_share:
         return None
-    found = workspace.stream(agent.id).find([*block.reflections, *block.ids])
-    used = 0
+    found = _find(workspace, world, agent.id, [*block.reflections, *block.ids])
+    budget, used = int(world.memory_budget * world.day_memory_share), 0
     parts: tuple[Shown, Shown] = ([], [])
     for part, ids in zip(parts, (block.reflections, block.ids)):
         for memory_id in ids:
@@ -79,10 +81,34 @@ def shown(workspace: "Workspace", world: World, agent: Agent) -> tuple[Shown, Sh
                 continue
             heard = tuple(block.heard.get(memory_id, ()))
             used += len(memory_text(memory, world.language, heard)) + 1
-            if used > world.memory_budget:
+            if used > budget:
                 return parts
             part.append((memory, heard))
     return parts
+
+
+def _find(workspace: "Workspace", world: World, agent_id: str, ids: list[str]) -> dict[str, Memory]:
+    """The memories with these ids, found through the search index (every prompt of the day
+    asks; the stream is read only at their lines): a line moved or changed by hand since the
+    index saw it is not taken for the memory."""
+    from .retrieval.index import open_index  # SQLite: only where a prompt is built, not for the hook
+
+    stream = workspace.stream(agent_id)
+    if not stream.exists():
+        return {}
+    index = open_index(workspace.root, agent_id, world.language).refresh()
+    try:
+        docs = index.docs(ids, by="mem_id")
+    finally:
+        index.close()
+    found: dict[str, Memory] = {}
+    with open(stream.path, "rb") as handle:
+        for memory_id, doc in docs.items():
+            handle.seek(doc.offset)
+            parsed = stream.parse_line(handle.read(doc.length), doc.line)
+            if isinstance(parsed, Memory) and parsed.id == memory_id:
+                found[memory_id] = parsed
+    return found
 
 
 def in_stream_order(memories: list[Memory]) -> list[Memory]:

@@ -48,6 +48,8 @@ LAZY_IMPORTS: dict[str, str] = {
                      "writing a scene back and the day summary only when they run",
     "gamemaster.writeback": "start-up of every command that loads the Game Master: the news module (and the "
                             "retrieval package under it) loads only when a scene is written back",
+    "gamemaster.day_memories": "start-up of the hook, which loads the request builder: the search index "
+                               "(sqlite3) loads only when a prompt looks up the day's memories",
     "gamemaster.mcp_server": "start-up of `gamemaster mcp`: the server lists its tools before any is "
                              "called; each tool loads its module when called",
     "gamemaster.retrieval": "strategies are found by name (pkgutil) when one is asked for, like kinds",

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from fake_messages_api import FakeMessagesAPI, offline_played
 from gamemaster.loop import advance_days, run_scene
 from gamemaster.scenes import Force, SceneType
@@ -221,3 +223,59 @@ def test_with_no_share_for_the_day_every_scene_chooses_from_the_whole_budget(gm,
     request = gm.build_request(pending, 0)
     assert not MEMORY_LINE.findall(request.day_prompt)
     assert MEMORY_LINE.findall(request.memory_prompt) and MEMORY_LINE.findall(request.stable_prompt)
+
+
+def test_the_days_memories_are_looked_up_by_the_index_and_shown_as_the_stream_has_them_now(gm, workspace, monkeypatch):
+    from gamemaster.backends.offline import OfflineBackend
+    from gamemaster.streams import MemoryStream
+
+    run_scene(gm, OfflineBackend())  # ARRIVAL
+    ids = json.loads((workspace.agents_dir / "nami.json").read_text(encoding="utf-8"))["day_memories"]["ids"]
+    # A hand edit of one of them, and a line put before all (every offset after it moves).
+    path = workspace.memories_dir / "nami.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = next(n for n, line in enumerate(lines) if json.loads(line)["id"] == ids[0])
+    edited = json.loads(lines[at])
+    edited["description"] = "Von Hand neu geschrieben: die Türme aus Knochen."
+    lines[at] = json.dumps(edited, ensure_ascii=False)
+    path.write_text("\n".join(["", *lines]) + "\n", encoding="utf-8")
+    # Every prompt of the day asks for them: not by reading the whole stream.
+    monkeypatch.setattr(MemoryStream, "find", lambda self, wanted: pytest.fail("the whole stream read"))
+    pending, _ = gm.open_next(Force(type=SceneType.WORK, participants=["nami"]))
+    day_prompt = gm.build_request(pending, 0).day_prompt
+    assert MEMORY_LINE.findall(day_prompt) == ids
+    assert "Von Hand neu geschrieben: die Türme aus Knochen." in day_prompt
+
+
+def test_a_share_lowered_during_the_day_shortens_the_days_memories(gm, workspace, cli):
+    from gamemaster.backends.offline import OfflineBackend
+
+    run_scene(gm, OfflineBackend())  # ARRIVAL: chosen with 40 % of the budget
+    pending, _ = gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
+    full = MEMORY_LINE.findall(gm.build_request(pending, 0).day_prompt)
+    assert cli("config", "day_memory_share", "0.05").exit_code == 0
+    shortened = gm.build_request(pending, 0)
+    kept = MEMORY_LINE.findall(shortened.day_prompt)
+    assert kept == full[: len(kept)] and len(kept) < len(full)
+    budget = json.loads(workspace.world_path.read_text(encoding="utf-8"))["memory_budget"]
+    # What stays the same all day: the reflections beside the persona and the day's memories.
+    day_lines = [line for line in (shortened.stable_prompt + shortened.day_prompt).splitlines()
+                 if line.startswith(("- [", "  "))]
+    assert sum(len(line) + 1 for line in day_lines) <= int(budget * 0.05)
+
+
+def test_memories_for_a_day_chosen_during_it_are_of_the_days_before_only(gm, workspace):
+    from gamemaster import day_memories
+    from gamemaster.backends.offline import OfflineBackend
+
+    run_scene(gm, OfflineBackend())  # ARRIVAL of day 1
+    run_scene(gm, OfflineBackend(), Force(type=SceneType.WORK, participants=["vera"]))
+    world, agents = gm.world(), gm.agents()
+    written_today = [m.memory.id for m in workspace.stream("vera").tail(40)[0] if m.memory.scene_key[0] == 1]
+    assert written_today
+    # A first plan made later in the day (the share raised after the ARRIVAL, say) chooses from
+    # the stream as it is then: the day's own memories are left out, whatever they match.
+    chosen = day_memories.choose(workspace, world, agents["vera"], 1, [], {a: agents[a].name for a in agents})
+    found = workspace.stream("vera").find(chosen.ids + chosen.reflections)
+    assert chosen.ids and all(m.scene_key is None or m.scene_key[0] < 1 for m in found.values())
+    assert not set(written_today) & set(chosen.ids)

@@ -144,7 +144,7 @@ class SearchIndex:
                     raise
                 # A damaged cache file is only a cache: start it again.
                 self.close()
-                remove_stale(self.path)
+                remove_files(self.path)
                 return self._refresh()
         except sqlite3.Error as exc:
             self.close()
@@ -190,7 +190,7 @@ class SearchIndex:
         self.close()
         sweep_builds(self.path)
         building = self.path.with_name(f"{self.path.name}{BUILDING}{os.getpid()}")
-        remove_stale(building)
+        remove_files(building)
         db = sqlite3.connect(confined(building), isolation_level=None)
         try:
             db.execute("PRAGMA journal_mode=OFF")
@@ -210,7 +210,7 @@ class SearchIndex:
             self._swap_in(building)
         except BaseException:
             db.close()
-            remove_stale(building)
+            remove_files(building)
             raise
 
     def _swap_in(self, building: Path) -> None:
@@ -225,7 +225,7 @@ class SearchIndex:
                 if is_full(exc) or (isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)):
                     raise
                 old.close()  # not a database (a damaged cache): nothing to wait for
-                remove_stale(self.path)
+                remove_files(self.path)
             os.replace(building, confined(self.path))
         finally:
             old.close()
@@ -336,15 +336,17 @@ class SearchIndex:
         return dict(self._connect().execute(
             f"SELECT key, COUNT(*) FROM tag JOIN tag_key ON id = tag WHERE key IN ({marks}) GROUP BY key", keys))
 
-    def docs(self, seqs: Iterable[int]) -> dict[int, Doc]:
-        seqs = sorted(set(seqs))
-        found: dict[int, Doc] = {}
+    def docs(self, keys: Iterable, by: str = "seq") -> dict:
+        """The indexed memories with these ``seq`` numbers, or with these ids (``by="mem_id"``; an
+        id on several lines: its first), keyed as asked."""
+        keys, column = sorted(set(keys)), {"seq": "seq", "mem_id": "mem_id"}[by]
+        found: dict = {}
         db = self._connect()
-        for start in range(0, len(seqs), 500):
-            chunk = seqs[start : start + 500]
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            for row in db.execute(f"SELECT {_DOC_COLUMNS} FROM doc WHERE seq IN ({marks})", chunk):
-                found[row[0]] = _row_doc(row)
+            for row in db.execute(f"SELECT {_DOC_COLUMNS} FROM doc WHERE {column} IN ({marks}) ORDER BY seq", chunk):
+                found.setdefault(row[0] if by == "seq" else row[4], _row_doc(row))
         return found
 
     def filtered(self, tag_key: str | None = None, kind: str | None = None) -> list[Doc]:
@@ -394,7 +396,3 @@ def index_appended(root: Path, agent: str, start: int, lines: list[str], size_be
         pass  # a derived file; the next query rebuilds it
     finally:
         index.close()
-
-
-def remove_stale(path: Path) -> None:
-    remove_files(path)
