@@ -39,6 +39,21 @@ def test_one_reflection_takes_at_most_twelve_the_rest_the_next():
     assert "a13" not in spec.reason
 
 
+def test_a_forced_reflection_takes_no_more_than_a_chosen_one():
+    from gamemaster.scenes import Force
+
+    agents = studio({})
+    spec = decide_next(world(), agents, Force(type=SceneType.REFLECTION, participants=MANY[:12]))
+    assert spec.participants == MANY[:12]
+    try:
+        decide_next(world(), agents, Force(type=SceneType.REFLECTION, participants=MANY[:13]))
+    except ValueError as exc:
+        assert str(exc) == ("a REFLECTION has at most 12 participants (a quarter of the studio, at least 12); "
+                            "force the others in the next one")
+    else:
+        raise AssertionError("13 of 15 forced into one REFLECTION")
+
+
 def test_in_a_large_studio_one_reflection_takes_a_quarter_of_it():
     many = [f"a{n:03d}" for n in range(1, 101)]
     agents = {a: Agent.model_validate({"id": a, "name": a.title(), "role": "r", "persona": "p",

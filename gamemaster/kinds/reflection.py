@@ -91,6 +91,9 @@ class Reflection(SceneKind):
         return SceneSpec(type=self.name, day=world.day, scene=world.scene + 1, participants=ids, reason=reason)
 
     def forced(self, world, agents, participants):
+        if len(participants) > (most := self.batch_size(len(agents))):
+            raise ValueError(f"a REFLECTION has at most {most} participants (a quarter of the studio, at least "
+                             f"{self.batch_floor}); force the others in the next one")
         if participants:
             return participants
         due = due_for_reflection(world, agents)[:self.batch_size(len(agents))]
