@@ -194,6 +194,22 @@ def test_a_studio_in_the_canonical_format_has_no_drift(workspace):
     assert not (workspace.state / ".backup").exists()
 
 
+@pytest.mark.parametrize("broken", [{"day": 0}, "hello", {"day": 3, "ids": [1]}, {"day": 3, "heard": []}])
+def test_a_broken_day_memories_block_is_dropped_by_fix_and_the_studio_plays_on(workspace, broken):
+    path = workspace.agents_dir / "emre.json"
+    agent = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**agent, "day_memories": broken}, ensure_ascii=False), encoding="utf-8")
+    runner = CliRunner()
+    blocked = runner.invoke(app, ["--root", str(workspace.root), "next"])
+    assert blocked.exit_code == 1 and "state/agents/emre.json: day_memories" in blocked.output
+    fixed = doctor(workspace.root, "--fix")
+    assert "day_memories dropped (chosen again at the character's next plan)" in fixed.output
+    after = json.loads(path.read_text(encoding="utf-8"))
+    assert "day_memories" not in after
+    assert {k: v for k, v in after.items() if v is not None} == {k: v for k, v in agent.items() if v is not None}
+    assert runner.invoke(app, ["--root", str(workspace.root), "next"]).exit_code == 0
+
+
 def test_next_prompt_and_apply_do_not_load_the_doctor(workspace):
     from test_cli import imported_by
 

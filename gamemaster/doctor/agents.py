@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from ..fsio import dump_json
 from ..ids import ARTIFACT_KIND_RE, is_agent_id
-from ..models import Agent, Memory
+from ..models import Agent, DayMemories, Memory
 from ..streams import describe_validation_error
 from .drift import Finding, canonical_ref, is_scene_ref, keep_under, shorten
 
@@ -152,6 +152,14 @@ def _shapes(data: dict, finding: Finding) -> None:
             key = keep_under(data, f"original_{name}", value)
             data[name] = canonical_ref(value)
             finding.drift(f"{name} {value!r}", f"{name} {data[name]}; the original kept as {key}")
+    if data.get("day_memories") is not None:
+        try:
+            DayMemories.model_validate(data["day_memories"])
+        except ValidationError as exc:
+            # Derived: the memories a day's prompts keep in view, chosen again at the next plan.
+            del data["day_memories"]
+            finding.drift(f"day_memories: {describe_validation_error(exc)}",
+                          "day_memories dropped (chosen again at the character's next plan)")
     kind = data.get("artifact_kind")
     if kind is not None and not (isinstance(kind, str) and ARTIFACT_KIND_RE.match(kind)):
         key = keep_under(data, "original_artifact_kind", data.pop("artifact_kind"))
