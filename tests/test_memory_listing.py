@@ -49,3 +49,14 @@ def test_the_json_listing_has_a_memory_per_line_and_every_field(cli, workspace):
     rows = [line for line in text.splitlines() if line.lstrip().startswith('{"id"')]
     assert [json.loads(line.strip().rstrip(","))["id"] for line in rows] == ids  # grep finds a memory on one line
     assert json.loads(cli("memories", "vera", "--tag", "nirgends", "--json").output) == {"memories": [], "problems": []}
+
+
+def test_half_a_surrogate_pair_in_metadata_is_listed_as_its_escape(cli, workspace):
+    path = workspace.root / "state/memories/vera.jsonl"
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write('{"id": "vera-600", "created": "day-001/scene-01", "type": "observation", "description": "Notiz",'
+                     ' "importance": 3, "tags": ["halb"], "metadata": {"note": "\\ud800"}}\n')
+    result = cli("memories", "vera", "--tag", "halb", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["memories"][0]["metadata"] == {"note": "\ud800"}
+    assert '"note": "\\ud800"' in result.output

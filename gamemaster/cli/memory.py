@@ -38,8 +38,7 @@ def memories(
         if kind is not None:
             _check_memory_type(kind)
         stream = obj.workspace.stream(obj.workspace.check_agent(agent))
-        # Each memory written by its model's own encoder: the same JSON as model_dump, a third of the time.
-        encoded = (lambda item: Encoded(item.memory.model_dump_json())) if as_json else (lambda item: item)
+        encoded = (lambda item: _json_of(item.memory)) if as_json else (lambda item: item)
         if tag is not None or kind is not None:  # the search index knows tags and types: no full scan
             from ..memory_list import indexed_matching
 
@@ -55,6 +54,18 @@ def memories(
             print(problem, file=sys.stderr)
 
     run(ctx, action)
+
+
+def _json_of(memory) -> Encoded:
+    """The memory as JSON, written by its model's own encoder (the same JSON as ``model_dump``, a
+    third of the time); a string holding half of a surrogate pair (``"\\ud800"`` in the file's
+    metadata), which that encoder refuses and stdout cannot print, is written as that escape."""
+    try:
+        return Encoded(memory.model_dump_json())
+    except ValueError:
+        from ..jsontext import dumps
+
+        return Encoded(dumps(memory.model_dump(mode="json"), ensure_ascii=True))
 
 
 #: Up to this many memories are a table; more are a line each (a table of 34,000 rows took 40 s to lay out).
