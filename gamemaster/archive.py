@@ -27,7 +27,7 @@ from .problems import StateError
 from .scene_files import archive_path, read_archive
 from .workspace import Workspace
 
-_DAY_FOLDER = re.compile(r"^day-(\d{3,})$")
+_DAY_FOLDER = re.compile(r"^day-(\d{3,18})$")
 
 
 @dataclass

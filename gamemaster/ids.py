@@ -18,7 +18,9 @@ from .problems import StateError
 
 AGENT_ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 ARTIFACT_KIND_RE = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
-SCENE_REF_RE = re.compile(r"^day-(\d{3,})/scene-(\d{2,})$")
+#: Numbers of up to 18 digits: any day and scene a studio reaches, and no id a hand edit makes too
+#: long to read as a number (Python refuses to convert more than 4,300 digits).
+SCENE_REF_RE = re.compile(r"^day-(\d{3,18})/scene-(\d{2,18})$")
 
 
 def scene_ref(day: int, scene: int) -> str:

@@ -26,7 +26,7 @@ from .schedule import (  # noqa: F401 (re-exported)
     Gathering, Weekday,
 )
 
-MEMORY_ID_RE = re.compile(r"^([a-z][a-z0-9_]*)-(\d{3,})$")
+MEMORY_ID_RE = re.compile(r"^([a-z][a-z0-9_]*)-(\d{3,18})$")
 #: A team is a label people write by hand ("audio", "Level Design"), not a path part:
 #: one line of at most 40 characters with no spaces at either end.
 TEAM_RE = re.compile(r"[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]{0,38}[^\s\x00-\x1f\x7f])?")
@@ -66,7 +66,7 @@ class Memory(BaseModel):
     @classmethod
     def _id_shape(cls, value: str) -> str:
         if not MEMORY_ID_RE.match(value):
-            raise ValueError(f"{value!r} is not of the form agent-NNN (at least three digits)")
+            raise ValueError(f"{value!r} is not of the form agent-NNN (three to 18 digits)")
         return value
 
     @field_validator("created")

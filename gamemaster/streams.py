@@ -147,7 +147,7 @@ class MemoryStream:
         """
         stat = self.path.stat()
         index = StreamIndex(mtime_ns=stat.st_mtime_ns)
-        own_id = re.compile(rb'"id"\s*:\s*"' + re.escape(self.agent.encode()) + rb"-(\d{3,})\"")
+        own_id = re.compile(rb'"id"\s*:\s*"' + re.escape(self.agent.encode()) + rb"-(\d{3,18})\"")
         blank, base, data = 0, 0, b""
         # Piece by piece (each ends with a newline but the last): a stream may be 400 MB.
         with open(self.path, "rb") as handle:

@@ -87,7 +87,7 @@ def type_name(value: object) -> str:
             type(None): "null"}.get(type(value), type(value).__name__)
 
 
-_LOOSE_REF = re.compile(r"^\s*day[-_ ]?(\d+)\s*/\s*scene[-_ ]?(\d+)\s*([A-Za-z]*)\s*$", re.IGNORECASE)
+_LOOSE_REF = re.compile(r"^\s*day[-_ ]?(\d{1,18})\s*/\s*scene[-_ ]?(\d{1,18})\s*([A-Za-z]*)\s*$", re.IGNORECASE)
 
 
 def canonical_ref(value: object) -> str | None:
@@ -114,7 +114,7 @@ def day_number(value: object) -> int | None:
     if isinstance(value, float) and value.is_integer() and value >= 0:
         return int(value)
     if isinstance(value, str):
-        match = re.fullmatch(r"\s*(?:day|tag)?[-_ ]?(\d+)\s*", value, re.IGNORECASE)
+        match = re.fullmatch(r"\s*(?:day|tag)?[-_ ]?(\d{1,18})\s*", value, re.IGNORECASE)
         if match:
             return int(match.group(1))
     return None

@@ -191,3 +191,25 @@ def test_import_reports_a_hostile_memory_line_and_world_file(tmp_path, kind):
 
     _assert_reported(proc, f"state/memories/vera.jsonl:{number}", HOSTILE[kind][1])
     _assert_reported(proc, f"state/world.json:{world_line}", HOSTILE[kind][1])
+
+
+# -- a number too long to read in an id or a scene ref -------------------------------------------
+
+
+@pytest.mark.parametrize("field, value, reason", [
+    ("id", "vera-" + "1" * 5000, "is not of the form agent-NNN (three to 18 digits)"),
+    ("created", "day-" + "1" * 5000 + "/scene-01", "is not of the form day-XXX/scene-YY"),
+])
+def test_an_id_or_scene_with_thousands_of_digits_is_named_by_every_command(tmp_path, field, value, reason):
+    workspace = fk.studio(tmp_path)
+    path = workspace.memories_dir / "vera.jsonl"
+    memory = {"id": "vera-901", "created": "day-000/scene-00", "type": "observation", "description": "Zahlen.",
+              "importance": 3, field: value}
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(memory) + "\n")
+    number = path.read_bytes().count(b"\n")
+    _assert_reported(fk.validate(workspace.root), f"state/memories/vera.jsonl:{number}", reason)
+    status = fk.run(workspace.root, "status")  # reads no memory line: nothing to say, and no traceback
+    fk.assert_no_traceback(status)
+    assert status.returncode == 0, fk.show(status)
+    _assert_reported(fk.run(workspace.root, "next"), f"state/memories/vera.jsonl:{number}", reason, exit_code=0)
