@@ -8,6 +8,7 @@ error naming the file.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,12 +74,20 @@ class PromptContext:
 TemplateFinder = Callable[[str], Path]
 
 
-def render_template(find: TemplateFinder, name: str, values: dict[str, str]) -> str:
+#: What a template's cache marker becomes while it is filled in: no text of a file or a reply
+#: holds it, so the prompt is cut where the template says, whatever the memories quote.
+_CUT = f"\x00cut-{os.urandom(8).hex()}-"
+
+
+def render_template(find: TemplateFinder, name: str, values: dict[str, str], cuts: tuple[str, ...] = ()) -> str:
+    """Template ``name`` filled in; the first of each of ``cuts`` in it becomes ``_CUT`` and its number."""
     path = find(name)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise StateError(f"{path}: prompt template missing") from None
+    for number, marker in enumerate(cuts):
+        text = text.replace(marker, f"{_CUT}{number}\x00", 1)
     try:
         return Template(text).substitute(values)
     except KeyError as exc:
@@ -219,10 +228,10 @@ def build_prompt(find: TemplateFinder, ctx: PromptContext) -> tuple[str, list[st
     values = scene_values(ctx)
     values["task"] = render_template(find, ctx.spec.kind.template, values).strip()
     values["contract"] = render_template(find, "contract.md", values).strip()
-    rest = render_template(find, "character.md", values).strip() + "\n"
+    rest = render_template(find, "character.md", values, cuts=CACHE_MARKERS).strip() + "\n"
     segments = []
-    for marker in CACHE_MARKERS:
-        head, found, tail = rest.partition(marker)
+    for number in range(len(CACHE_MARKERS)):
+        head, found, tail = rest.partition(f"{_CUT}{number}\x00")
         if found:
             segments.append(head.strip() + "\n\n")
             rest = tail.lstrip()

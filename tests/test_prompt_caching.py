@@ -279,3 +279,25 @@ def test_memories_for_a_day_chosen_during_it_are_of_the_days_before_only(gm, wor
     found = workspace.stream("vera").find(chosen.ids + chosen.reflections)
     assert chosen.ids and all(m.scene_key is None or m.scene_key[0] < 1 for m in found.values())
     assert not set(written_today) & set(chosen.ids)
+
+
+def test_a_memory_quoting_the_cache_markers_is_shown_as_written_and_cuts_nothing(gm, workspace):
+    from gamemaster.prompts import CACHE_MARKERS
+
+    quoted = "Notiz zum Prompt: " + " ".join(CACHE_MARKERS)
+    path = workspace.memories_dir / "vera.jsonl"
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"id": "vera-700", "created": "day-000/scene-00", "type": "observation",
+                                 "description": quoted, "importance": 9, "tags": ["bone-towers"]},
+                                ensure_ascii=False) + "\n")
+    pending, _ = gm.open_next()  # ARRIVAL: her newest memories are shown
+    request = gm.build_request(pending, pending.turns.index("vera"))
+    assert quoted in request.prompt
+    # The cuts are the template's: the shared start ends before the persona, the scene's part
+    # before the turn, and the memory stands whole after the last cut.
+    assert request.shared_prompt and "# Du bist Vera" not in request.shared_prompt
+    assert request.stable_prompt.startswith("# Du bist Vera")
+    assert quoted not in request.shared_prompt + request.stable_prompt + request.day_prompt
+    assert request.prompt.startswith(request.shared_prompt + request.stable_prompt + request.day_prompt
+                                      + request.memory_prompt)
+    assert quoted in request.memory_prompt
