@@ -2,7 +2,7 @@
 of `validate`; of `memories --tag` and `--type`.
 
     python bench/index_build.py [--sizes 100000,1000000] [--repeat 3] [--keep DIR] [--profile] [--no-validate]
-                                [--side-by-side] [--in-process | --inserts]
+                                [--side-by-side] [--in-process | --inserts | --killed FRACTION]
 
 The studio is ``bench/run.py``'s synthetic one (the bundled seven on the morning of their last day,
 ``N`` memories per character); `next` opens a WORK scene for three of them, so a cold `next` builds
@@ -11,7 +11,9 @@ and its children (``os.wait4``), RSS its peak. ``--profile`` prints a cProfile o
 one index in-process and the peak of Python allocations (``tracemalloc``) during it. ``--in-process``
 only builds one index, in a fresh process each of ``--repeat`` times, and reports the CPU of the
 build alone; ``--inserts`` builds it in-process from rows analysed beforehand (what is left when
-the analysis costs nothing). ``--side-by-side`` builds the indexes of three characters in-process,
+the analysis costs nothing). ``--killed FRACTION`` builds one index in a fresh process, kills it
+(SIGKILL) once FRACTION of an uninterrupted build's wall time has passed, and builds it again in
+another: the CPU of each part against the uninterrupted build's. ``--side-by-side`` builds the indexes of three characters in-process,
 one after the other and then side by side (``retrieval/parallel.py``), alternately, and reports CPU
 (this process and its children) and wall seconds of each, with the load average when it ended.
 Tables go to stdout, progress to stderr.
@@ -119,6 +121,45 @@ def in_process(root: Path, repeat: int) -> str:
             f"median {statistics.median(times):.2f} s of {repeat}")
 
 
+def killed_build(root: Path, fraction: float, repeat: int) -> str:
+    """An uninterrupted build, then one killed part way and the build after it, ``repeat`` times."""
+    import signal
+
+    from gamemaster.retrieval.index import index_path_for
+
+    agent, language = "vera", Workspace(root).load_world().language
+    command = [sys.executable, "-c", _ONE_INDEX, str(root), agent, language]
+
+    def run(kill_after: float | None) -> tuple[float, float]:
+        start = time.perf_counter()
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        if kill_after is not None:
+            try:
+                proc.wait(timeout=kill_after)
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGKILL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        if kill_after is None and os.waitstatus_to_exitcode(status) != 0:
+            raise RuntimeError("the build failed")
+        return usage.ru_utime + usage.ru_stime, time.perf_counter() - start
+
+    cache = index_path_for(root, agent).parent
+    rows = []
+    for _ in range(repeat):
+        shutil.rmtree(cache, ignore_errors=True)
+        whole_cpu, whole_wall = run(None)
+        shutil.rmtree(cache, ignore_errors=True)
+        killed_cpu, _ = run(fraction * whole_wall)
+        left = sorted(p.name for p in cache.glob("*.building-*"))
+        after_cpu, _ = run(None)
+        rows.append(f"| {whole_cpu:.2f} | {killed_cpu:.2f} | {after_cpu:.2f} | {killed_cpu + after_cpu - whole_cpu:.2f} | "
+                    f"{', '.join(left) or '—'} |")
+        log(rows[-1])
+    return (f"one index ({agent}) built whole, then killed after {fraction:.0%} of that build's wall time and built "
+            "again (CPU seconds of each process):\n\n| whole | killed part | build after it | lost | left by the kill |\n"
+            "|---:|---:|---:|---:|---|\n" + "\n".join(rows))
+
+
 def inserts_only(root: Path, repeat: int) -> str:
     """CPU of building one index whose rows were all analysed beforehand: the build reads, checks
     and inserts as always, but each piece's analysis is replayed from memory."""
@@ -189,6 +230,7 @@ def main() -> None:
     parser.add_argument("--side-by-side", action="store_true", help="three indexes one by one and side by side")
     parser.add_argument("--in-process", action="store_true", help="only the CPU of building one index, each time in a fresh process")
     parser.add_argument("--inserts", action="store_true", help="only the CPU of building one index from rows analysed beforehand")
+    parser.add_argument("--killed", type=float, metavar="FRACTION", help="one index killed part way, then built again")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     rows, other_rows, profiles = [], [], []
@@ -204,6 +246,9 @@ def main() -> None:
                                 "from run import synthetic_workspace; from pathlib import Path; "
                                 "synthetic_workspace(Path(sys.argv[2]), int(sys.argv[3]))",
                                 str(Path(__file__).resolve().parent), str(root), str(size)], check=True)
+            if args.killed is not None:
+                profiles.append((size, killed_build(root, args.killed, args.repeat)))
+                continue
             if args.in_process or args.inserts:
                 profiles.append((size, in_process(root, args.repeat) if args.in_process else inserts_only(root, args.repeat)))
                 continue

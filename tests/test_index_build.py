@@ -270,3 +270,151 @@ def test_lines_added_later_are_indexed_as_a_build_from_scratch_indexes_them(tmp_
     assert ("neu-hier", 41) in grown["tag"] and ("neu-hier", 42) in grown["tag"] and ("t3", 41) in grown["tag"]
     assert index.tag_freqs(["neu-hier", "t3", "noch-neuer"]) == {"neu-hier": 2, "t3": 4, "noch-neuer": 1}
     index.close()
+
+
+_KILLED_BUILD = """
+import os, signal, sys
+from pathlib import Path
+from gamemaster.retrieval import index, pieces
+pieces.PIECE_BYTES, index.CHECKPOINT_BYTES, index._BUILD_CACHE_KB = 4096, 16384, 1  # a small cache spills
+analysed, kill_at = [], int(sys.argv[2])
+real = index.analyse
+def analyse(data, base, language, rows):
+    analysed.append(base)
+    if len(analysed) == kill_at:
+        os.kill(os.getpid(), signal.SIGKILL)  # mid-transaction, with pages written past the last checkpoint
+    return real(data, base, language, rows)
+index.analyse = analyse
+root = Path(sys.argv[1])
+index.open_index(root, "vera", "de").refresh()
+"""
+
+
+def _kill_a_build(root, kill_at: int) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", _KILLED_BUILD, str(root), str(kill_at)], capture_output=True, text=True)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+
+
+def _analysed_from(monkeypatch) -> list[int]:
+    from gamemaster.retrieval import index, pieces
+
+    monkeypatch.setattr(pieces, "PIECE_BYTES", 4096)
+    monkeypatch.setattr(index, "CHECKPOINT_BYTES", 16384)
+    starts: list[int] = []
+    real = index.analyse
+    monkeypatch.setattr(index, "analyse", lambda data, base, *rest: starts.append(base) or real(data, base, *rest))
+    return starts
+
+
+def _piece_starts(stream: bytes) -> list[int]:
+    import io
+
+    from gamemaster.fsio import line_pieces
+
+    starts, at = [], 0
+    for piece in line_pieces(io.BytesIO(stream), 4096):
+        starts.append(at)
+        at += len(piece)
+    return starts
+
+
+def _last_checkpoint(stream: bytes, before_piece: int) -> int:
+    """Where the last commit of a build stands that stopped in piece ``before_piece`` (counted from 0):
+    a commit follows the piece that takes the bytes since the one before to 16 KiB."""
+    starts = _piece_starts(stream) + [len(stream)]
+    committed = 0
+    for end in starts[1 : before_piece + 1]:
+        if end - committed >= 16384:
+            committed = end
+    return committed
+
+
+def test_a_build_killed_midway_goes_on_from_its_last_checkpoint(tmp_path, monkeypatch):
+    """kill -9 in the middle of a cold build: the next build keeps what was committed (every
+    four pieces here) and analyses only the rest; the index is the one a whole build makes."""
+    root = tmp_path / "studio"
+    _stream(root, "vera", 600)
+    stream = (root / "state" / "memories" / "vera.jsonl").read_bytes()
+    cache = root / "state" / ".cache"
+    _kill_a_build(root, kill_at=11)  # killed in piece 11, after two checkpoints
+    side = [p.name for p in cache.glob("*.building-*")]
+    assert len(side) == 2 and any(name.endswith("-journal") for name in side), side  # a transaction was left open
+    starts = _analysed_from(monkeypatch)
+    SearchIndex(root / "state" / "memories" / "vera.jsonl", cache / "vera.search.sqlite", "de").refresh().close()
+    checkpoint = _last_checkpoint(stream, 10)
+    assert checkpoint > 16384 and starts[0] == checkpoint and starts == sorted(set(starts))  # the rest, once
+    assert sorted(p.name for p in cache.iterdir()) == ["vera.search.sqlite"]
+    resumed = _contents(cache / "vera.search.sqlite")
+    whole = _build(tmp_path, "whole", stream, "de")
+    assert {k: v for k, v in resumed.items() if k != "meta"} == {k: v for k, v in whole.items() if k != "meta"}
+    assert resumed["meta"] == whole["meta"] and ("partial", 1) not in resumed["meta"]
+    assert len(resumed["doc"]) == 600 and ("t7", 7) in resumed["tag"]
+
+
+def test_a_killed_build_is_not_continued_once_the_lines_it_indexed_changed(tmp_path, monkeypatch):
+    root = tmp_path / "studio"
+    _stream(root, "vera", 600)
+    path = root / "state" / "memories" / "vera.jsonl"
+    _kill_a_build(root, kill_at=11)
+    edited = path.read_bytes().replace(b"vera notiert 3:", b"vera notierte 3:", 1)  # a hand edit before the checkpoint
+    path.write_bytes(edited)
+    starts = _analysed_from(monkeypatch)
+    index = SearchIndex(path, root / "state" / ".cache" / "vera.search.sqlite", "de")
+    index.refresh().close()
+    assert starts == _piece_starts(edited)  # built from the start
+    assert sorted(p.name for p in path.parent.parent.joinpath(".cache").iterdir()) == ["vera.search.sqlite"]
+    rebuilt = _contents(root / "state" / ".cache" / "vera.search.sqlite")
+    assert {k: v for k, v in rebuilt.items() if k != "meta"} == {
+        k: v for k, v in _build(tmp_path, "whole", edited, "de").items() if k != "meta"}
+
+
+def test_ctrl_c_keeps_the_checkpoint_and_a_running_build_is_left_alone(tmp_path, monkeypatch):
+    import os
+    import subprocess
+
+    from gamemaster.retrieval import index as index_module
+
+    root = tmp_path / "studio"
+    _stream(root, "vera", 600)
+    path, cache = root / "state" / "memories" / "vera.jsonl", root / "state" / ".cache"
+    starts = _analysed_from(monkeypatch)
+    real = index_module.analyse
+
+    def interrupted(data, base, *rest):
+        if len(starts) == 7:
+            raise KeyboardInterrupt
+        return real(data, base, *rest)
+
+    monkeypatch.setattr(index_module, "analyse", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        SearchIndex(path, cache / "vera.search.sqlite", "de").refresh()
+    (side,) = cache.glob("*.building-*")  # its checkpoint is kept
+    # Under the name of a build that is still running, another build neither takes it over nor removes it.
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        running = side.with_name(f"vera.search.sqlite.building-{sleeper.pid}")
+        os.rename(side, running)
+        starts.clear()
+        monkeypatch.setattr(index_module, "analyse", real)
+        _analysed_from(monkeypatch)  # counts again, into a new list
+        counted = index_module.analyse
+        index = SearchIndex(path, cache / "vera.search.sqlite", "de")
+        index.refresh().close()
+        assert running.exists() and index.count() == 600
+        index.close()
+        os.rename(running, side)  # as if its process had been killed
+        monkeypatch.setattr(index_module, "analyse", counted)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    path.write_bytes(path.read_bytes() + _line(601) + b"\n")  # the index in place is stale now
+    (cache / "vera.search.sqlite").unlink()
+    resumed = _analysed_from(monkeypatch)
+    SearchIndex(path, cache / "vera.search.sqlite", "de").refresh().close()
+    checkpoint = _last_checkpoint(path.read_bytes(), 6)
+    assert checkpoint > 0 and resumed[0] == checkpoint
+    assert sorted(p.name for p in cache.iterdir()) == ["vera.search.sqlite"]

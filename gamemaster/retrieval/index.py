@@ -24,7 +24,8 @@ from ..ids import confined
 from ..problems import GamemasterError
 from .analyse import Rows, analyse
 from ..bulk import no_cycle_collection
-from .pieces import BUILDING, crc_of_start, is_full, pieces, remove_files, rollback, sweep_builds
+from .pieces import (BUILDING, CHECKPOINT_BYTES, crc_of_start, is_full, pieces, remove_files, rollback,
+                     swap_in, sweep_builds, take_over_build)
 from .text import PIPELINE_VERSION
 
 #: 3: what a character heard others say is indexed with the memory that keeps it.
@@ -83,6 +84,12 @@ _NUMBERS_OF = "SELECT id FROM tag_key WHERE key IN ({})"
 
 def _row_doc(row) -> Doc:
     return Doc(*row[:7], bool(row[7]), *row[8:])
+
+
+def _write_meta(db, meta: dict, rows: Rows, size: int, mtime_ns: int, crc: int, ends_nl: bool) -> None:
+    meta.update(size=size, mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
+                seq=rows.seq, lines=rows.line, day=rows.day, scene=rows.scene, dated=rows.dated)
+    db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta.items())
 
 
 class SearchIndex:
@@ -162,7 +169,7 @@ class SearchIndex:
         meta = self._meta(db)
         if stat is None:
             if meta.get("size", 0) != 0 or not self._compatible(meta):
-                self._rebuild(iter(()), 0)
+                self._rebuild(None, 0)
             return self
         if self._covers(meta, stat):
             return self
@@ -177,58 +184,49 @@ class SearchIndex:
             ):
                 self._extend(pieces(handle), old, meta, stat.st_mtime_ns)
             else:
-                handle.seek(0)
-                self._rebuild(pieces(handle), stat.st_mtime_ns)
+                self._rebuild(handle, stat.st_mtime_ns)
         return self
 
-    def _rebuild(self, pieces: Iterable[bytes], mtime_ns: int) -> None:
-        """Build the index afresh in a side file of ``state/.cache/`` and put it in place in one rename.
-
-        A bulk load into a new file needs no rollback journal and keeps its pages in memory
-        until the end. A build that is killed leaves only its side file, which the next build
-        removes; the index in place is never half-built."""
+    def _rebuild(self, handle, mtime_ns: int) -> None:
+        """Build the index afresh from the open stream ``handle`` (None: no stream) in a side file
+        of ``state/.cache/`` and put it in place in one rename; the index in place is never
+        half-built. The build commits every ``CHECKPOINT_BYTES``: one that is killed leaves its side
+        file, and this build goes on from its last commit if the stream still begins as it did."""
         self.close()
-        sweep_builds(self.path)
         building = self.path.with_name(f"{self.path.name}{BUILDING}{os.getpid()}")
-        remove_files(building)
+        resumed = take_over_build(self.path, building, handle, self._compatible) if handle else None
+        if resumed is None:
+            remove_files(building)
+        sweep_builds(self.path, keep=building)
         db = sqlite3.connect(confined(building), isolation_level=None)
         try:
-            db.execute("PRAGMA journal_mode=OFF")
+            # A rollback journal (not none): a build killed between two checkpoints leaves the
+            # last one intact. Its pages are new ones, so the journal stays small.
             db.execute("PRAGMA synchronous=OFF")
             db.execute(f"PRAGMA cache_size=-{_BUILD_CACHE_KB}")
             db.execute("BEGIN")
-            for statement in _SCHEMA.strip().split(";"):
-                if statement.strip():
-                    db.execute(statement)
-            meta = {"schema": SCHEMA_VERSION, "pipeline": PIPELINE_VERSION, "language": self.language}
-            self._index_pieces(db, pieces, 0, {"seq": 0, "lines": 0, "crc": 0, "day": 0, "scene": 0, "dated": 0}, meta, mtime_ns)
+            if resumed is None:
+                for statement in _SCHEMA.strip().split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+            state = resumed or {"seq": 0, "lines": 0, "crc": 0, "day": 0, "scene": 0, "dated": 0}
+            meta = {"schema": SCHEMA_VERSION, "pipeline": PIPELINE_VERSION, "language": self.language, "partial": 1}
+            self._index_pieces(db, pieces(handle) if handle else (), state.get("size", 0), state, meta, mtime_ns,
+                               checkpoint=True)
             for statement in _INDEXES.strip().split(";"):
                 if statement.strip():
                     db.execute(statement)
+            db.execute("DELETE FROM meta WHERE key = 'partial'")
             db.execute("COMMIT")
             db.close()
-            self._swap_in(building)
+            swap_in(self.path, building)
+        except KeyboardInterrupt:
+            db.close()  # rolls back to the last checkpoint, which the next build goes on from
+            raise
         except BaseException:
             db.close()
             remove_files(building)
             raise
-
-    def _swap_in(self, building: Path) -> None:
-        """Rename ``building`` over the index while holding the old file's write lock: no other
-        process is then in the middle of writing it, and a journal a crashed one left behind
-        has been rolled back (a journal found beside the new file would be played into it)."""
-        old = sqlite3.connect(confined(self.path), timeout=30, isolation_level=None)
-        try:
-            try:
-                old.execute("BEGIN IMMEDIATE")
-            except sqlite3.DatabaseError as exc:
-                if is_full(exc) or (isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)):
-                    raise
-                old.close()  # not a database (a damaged cache): nothing to wait for
-                remove_files(self.path)
-            os.replace(building, confined(self.path))
-        finally:
-            old.close()
 
     def _extend(self, pieces: Iterable[bytes], start: int, meta: dict, mtime_ns: int) -> None:
         db = self._connect()
@@ -270,12 +268,15 @@ class SearchIndex:
             raise
         return True
 
-    def _index_pieces(self, db, pieces: Iterable[bytes], base: int, state: dict, meta: dict, mtime_ns: int) -> None:
+    def _index_pieces(self, db, pieces: Iterable[bytes], base: int, state: dict, meta: dict, mtime_ns: int,
+                      checkpoint: bool = False) -> None:
         """Index the lines in ``pieces`` (consecutive bytes of the stream from byte ``base``, each
-        piece but the last ending with a newline), one piece in memory at a time."""
+        piece but the last ending with a newline), one piece in memory at a time; with
+        ``checkpoint``, commit every ``CHECKPOINT_BYTES`` with ``meta`` saying how far it got."""
         rows = Rows(state.get("seq", 0), state.get("lines", 0), state.get("day", 0), state.get("scene", 0),
                     state.get("dated", 0), tag_numbers=dict(db.execute("SELECT key, id FROM tag_key")))
         crc, size, ends_nl = state.get("crc", 0), base, state.get("ends_nl", True)
+        committed = base
         with no_cycle_collection():
             for data in pieces:
                 if not data:
@@ -289,10 +290,12 @@ class SearchIndex:
                 crc = zlib.crc32(data, crc)
                 size += len(data)
                 ends_nl = data.endswith(b"\n")
-        seq, line, day, scene, dated = rows.seq, rows.line, rows.day, rows.scene, rows.dated
-        meta.update(size=size, mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
-                    seq=seq, lines=line, day=day, scene=scene, dated=dated)
-        db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta.items())
+                if checkpoint and size - committed >= CHECKPOINT_BYTES:
+                    _write_meta(db, meta, rows, size, mtime_ns, crc, ends_nl)
+                    db.execute("COMMIT")
+                    db.execute("BEGIN")
+                    committed = size
+        _write_meta(db, meta, rows, size, mtime_ns, crc, ends_nl)
 
     # -- queries -------------------------------------------------------------
 

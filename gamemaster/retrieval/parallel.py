@@ -6,7 +6,7 @@ core, so when two or more large streams need building, the streams are shared ou
 among at most one process more than there are cores, and all but one share are built by child processes (``python -I -c``, calling ``main``)
 while this process builds the first. Each build is an ordinary one (``SearchIndex.refresh``):
 its own side file, renamed into place when complete, so a child that is killed leaves at
-most a side file that the next build removes. A child's errors are not reported by the
+most a side file that the next build goes on from. A child's errors are not reported by the
 child: an index it did not finish is found stale and built again by the selection that
 needs it, which reports what goes wrong as every build does.
 """

@@ -2,8 +2,10 @@
 
 A stream of a million memories is some 400 MB; a build reads a piece at a time so that
 its memory does not grow with the stream. It writes a side file of ``state/.cache/``
-that is renamed over the index when complete; a build that is killed leaves only that
-file, and the next build removes it.
+that is renamed over the index when complete. It commits what it has indexed every
+``CHECKPOINT_BYTES`` of stream: a build that is killed leaves its side file, and the next
+build takes it over and goes on from its last checkpoint if the stream still begins with the
+lines it indexed (otherwise it removes it).
 """
 
 from __future__ import annotations
@@ -12,14 +14,18 @@ import os
 import sqlite3
 import zlib
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ..fsio import line_pieces
+from ..ids import confined
 
 #: How much of a stream is read, analysed and inserted at a time.
 PIECE_BYTES = 4 << 20
 #: A side file an index is built in: ``{agent}.search.sqlite.building-{pid}``.
 BUILDING = ".building-"
+#: How much of a stream a build indexes between two commits: what a killed build leaves to
+#: the next one (a million memories are some 400 MB and a minute or more of building).
+CHECKPOINT_BYTES = 8 << 20
 
 
 def pieces(handle) -> Iterable[bytes]:
@@ -39,13 +45,82 @@ def crc_of_start(handle, size: int) -> int:
     return crc
 
 
-def sweep_builds(path: Path) -> None:
-    """Remove the side files of builds of ``path`` whose process is gone (killed mid-build)."""
+def swap_in(path: Path, building: Path) -> None:
+    """Rename ``building`` over the index ``path`` while holding the old file's write lock: no other
+    process is then in the middle of writing it, and a journal a crashed one left behind
+    has been rolled back (a journal found beside the new file would be played into it)."""
+    old = sqlite3.connect(confined(path), timeout=30, isolation_level=None)
+    try:
+        try:
+            old.execute("BEGIN IMMEDIATE")
+        except sqlite3.DatabaseError as exc:
+            if is_full(exc) or (isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)):
+                raise
+            old.close()  # not a database (a damaged cache): nothing to wait for
+            remove_files(path)
+        os.replace(building, confined(path))
+    finally:
+        old.close()
+
+
+def sweep_builds(path: Path, keep: Path) -> None:
+    """Remove the side files of builds of ``path`` whose process is gone (killed mid-build), but ``keep``."""
+    for side in _killed_builds(path):
+        if side != keep:
+            remove_files(side)
+
+
+def take_over_build(path: Path, building: Path, handle, usable: Callable[[dict], bool]) -> dict | None:
+    """The checkpoint of a killed build of ``path`` to go on from: its side file renamed to
+    ``building`` and its ``meta``, with ``handle`` (the stream, open) left after the last line it
+    indexed. None if no killed build indexed a beginning of the stream as it is now, in a way
+    ``usable`` accepts."""
+    for side in sorted(_killed_builds(path)):
+        meta = _checkpoint(side) if side.is_file() else None
+        if not meta or not meta.get("partial") or not usable(meta) or not isinstance(meta.get("size"), int):
+            continue
+        handle.seek(0)
+        if crc_of_start(handle, meta["size"]) != meta.get("crc"):
+            continue  # the stream changed before the checkpoint: nothing in it can be kept
+        if side != building:  # this process's own, interrupted: already in place
+            try:
+                # One rename: of two builds taking over the same side file, one gets it.
+                os.rename(confined(side), confined(building))
+            except FileNotFoundError:
+                continue
+            remove_files(side)  # its journal: rolled back by the read above, so no longer needed
+        return meta
+    handle.seek(0)
+    return None
+
+
+def _killed_builds(path: Path) -> list[Path]:
+    """The side files of ``path`` whose build is not running: its process is gone, or it is this one's."""
+    found = []
     for side in path.parent.glob(f"{path.name}{BUILDING}*"):
-        pid = side.name.rpartition(BUILDING)[2].split("-")[0]
+        pid = side.name.rpartition(BUILDING)[2]
+        if pid.endswith(("-journal", "-wal", "-shm")):
+            side = side.with_name(side.name.rsplit("-", 1)[0])
+            if side.exists() or side in found:
+                continue  # goes with its side file
+            pid = side.name.rpartition(BUILDING)[2]  # left alone: removed as its side file would be
         if pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
             continue
-        remove_files(side)
+        found.append(side)
+    return found
+
+
+def _checkpoint(side: Path) -> dict | None:
+    """The ``meta`` of a side file as of its last commit (reading it rolls back a transaction the
+    killed build left open), or None if it holds none or is no database."""
+    try:
+        db = sqlite3.connect(confined(side), timeout=0, isolation_level=None)
+        try:
+            return dict(db.execute("SELECT key, value FROM meta"))
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
 
 
 def _alive(pid: int) -> bool:
