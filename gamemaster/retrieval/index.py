@@ -25,7 +25,7 @@ from ..problems import GamemasterError
 from .analyse import Rows, analyse
 from ..bulk import no_cycle_collection
 from .pieces import (BUILDING, CHECKPOINT_BYTES, crc_of_start, is_full, pieces, remove_files, rollback,
-                     swap_in, sweep_builds, take_over_build)
+                     run_script, swap_in, sweep_builds, take_over_build, write_meta)
 from .text import PIPELINE_VERSION
 
 #: 3: what a character heard others say is indexed with the memory that keeps it.
@@ -84,12 +84,6 @@ _NUMBERS_OF = "SELECT id FROM tag_key WHERE key IN ({})"
 
 def _row_doc(row) -> Doc:
     return Doc(*row[:7], bool(row[7]), *row[8:])
-
-
-def _write_meta(db, meta: dict, rows: Rows, size: int, mtime_ns: int, crc: int, ends_nl: bool) -> None:
-    meta.update(size=size, mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
-                seq=rows.seq, lines=rows.line, day=rows.day, scene=rows.scene, dated=rows.dated)
-    db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta.items())
 
 
 class SearchIndex:
@@ -206,16 +200,12 @@ class SearchIndex:
             db.execute(f"PRAGMA cache_size=-{_BUILD_CACHE_KB}")
             db.execute("BEGIN")
             if resumed is None:
-                for statement in _SCHEMA.strip().split(";"):
-                    if statement.strip():
-                        db.execute(statement)
+                run_script(db, _SCHEMA)
             state = resumed or {"seq": 0, "lines": 0, "crc": 0, "day": 0, "scene": 0, "dated": 0}
             meta = {"schema": SCHEMA_VERSION, "pipeline": PIPELINE_VERSION, "language": self.language, "partial": 1}
             self._index_pieces(db, pieces(handle) if handle else (), state.get("size", 0), state, meta, mtime_ns,
                                checkpoint=True)
-            for statement in _INDEXES.strip().split(";"):
-                if statement.strip():
-                    db.execute(statement)
+            run_script(db, _INDEXES)
             db.execute("DELETE FROM meta WHERE key = 'partial'")
             db.execute("COMMIT")
             db.close()
@@ -291,11 +281,11 @@ class SearchIndex:
                 size += len(data)
                 ends_nl = data.endswith(b"\n")
                 if checkpoint and size - committed >= CHECKPOINT_BYTES:
-                    _write_meta(db, meta, rows, size, mtime_ns, crc, ends_nl)
+                    write_meta(db, meta, rows, size, mtime_ns, crc, ends_nl)
                     db.execute("COMMIT")
                     db.execute("BEGIN")
                     committed = size
-        _write_meta(db, meta, rows, size, mtime_ns, crc, ends_nl)
+        write_meta(db, meta, rows, size, mtime_ns, crc, ends_nl)
 
     # -- queries -------------------------------------------------------------
 

@@ -45,6 +45,18 @@ def crc_of_start(handle, size: int) -> int:
     return crc
 
 
+def run_script(db, script: str) -> None:
+    """Each statement of ``script`` inside the open transaction (``executescript`` would commit it)."""
+    for statement in filter(str.strip, script.split(";")):
+        db.execute(statement)
+
+
+def write_meta(db, meta: dict, rows, size: int, mtime_ns: int, crc: int, ends_nl: bool) -> None:
+    meta.update(size=size, mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
+                seq=rows.seq, lines=rows.line, day=rows.day, scene=rows.scene, dated=rows.dated)
+    db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta.items())
+
+
 def swap_in(path: Path, building: Path) -> None:
     """Rename ``building`` over the index ``path`` while holding the old file's write lock: no other
     process is then in the middle of writing it, and a journal a crashed one left behind
