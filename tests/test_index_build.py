@@ -418,3 +418,28 @@ def test_ctrl_c_keeps_the_checkpoint_and_a_running_build_is_left_alone(tmp_path,
     checkpoint = _last_checkpoint(path.read_bytes(), 6)
     assert checkpoint > 0 and resumed[0] == checkpoint
     assert sorted(p.name for p in cache.iterdir()) == ["vera.search.sqlite"]
+
+
+def test_a_side_file_linked_out_of_the_workspace_is_neither_read_nor_followed(tmp_path, monkeypatch):
+    """A killed build's side file that is a symbolic link to a file elsewhere: not taken over, not
+    read, not written; the link is removed and the index built from the start."""
+    import os
+
+    root = tmp_path / "studio"
+    _stream(root, "vera", 600)
+    (root / "state" / "world.json").write_text("{}", encoding="utf-8")  # marks the workspace for `confined`
+    path, cache = root / "state" / "memories" / "vera.jsonl", root / "state" / ".cache"
+    _kill_a_build(root, kill_at=11)
+    (side,) = [p for p in cache.glob("*.building-*") if not p.name.endswith("-journal")]
+    db = sqlite3.connect(side)  # rolls back what the killed build left open: a checkpoint another build would take
+    assert dict(db.execute("SELECT key, value FROM meta"))["partial"] == 1
+    db.close()
+    outside = tmp_path / "elsewhere.sqlite"
+    os.replace(side, outside)
+    before = outside.read_bytes()
+    os.symlink(outside, side)
+    starts = _analysed_from(monkeypatch)
+    SearchIndex(path, cache / "vera.search.sqlite", "de").refresh().close()
+    assert starts[0] == 0
+    assert not side.is_symlink() and outside.read_bytes() == before
+    assert sorted(p.name for p in cache.iterdir()) == ["vera.search.sqlite"]

@@ -18,6 +18,7 @@ from typing import Callable, Iterable
 
 from ..fsio import line_pieces
 from ..ids import confined
+from ..problems import StateError
 
 #: How much of a stream is read, analysed and inserted at a time.
 PIECE_BYTES = 4 << 20
@@ -131,7 +132,7 @@ def _checkpoint(side: Path) -> dict | None:
             return dict(db.execute("SELECT key, value FROM meta"))
         finally:
             db.close()
-    except sqlite3.Error:
+    except (sqlite3.Error, StateError):  # StateError: a link out of the workspace, not to be read
         return None
 
 
