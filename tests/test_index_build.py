@@ -127,8 +127,8 @@ def _stream(root, agent: str, count: int) -> None:
     (folder / f"{agent}.jsonl").write_bytes(b"\n".join(lines) + b"\n")
 
 
-def test_large_stale_indexes_are_built_side_by_side_as_one_process_builds_them(tmp_path, monkeypatch):
-    from gamemaster.retrieval import parallel
+def test_large_stale_indexes_are_built_side_by_side_as_one_process_builds_them(tmp_path, monkeypatch, capsys):
+    from gamemaster.retrieval import parallel, pieces
     from gamemaster.retrieval.index import open_index
 
     agents = ["vera", "leo", "nami"]
@@ -145,7 +145,13 @@ def test_large_stale_indexes_are_built_side_by_side_as_one_process_builds_them(t
     start = parallel._start
     monkeypatch.setattr(parallel, "_start", lambda *args: [started.extend(args[2]), start(*args)][1])
 
+    capsys.readouterr()
+    monkeypatch.setattr(pieces, "NOTICE_BYTES", 1)  # and as worth a notice
     parallel.build_side_by_side(tmp_path / "side-by-side", [*agents, "vera", "gone"], "de")
+    out, err = capsys.readouterr()
+    size = sum((tmp_path / "side-by-side" / "state" / "memories" / f"{agent}.jsonl").stat().st_size for agent in agents)
+    assert out == "" and err.splitlines() == [  # once for the three, not again by the build of this process
+        f"gamemaster: building the search indexes of nami, leo, vera ({size / 1e6:.0f} MB of memories) in 3 processes …"]
 
     # three streams on two cores: three processes, the largest stream built here
     assert built_here == ["nami"] and sorted(started) == ["leo", "vera"]
@@ -333,7 +339,7 @@ def _last_checkpoint(stream: bytes, before_piece: int) -> int:
     return committed
 
 
-def test_a_build_killed_midway_goes_on_from_its_last_checkpoint(tmp_path, monkeypatch):
+def test_a_build_killed_midway_goes_on_from_its_last_checkpoint(tmp_path, monkeypatch, capsys):
     """kill -9 in the middle of a cold build: the next build keeps what was committed (every
     four pieces here) and analyses only the rest; the index is the one a whole build makes."""
     root = tmp_path / "studio"
@@ -344,8 +350,12 @@ def test_a_build_killed_midway_goes_on_from_its_last_checkpoint(tmp_path, monkey
     side = [p.name for p in cache.glob("*.building-*")]
     assert len(side) == 2 and any(name.endswith("-journal") for name in side), side  # a transaction was left open
     starts = _analysed_from(monkeypatch)
+    monkeypatch.setattr("gamemaster.retrieval.pieces.NOTICE_BYTES", 50_000)
     SearchIndex(root / "state" / "memories" / "vera.jsonl", cache / "vera.search.sqlite", "de").refresh().close()
     checkpoint = _last_checkpoint(stream, 10)
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"gamemaster: building the search index of vera ({len(stream) / 1e6:.0f} MB of memories, "
+                                 f"going on from {checkpoint / 1e6:.0f} MB where a build that was cut off stopped) …\n")
     assert checkpoint > 16384 and starts[0] == checkpoint and starts == sorted(set(starts))  # the rest, once
     assert sorted(p.name for p in cache.iterdir()) == ["vera.search.sqlite"]
     resumed = _contents(cache / "vera.search.sqlite")
@@ -355,7 +365,7 @@ def test_a_build_killed_midway_goes_on_from_its_last_checkpoint(tmp_path, monkey
     assert len(resumed["doc"]) == 600 and ("t7", 7) in resumed["tag"]
 
 
-def test_a_killed_build_is_not_continued_once_the_lines_it_indexed_changed(tmp_path, monkeypatch):
+def test_a_killed_build_is_not_continued_once_the_lines_it_indexed_changed(tmp_path, monkeypatch, capsys):
     root = tmp_path / "studio"
     _stream(root, "vera", 600)
     path = root / "state" / "memories" / "vera.jsonl"
@@ -363,8 +373,10 @@ def test_a_killed_build_is_not_continued_once_the_lines_it_indexed_changed(tmp_p
     edited = path.read_bytes().replace(b"vera notiert 3:", b"vera notierte 3:", 1)  # a hand edit before the checkpoint
     path.write_bytes(edited)
     starts = _analysed_from(monkeypatch)
+    monkeypatch.setattr("gamemaster.retrieval.pieces.NOTICE_BYTES", len(edited) + 1)  # a small stream: no notice
     index = SearchIndex(path, root / "state" / ".cache" / "vera.search.sqlite", "de")
     index.refresh().close()
+    assert capsys.readouterr() == ("", "")
     assert starts == _piece_starts(edited)  # built from the start
     assert sorted(p.name for p in path.parent.parent.joinpath(".cache").iterdir()) == ["vera.search.sqlite"]
     rebuilt = _contents(root / "state" / ".cache" / "vera.search.sqlite")

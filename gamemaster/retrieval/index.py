@@ -24,8 +24,8 @@ from ..ids import confined
 from ..problems import GamemasterError
 from .analyse import Rows, analyse
 from ..bulk import no_cycle_collection
-from .pieces import (BUILDING, CHECKPOINT_BYTES, crc_of_start, is_full, pieces, remove_files, rollback,
-                     run_script, swap_in, sweep_builds, take_over_build, write_meta)
+from .pieces import (BUILDING, CHECKPOINT_BYTES, announce_build, crc_of_start, is_full, pieces, remove_files,
+                     rollback, run_script, swap_in, sweep_builds, take_over_build, write_meta)
 from .text import PIPELINE_VERSION
 
 #: 3: what a character heard others say is indexed with the memory that keeps it.
@@ -192,6 +192,7 @@ class SearchIndex:
         if resumed is None:
             remove_files(building)
         sweep_builds(self.path, keep=building)
+        announce_build(self.stream_path, os.fstat(handle.fileno()).st_size if handle else 0, resumed)
         db = sqlite3.connect(confined(building), isolation_level=None)
         try:
             # A rollback journal (not none): a build killed between two checkpoints leaves the

@@ -19,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ..notices import announced, notice
 from .index import open_index
 
 #: A stream smaller than this is built where it is needed: starting a child process
@@ -46,6 +47,11 @@ def build_side_by_side(root: Path, agents: list[str], language: str) -> None:
     for size, agent in sorted(stale, reverse=True):  # the largest first, each to the lightest share
         load, names = min(shares, key=lambda share: share[0])
         shares[shares.index((load, names))] = (load + size, names + [agent])
+    named = [agent for _, agent in sorted(stale, reverse=True)]
+    notice(f"building the search indexes of {', '.join(named)} ({sum(size for size, _ in stale) / 1e6:,.0f} MB of "
+           f"memories) in {processes} processes …")
+    for agent in named:  # said for all of them here, not again by each build
+        announced(str(open_index(root, agent, language).stream_path))
     children = [_start(root, language, names) for _, names in shares[1:]]
     finished = False
     try:

@@ -18,12 +18,15 @@ from typing import Callable, Iterable
 
 from ..fsio import line_pieces
 from ..ids import confined
+from ..notices import notice
 from ..problems import StateError
 
 #: How much of a stream is read, analysed and inserted at a time.
 PIECE_BYTES = 4 << 20
 #: A side file an index is built in: ``{agent}.search.sqlite.building-{pid}``.
 BUILDING = ".building-"
+#: A build of a stream this large (some 20,000 memories, half a second or more) says so on stderr.
+NOTICE_BYTES = 8 << 20
 #: How much of a stream a build indexes between two commits: what a killed build leaves to
 #: the next one (a million memories are some 400 MB and a minute or more of building).
 CHECKPOINT_BYTES = 8 << 20
@@ -56,6 +59,14 @@ def write_meta(db, meta: dict, rows, size: int, mtime_ns: int, crc: int, ends_nl
     meta.update(size=size, mtime_ns=mtime_ns, crc=crc, ends_nl=1 if ends_nl else 0,
                 seq=rows.seq, lines=rows.line, day=rows.day, scene=rows.scene, dated=rows.dated)
     db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta.items())
+
+
+def announce_build(stream: Path, size: int, resumed: dict | None) -> None:
+    """One line on stderr for a build the user will wait for; the key is the stream's path."""
+    if size < NOTICE_BYTES:
+        return
+    went = f", going on from {resumed['size'] / 1e6:,.0f} MB where a build that was cut off stopped" if resumed else ""
+    notice(f"building the search index of {stream.stem} ({size / 1e6:,.0f} MB of memories{went}) …", key=str(stream))
 
 
 def swap_in(path: Path, building: Path) -> None:
