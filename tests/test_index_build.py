@@ -282,26 +282,38 @@ _KILLED_BUILD = """
 import os, signal, sys
 from pathlib import Path
 from gamemaster.retrieval import index, pieces
-pieces.PIECE_BYTES, index.CHECKPOINT_BYTES, index._BUILD_CACHE_KB = 4096, 16384, 1  # a small cache spills
+pieces.PIECE_BYTES, index._BUILD_CACHE_KB = 4096, 1  # a small cache spills
+index.CHECKPOINT_BYTES = int(sys.argv[3])
 analysed, kill_at = [], int(sys.argv[2])
-real = index.analyse
+real, real_run, real_swap = index.analyse, index.run_script, index.swap_in
 def analyse(data, base, language, rows):
     analysed.append(base)
     if len(analysed) == kill_at:
         os.kill(os.getpid(), signal.SIGKILL)  # mid-transaction, with pages written past the last checkpoint
     return real(data, base, language, rows)
-index.analyse = analyse
+def run_script(db, script):
+    if kill_at == -1 and script is index._INDEXES:
+        os.kill(os.getpid(), signal.SIGKILL)  # after the last checkpoint, before the final commit
+    return real_run(db, script)
+def swap_in(path, building):
+    if kill_at == -2:
+        os.kill(os.getpid(), signal.SIGKILL)  # complete and committed, not yet renamed into place
+    return real_swap(path, building)
+index.analyse, index.run_script, index.swap_in = analyse, run_script, swap_in
 root = Path(sys.argv[1])
 index.open_index(root, "vera", "de").refresh()
 """
 
 
-def _kill_a_build(root, kill_at: int) -> None:
+def _kill_a_build(root, kill_at: int, checkpoint_bytes: int = 16384) -> None:
+    """Build vera's index in a child killed with SIGKILL in piece ``kill_at`` (counted from 1), or
+    (-1) before its last commit, or (-2) after it, before the rename."""
     import signal
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, "-c", _KILLED_BUILD, str(root), str(kill_at)], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-c", _KILLED_BUILD, str(root), str(kill_at), str(checkpoint_bytes)],
+                          capture_output=True, text=True)
     assert proc.returncode == -signal.SIGKILL, proc.stderr
 
 
@@ -427,7 +439,7 @@ def test_ctrl_c_keeps_the_checkpoint_and_a_running_build_is_left_alone(tmp_path,
     (cache / "vera.search.sqlite").unlink()
     resumed = _analysed_from(monkeypatch)
     SearchIndex(path, cache / "vera.search.sqlite", "de").refresh().close()
-    checkpoint = _last_checkpoint(path.read_bytes(), 6)
+    checkpoint = _last_checkpoint(path.read_bytes(), 7)  # interrupted in piece 7 (counted from 0)
     assert checkpoint > 0 and resumed[0] == checkpoint
     assert sorted(p.name for p in cache.iterdir()) == ["vera.search.sqlite"]
 
@@ -454,4 +466,66 @@ def test_a_side_file_linked_out_of_the_workspace_is_neither_read_nor_followed(tm
     SearchIndex(path, cache / "vera.search.sqlite", "de").refresh().close()
     assert starts[0] == 0
     assert not side.is_symlink() and outside.read_bytes() == before
+    assert sorted(p.name for p in cache.iterdir()) == ["vera.search.sqlite"]
+
+
+def test_a_build_killed_near_a_stream_that_ends_in_half_a_line_goes_on_at_a_line(tmp_path, monkeypatch):
+    """The stream's last line has no newline yet; the build is killed after committing everything
+    before it. Then the tool appends (a newline first): the build that goes on starts at a line
+    boundary, so the line numbers and memories are those of a whole build."""
+    root = tmp_path / "studio"
+    _stream(root, "vera", 600)
+    path, cache = root / "state" / "memories" / "vera.jsonl", root / "state" / ".cache"
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))
+    _kill_a_build(root, kill_at=-1, checkpoint_bytes=1)  # a commit after every piece it may follow
+    with path.open("ab") as handle:
+        handle.write(b"\n" + _line(601, id="vera-601", description="neu angehängt") + b"\n")
+    starts = _analysed_from(monkeypatch)
+    SearchIndex(path, cache / "vera.search.sqlite", "de").refresh().close()
+    assert 0 < starts[0]  # it went on
+    resumed = _contents(cache / "vera.search.sqlite")
+    assert {k: v for k, v in resumed.items() if k != "meta"} == {
+        k: v for k, v in _build(tmp_path, "whole", path.read_bytes(), "de").items() if k != "meta"}
+    assert len(resumed["doc"]) == 601 and resumed["doc"][-1][:2] == (601, 601)
+
+
+def test_a_build_killed_before_its_rename_is_put_in_place_without_indexing_again(tmp_path, monkeypatch):
+    root = tmp_path / "studio"
+    _stream(root, "vera", 600)
+    path, cache = root / "state" / "memories" / "vera.jsonl", root / "state" / ".cache"
+    _kill_a_build(root, kill_at=-2)
+    starts = _analysed_from(monkeypatch)
+    SearchIndex(path, cache / "vera.search.sqlite", "de").refresh().close()
+    assert starts == []
+    assert sorted(p.name for p in cache.iterdir()) == ["vera.search.sqlite"]
+    whole = _build(tmp_path, "whole", path.read_bytes(), "de")
+    assert _contents(cache / "vera.search.sqlite") == whole
+
+
+def test_a_journal_left_under_this_process_s_side_file_name_is_not_played_into_a_build_it_takes_over(tmp_path, monkeypatch):
+    """A killed build whose process id this process now has (ids are reused) left a journal; taking
+    over another killed build under that name must not roll the journal into it."""
+    import os
+
+    root = tmp_path / "studio"
+    _stream(root, "vera", 600)
+    path, cache = root / "state" / "memories" / "vera.jsonl", root / "state" / ".cache"
+    _kill_a_build(root, kill_at=11)
+    (first,) = [p for p in cache.glob("*.building-*") if not p.name.endswith("-journal")]
+    os.rename(first, tmp_path / "first")
+    os.rename(f"{first}-journal", tmp_path / "first-journal")
+    _kill_a_build(root, kill_at=7)  # another checkpoint: its journal holds other pages
+    (second,) = [p for p in cache.glob("*.building-*") if not p.name.endswith("-journal")]
+    mine = cache / f"vera.search.sqlite.building-{os.getpid()}"
+    os.rename(f"{second}-journal", f"{mine}-journal")  # a hot journal, without its database
+    second.unlink()
+    os.rename(tmp_path / "first", first)
+    os.rename(tmp_path / "first-journal", f"{first}-journal")
+    starts = _analysed_from(monkeypatch)
+    SearchIndex(path, cache / "vera.search.sqlite", "de").refresh().close()
+    # went on from the first build's last commit, once (not again from the start after finding it damaged)
+    assert starts[0] == _last_checkpoint(path.read_bytes(), 10) and starts == sorted(set(starts))
+    whole = _build(tmp_path, "whole", path.read_bytes(), "de")
+    assert {k: v for k, v in _contents(cache / "vera.search.sqlite").items() if k != "meta"} == {
+        k: v for k, v in whole.items() if k != "meta"}
     assert sorted(p.name for p in cache.iterdir()) == ["vera.search.sqlite"]

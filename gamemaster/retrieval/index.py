@@ -53,7 +53,7 @@ CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
 #: Made once the rows are in: sorting them once is cheaper than keeping a b-tree in order row by
 #: row. Tags are the exception: a table in (tag number, seq) order costs less than a table and an index of it.
 _INDEXES = """
-CREATE INDEX doc_reflections ON doc(seq) WHERE depth > 0;
+CREATE INDEX IF NOT EXISTS doc_reflections ON doc(seq) WHERE depth > 0;
 """
 
 
@@ -281,7 +281,8 @@ class SearchIndex:
                 crc = zlib.crc32(data, crc)
                 size += len(data)
                 ends_nl = data.endswith(b"\n")
-                if checkpoint and size - committed >= CHECKPOINT_BYTES:
+                # Only after a newline: a build that goes on must start at the beginning of a line.
+                if checkpoint and ends_nl and size - committed >= CHECKPOINT_BYTES:
                     write_meta(db, meta, rows, size, mtime_ns, crc, ends_nl)
                     db.execute("COMMIT")
                     db.execute("BEGIN")

@@ -101,12 +101,14 @@ def take_over_build(path: Path, building: Path, handle, usable: Callable[[dict],
     ``usable`` accepts."""
     for side in sorted(_killed_builds(path)):
         meta = _checkpoint(side) if side.is_file() else None
-        if not meta or not meta.get("partial") or not usable(meta) or not isinstance(meta.get("size"), int):
+        # A checkpoint, or a build complete but killed before its rename: either ends with a newline.
+        if not meta or not usable(meta) or not isinstance(meta.get("size"), int) or not meta.get("ends_nl"):
             continue
         handle.seek(0)
         if crc_of_start(handle, meta["size"]) != meta.get("crc"):
             continue  # the stream changed before the checkpoint: nothing in it can be kept
         if side != building:  # this process's own, interrupted: already in place
+            remove_files(building)  # and its journal, which must not be played into another file
             try:
                 # One rename: of two builds taking over the same side file, one gets it.
                 os.rename(confined(side), confined(building))
@@ -138,7 +140,8 @@ def _checkpoint(side: Path) -> dict | None:
     """The ``meta`` of a side file as of its last commit (reading it rolls back a transaction the
     killed build left open), or None if it holds none or is no database."""
     try:
-        db = sqlite3.connect(confined(side), timeout=0, isolation_level=None)
+        # Its writer is gone: a lock on it is another build rolling it back or taking it over.
+        db = sqlite3.connect(confined(side), timeout=10, isolation_level=None)
         try:
             return dict(db.execute("SELECT key, value FROM meta"))
         finally:
