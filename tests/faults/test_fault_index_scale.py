@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import faultkit as fk
 from gamemaster.create import init_workspace
@@ -101,8 +102,8 @@ def test_memories_by_tag_holds_no_list_of_every_indexed_line(tmp_path):
 
 def test_a_next_killed_while_indexes_are_built_side_by_side_leaves_nothing_behind(tmp_path):
     """Three large streams are built by three processes; the `next` that started them is killed.
-    Its children finish their own builds (renamed into place); its own side file is removed by
-    the next build, which completes the scene with the memories found."""
+    Its children finish their own builds (renamed into place); its own side file (and journal) is
+    taken over or removed by the next build, which completes the scene with the memories found."""
     root = tmp_path / "studio"
     init_workspace(root)
     big = ["vera", "leo", "nami"]
@@ -110,19 +111,22 @@ def test_a_next_killed_while_indexes_are_built_side_by_side_leaves_nothing_behin
         _big_stream(root, agent, 30_000)  # some 10 MB each: built side by side
     cache = root / "state" / ".cache"
     proc = subprocess.Popen([*fk.gm_cmd(root), "next"], env=fk.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def pid_of(side: Path) -> str:  # vera.search.sqlite.building-PID, or its -journal
+        return side.name.partition(".building-")[2].split("-")[0]
+
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None and len(list(cache.glob("*.building-*"))) < 2:
+    while time.monotonic() < deadline and proc.poll() is None and len({pid_of(p) for p in cache.glob("*.building-*")}) < 2:
         time.sleep(0.02)
     assert proc.poll() is None, "the builds ended before they could be killed"
-    building = {p.name.rpartition("-")[2] for p in cache.glob("*.building-*")}
+    building = {pid_of(p) for p in cache.glob("*.building-*")}
     assert len(building) >= 2, "the builds run in more than one process"
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     # The children's side files become indexes when they finish; only the killed one's stays.
-    while time.monotonic() < deadline and any(p.name.rpartition("-")[2] != str(proc.pid)
-                                              for p in cache.glob("*.building-*")):
+    while time.monotonic() < deadline and any(pid_of(p) != str(proc.pid) for p in cache.glob("*.building-*")):
         time.sleep(0.1)
-    assert {p.name.rpartition("-")[2] for p in cache.glob("*.building-*")} <= {str(proc.pid)}
+    assert {pid_of(p) for p in cache.glob("*.building-*")} <= {str(proc.pid)}
 
     again = fk.run(root, "next", timeout=180)
     fk.assert_no_traceback(again)
