@@ -30,6 +30,7 @@ PARALLEL_BYTES = 8 << 20
 def build_side_by_side(root: Path, agents: list[str], language: str) -> None:
     """Build the stale search indexes of ``agents`` at once, if there are several large ones."""
     stale: list[tuple[int, str]] = []
+    streams: list[Path] = []
     for agent in dict.fromkeys(agents):
         index = open_index(root, agent, language)
         try:
@@ -38,6 +39,7 @@ def build_side_by_side(root: Path, agents: list[str], language: str) -> None:
             continue
         if size >= PARALLEL_BYTES and not index.current():
             stale.append((size, agent))
+            streams.append(index.stream_path)
     # One process more than there are cores: three streams on two cores take one and a half
     # builds' time as three processes, two as two. Each holds a piece and SQLite's page cache.
     processes = min(len(stale), _cores() + 1)
@@ -47,11 +49,11 @@ def build_side_by_side(root: Path, agents: list[str], language: str) -> None:
     for size, agent in sorted(stale, reverse=True):  # the largest first, each to the lightest share
         load, names = min(shares, key=lambda share: share[0])
         shares[shares.index((load, names))] = (load + size, names + [agent])
-    named = [agent for _, agent in sorted(stale, reverse=True)]
-    notice(f"building the search indexes of {', '.join(named)} ({sum(size for size, _ in stale) / 1e6:,.0f} MB of "
-           f"memories) in {processes} processes …")
-    for agent in named:  # said for all of them here, not again by each build
-        announced(str(open_index(root, agent, language).stream_path))
+    named = ", ".join(agent for _, agent in sorted(stale, reverse=True))
+    notice(f"building the search indexes of {named} ({sum(size for size, _ in stale) / 1e6:,.0f} MB of memories) "
+           f"in {processes} processes …")
+    for stream in streams:  # said for all of them here, not again by each build
+        announced(str(stream))
     children = [_start(root, language, names) for _, names in shares[1:]]
     finished = False
     try:
