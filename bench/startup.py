@@ -16,6 +16,9 @@ workspace (``gamemaster init`` into a temporary folder), in the state a real ses
 Floor and commands run interleaved, round after round, so load on the machine hits them alike;
 the table gives the median CPU time (user + sys of the child) and its ratio to the floor, and
 how many modules the command has in ``sys.modules`` when it ends (the floor's for comparison).
+A reference row runs the least any command reading a state file through pydantic pays: one model
+with one ``Field``, defined and validated once (the floor imports pydantic lazily, without its
+model machinery).
 
 ``--before DIR`` runs every command also with the gamemaster package of another checkout
 (``git archive <commit> gamemaster | tar -x -C DIR``), interleaved with this one, for a
@@ -44,9 +47,14 @@ import time
 from pathlib import Path
 
 FLOOR = "import typer, pydantic"
+#: What any command that reads a state file through a pydantic model pays at least: the floor
+#: imports pydantic lazily, and the first model class and validator load its model machinery.
+ONE_MODEL = ("import typer\nfrom pydantic import BaseModel, Field\n"
+             "class M(BaseModel):\n    x: int = Field(0)\nM.model_validate({'x': 1})")
 HERE = Path(__file__).resolve().parent.parent  # this checkout: ``python -m`` imports from the cwd
 COMMANDS = ("--help", "status", "next", "next-known", "prompt", "hook", "apply")
-LABELS = {"hook": "`hook subagent-stop`", "next-known": "`next`, words stemmed before"}
+LABELS = {"hook": "`hook subagent-stop`", "next-known": "`next`, words stemmed before",
+          "one-model": "one pydantic model with a `Field`, defined and validated once (reference)"}
 #: Runs a command as ``python -m gamemaster`` would, then writes its module set to a file.
 MODULES_OF = (
     "import json, runpy, sys\n"
@@ -112,8 +120,8 @@ def prepare(tmp: Path) -> dict[str, Path]:
 
 def command_line(name: str, places: dict[str, Path], scratch: Path) -> tuple[list[str], Path | None, str | None]:
     """argv (after ``python``), the workspace it runs on, and its stdin."""
-    if name == "floor":
-        return ["-c", FLOOR], None, None
+    if name in ("floor", "one-model"):
+        return ["-c", FLOOR if name == "floor" else ONE_MODEL], None, None
     source = {"next": "between", "next-known": "known", "hook": "pending", "apply": "replied"}.get(name, "pending")
     root = places[source]
     if name in ("next", "next-known", "hook", "apply"):  # they write: each run on a fresh copy
@@ -150,8 +158,8 @@ def instructions_of(argv: list[str], stdin: str | None, code: Path = HERE) -> in
 def modules_of(name: str, places: dict[str, Path], scratch: Path, code: Path = HERE) -> list[str]:
     argv, _, stdin = command_line(name, places, scratch)
     out = scratch.parent / "modules.json"
-    if name == "floor":
-        code = f"{FLOOR}\nimport json, sys\nopen({str(out)!r}, 'w').write(json.dumps(sorted(sys.modules)))"
+    if name in ("floor", "one-model"):
+        code = f"{FLOOR if name == 'floor' else ONE_MODEL}\nimport json, sys\nopen({str(out)!r}, 'w').write(json.dumps(sorted(sys.modules)))"
         subprocess.run([sys.executable, "-c", code], check=True, env=env())
     else:
         subprocess.run([sys.executable, "-c", MODULES_OF, str(out), *argv[2:]], input=stdin,
@@ -239,7 +247,7 @@ def main() -> None:
         scratch.parent.mkdir()
         if args.importtime:
             return importtime(args.importtime, places, scratch)
-        runs = [("floor", "")] + [(name, code) for name in COMMANDS for code in codes]
+        runs = [("floor", ""), ("one-model", "")] + [(name, code) for name in COMMANDS for code in codes]
         times: dict[tuple[str, str], list[float]] = {run: [] for run in runs}
         for name, code in runs:  # a round not counted: it writes the bytecode caches
             cpu_of(*command_line(name, places, scratch)[::2], code=codes[code])
