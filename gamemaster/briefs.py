@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .calendar import annotate
 from .fsio import dump_json
 from .lang import phrase
 from .linesize import text_too_long
@@ -34,13 +35,15 @@ def give_brief(workspace: Workspace, text: str, to: list[str] | None = None, imp
         brief = Brief(id=f"brief-{world.briefs_issued:03d}", text=text, to=to or None, created=received)
         world.briefs.append(brief)
         transaction = Transaction(label=f"brief {brief.id}")
+        # The memory keeps what „morgen“ meant on the day it was given; read days later it would not say.
+        dates = annotate(text, world.language, world, parse_scene_ref(received)[0])
         for agent_id in to or sorted(agents):
             stream = workspace.stream(agent_id)
             memory = Memory(
                 id=f"{agent_id}-{stream.next_number():03d}",
                 created=received,
                 type="observation",
-                description=phrase(world.language, "brief", text=text),
+                description=phrase(world.language, "brief", text=text) + dates,
                 importance=importance,
                 tags=["creative-director", "brief"],
                 metadata={"source": "brief", "brief": brief.id},

@@ -20,14 +20,12 @@ RULES: dict[str, dict[str, tuple[str, str, str]]] = {
         "plan": ("Pflicht bei ", "und", ""),
         "insights": ("nur ", "und", ""),
         "conversation": ("nur im letzten Beitrag ", "oder", ""),
-        "takeaways": ("nur ", "und", ", optional"),
     },
     "en": {
         "artifacts": ("only ", "and", ""),
         "plan": ("required in ", "and", ""),
         "insights": ("only ", "and", ""),
         "conversation": ("only in your last turn ", "or", ""),
-        "takeaways": ("only ", "and", ", optional"),
     },
 }
 

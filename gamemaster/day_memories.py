@@ -117,8 +117,10 @@ def in_stream_order(memories: list[Memory]) -> list[Memory]:
     return sorted(memories, key=lambda memory: (memory.scene_key or (0, 0), memory.number))
 
 
-def render(items: Shown, language: str) -> str:
-    return "\n".join(memory_text(memory, language, heard) for memory, heard in items)
+def render(items: Shown, language: str, visible=None) -> str:
+    """The lines; evidence is named only where ``visible`` (ids shown in the same cached part of
+    the prompt or above it) holds the memory cited."""
+    return "\n".join(memory_text(memory, language, heard, visible) for memory, heard in items)
 
 
 def chars(items: Shown, language: str) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .calendar import day_text
 from .ids import no_agent
 from .lang import phrase, short_name
 from .models import GATHERING_DAYS_AHEAD, Gathering, World
@@ -78,8 +79,8 @@ def answer_problems(answers, agent: str, day: int, gatherings: list[Gathering] |
 
 
 def when(language: str, world: World, gathering: Gathering) -> str:
-    weekday = phrase(language, f"weekday_{world.weekday(gathering.day)}")
-    return phrase(language, "gathering_when", day=f"{gathering.day:03d}", weekday=weekday,
+    """„Tag 003 (Mittwoch, 4. November 2026), Mittag“."""
+    return phrase(language, "gathering_when", day=f"{gathering.day:03d}", date=day_text(language, world, gathering.day),
                   slot=slot_label(language, gathering.slot))
 
 

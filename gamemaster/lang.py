@@ -18,13 +18,26 @@ PHRASES: dict[str, dict[str, str]] = {
         "artifact": "Erstellt: {title}. {summary}",
         "observed_artifact": "{name}: {summary}",
         "heard_line": "{name} hat erzählt: „{says}“",
+        "cut_mark": "[gekürzt]",
         "heard": "Gehört: {lines}",
         "heard_said": "{name}: „{says}“",
         "heard_recently": (
-            "**Was du kürzlich gehört hast** (gib weiter, was wichtig ist und andere noch nicht wissen – "
-            "mit wem du es schon geteilt hast, zeigen deine Erinnerungen):\n{lines}"
+            "**Was zuletzt gesagt wurde** – von anderen zu dir und von dir, mit wem du da warst. Was davon "
+            "wichtig ist und die, die dich hören, noch nicht wissen, gib weiter.\n{lines}{weigh}"
+        ),
+        "heard_recently_alone": (
+            "**Was zuletzt gesagt wurde** – von anderen zu dir und von dir, mit wem du da warst. Hier hört "
+            "dich niemand; weitergeben kannst du es erst in einer späteren Szene.\n{lines}{weigh}"
+        ),
+        "heard_recently_weigh": (
+            "\n\nWas nimmst du aus dem mit, was mit *neu* markiert ist (oder aus dem, was du hier hörst)? "
+            "Sag es in `takeaways`: von wem, was, und wie wichtig es dir ist (`importance` 1–10)."
         ),
         "heard_recently_line": "{name} ({scene}): „{says}“",
+        "heard_recently_new": "*neu* – {name} ({scene}): „{says}“",
+        "said_recently_line": "Du ({scene}, zu {people}): „{says}“",
+        "said": "Gesagt zu {people}: „{says}“",
+        "takeaway": "Von {name} mitgenommen: {what}",
         "library": "Aus der Referenzbibliothek, passend zu deiner Arbeit:\n\n{excerpts}",
         "library_read": "In der Bibliothek nachgelesen: {title} ({sections})",
         "library_above": "steht oben in der Studio-Bibel",
@@ -34,7 +47,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "slot_lunch": "Mittag",
         "slot_afternoon": "Nachmittag",
         "slot_evening": "Abend",
-        "gathering_when": "Tag {day} ({weekday}), {slot}",
+        "gathering_when": "Tag {day} ({date}), {slot}",
         "invitation": "{host} lädt ein: {what} – {when}, Ort: {place}.",
         "hosting": "Ich lade ein ({count} Gäste): {what} – {when}, Ort: {place}.",
         "invitation_accepted": "Ich habe {host} zugesagt: {what} – {when}, Ort: {place}.",
@@ -50,6 +63,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "weekday_fri": "Freitag",
         "weekday_sat": "Samstag",
         "weekday_sun": "Sonntag",
+        "date": "{weekday}, {day}. {month} {year}",
+        **{f"month_{n}": name for n, name in enumerate(("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August",
+                                                        "September", "Oktober", "November", "Dezember"), 1)},
+        "date_day": "Tag {day}, {date}",
+        "date_before_start": "{date}, {days} Tage vor Tag 001",
+        "date_before_start_one": "{date}, einen Tag vor Tag 001",
         "summary_title": "Tag {day} – Zusammenfassung",
         "summary_scenes": "Szenen",
         "summary_highlights": "Höhepunkte",
@@ -63,6 +82,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "importance": "Wichtigkeit",
         "depth": "Tiefe",
         "evidence_of": "von {author}",
+        "evidence_more": "weitere: {count}",
         "round": "Runde",
         "transcript_shortened": "(Das Gespräch ist lang: frühere Beiträge sind gekürzt, nur ihr erster Satz steht hier.)",
         "transcript_omitted": "({count} noch frühere Beiträge sind ausgelassen.)",
@@ -79,13 +99,26 @@ PHRASES: dict[str, dict[str, str]] = {
         "artifact": "Created: {title}. {summary}",
         "observed_artifact": "{name}: {summary}",
         "heard_line": "{name} said: “{says}”",
+        "cut_mark": "[shortened]",
         "heard": "Heard: {lines}",
         "heard_said": "{name}: “{says}”",
         "heard_recently": (
-            "**What you heard lately** (pass on what matters and others do not know yet – "
-            "your memories show whom you told already):\n{lines}"
+            "**What was said lately** – by others to you and by you, with who was there. Pass on what "
+            "matters and those who hear you do not know yet.\n{lines}{weigh}"
+        ),
+        "heard_recently_alone": (
+            "**What was said lately** – by others to you and by you, with who was there. Nobody hears you "
+            "here; you can pass it on in a later scene.\n{lines}{weigh}"
+        ),
+        "heard_recently_weigh": (
+            "\n\nWhat do you take from what is marked *new* (or from what you hear here)? Say it in "
+            "`takeaways`: from whom, what, and how much it matters to you (`importance` 1–10)."
         ),
         "heard_recently_line": "{name} ({scene}): “{says}”",
+        "heard_recently_new": "*new* – {name} ({scene}): “{says}”",
+        "said_recently_line": "You ({scene}, to {people}): “{says}”",
+        "said": "Said to {people}: “{says}”",
+        "takeaway": "Taken from {name}: {what}",
         "library": "From the reference library, matching your work:\n\n{excerpts}",
         "library_read": "Looked up in the library: {title} ({sections})",
         "library_above": "in the studio bible above",
@@ -95,7 +128,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "slot_lunch": "lunch",
         "slot_afternoon": "afternoon",
         "slot_evening": "evening",
-        "gathering_when": "day {day} ({weekday}), {slot}",
+        "gathering_when": "day {day} ({date}), {slot}",
         "invitation": "{host} invites: {what} – {when}, place: {place}.",
         "hosting": "I am inviting ({count} guests): {what} – {when}, place: {place}.",
         "invitation_accepted": "I accepted {host}'s invitation: {what} – {when}, place: {place}.",
@@ -111,6 +144,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "weekday_fri": "Friday",
         "weekday_sat": "Saturday",
         "weekday_sun": "Sunday",
+        "date": "{weekday}, {day} {month} {year}",
+        **{f"month_{n}": name for n, name in enumerate(("January", "February", "March", "April", "May", "June", "July", "August",
+                                                        "September", "October", "November", "December"), 1)},
+        "date_day": "day {day}, {date}",
+        "date_before_start": "{date}, {days} days before day 001",
+        "date_before_start_one": "{date}, the day before day 001",
         "summary_title": "Day {day} – summary",
         "summary_scenes": "Scenes",
         "summary_highlights": "Highlights",
@@ -124,6 +163,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "importance": "importance",
         "depth": "depth",
         "evidence_of": "by {author}",
+        "evidence_more": "more: {count}",
         "round": "round",
         "transcript_shortened": "(The conversation is long: earlier turns are shortened to their first sentence.)",
         "transcript_omitted": "({count} still earlier turns are left out.)",

@@ -6,14 +6,16 @@ unchanged; memory lines are never rewritten at all, only appended.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SerializationInfo, field_serializer, field_validator, model_validator
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, SerializationInfo, ValidationInfo, field_serializer,
+                      field_validator, model_validator)
 from pydantic_core import PydanticCustomError
 
 from .defaults import empty_dict, empty_list
-from . import jsontext
+from . import calendar, jsontext
 from .kinds import settings as kinds_settings
 
 MEMORY_TYPES = ("observation", "reflection", "plan", "artifact", "conversation")
@@ -101,6 +103,8 @@ class Plan(BaseModel):
 
     text: Annotated[str, Field(min_length=1)]
     tags: list[str] = Field(default_factory=empty_list)
+    #: The scene it was made in: a plan is for the day it was made on, and a prompt says which.
+    created: str | None = None
 
 
 class Interest(BaseModel):
@@ -326,6 +330,8 @@ class World(BaseModel):
     model: Annotated[str, at_most(200, "a model name")] | None = None
     #: The weekday of day 1; the others follow (events can recur on a weekday).
     first_weekday: Weekday = "mon"
+    #: The date of day 1, on ``first_weekday``; none: ``calendar.default_start``.
+    start_date: dt.date | None = None
     events: list[Event] = Field(default_factory=empty_list)
     events_issued: Annotated[int, Field(ge=0)] = 0
     today: list[SceneEntry] = Field(default_factory=empty_list)
@@ -361,8 +367,17 @@ class World(BaseModel):
             parse_scene_ref(value)
         return value
 
+    @field_validator("start_date", mode="before")
+    @classmethod
+    def _start_date(cls, value: Any, info: ValidationInfo) -> Any:
+        problem = calendar.start_problem(value, info.data.get("first_weekday"))
+        if problem:
+            raise PydanticCustomError("start_date", "{problem}", {"problem": problem})
+        return value
+
     def dump(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+        # Without a start_date the file stays as it was written: its calendar follows first_weekday.
+        return self.model_dump(mode="json", exclude={"start_date"} if self.start_date is None else None)
 
     def kind_settings(self, kind: str) -> Any:
         """The settings of ``kind`` (``"MEETING"`` or ``"meeting"``): its ``KindSettings`` model."""
@@ -373,3 +388,9 @@ class World(BaseModel):
         """``mon`` … ``sun`` of ``day`` (the current day by default)."""
         day = self.day if day is None else day
         return WEEKDAYS[(WEEKDAYS.index(self.first_weekday) + max(day, 1) - 1) % 7]
+
+    def date(self, day: int | None = None) -> dt.date:
+        """The date of ``day`` (the current day, at least day 1, by default); a day before 1 is one
+        before the studio opened. ``OverflowError`` past the last date there is."""
+        start = self.start_date or calendar.default_start(self.first_weekday)
+        return calendar.day_date(start, max(self.day, 1) if day is None else day)

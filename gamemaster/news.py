@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .ids import parse_scene_ref
 from .lang import phrase
 from .models import Memory
-from .retrieval.heard import cut
+from .retrieval.heard import HEARD_CHARS, marked_cut
 
 #: Memories read from the end of the stream: enough for several days of a busy character.
 TAIL = 240
@@ -32,7 +33,12 @@ HELD_IMPORTANCE = 7
 NOT_NEWS = frozenset({"heard", "meeting", "artifact", "brief", "event", "interview"})
 #: Lines and characters of the "heard recently" section of a prompt.
 SHOWN_LINES = 5
-SHOWN_CHARS = 220
+SHOWN_CHARS = HEARD_CHARS
+#: Characters of a line heard side by side since the character's last scene, which it is asked
+#: to weigh: a heard memory keeps a table's lines within half a memory line (``kinds.heard``).
+NEW_CHARS = 2_000
+#: The character's own lines shown beside them: whom it told what.
+OWN_LINES = 3
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,9 @@ class Exchange:
     speaker: str
     says: str
     present: tuple[str, ...]
+    #: Heard side by side (ARRIVAL, WORK, EVENT): the listener was answering at the same time and
+    #: could not react to it in that scene.
+    side_by_side: bool = False
 
 
 def newest(stream) -> list[Memory]:
@@ -76,7 +85,7 @@ def exchanges(memories: list[Memory], agent_id: str) -> list[Exchange]:
                 if isinstance(speaker, str) and isinstance(says, str) and says.strip():
                     heard_by = people | ({speaker} if key == "heard" else set())
                     found.append(Exchange(memory.created or "", speaker, says.strip(),
-                                          tuple(sorted(heard_by - {speaker}))))
+                                          tuple(sorted(heard_by - {speaker})), key == "heard"))
     return found
 
 
@@ -90,16 +99,59 @@ def held(memories: list[Memory]) -> list[Memory]:
     ]
 
 
-def heard_recently(lines: list[Exchange], agent_id: str, name_of: Callable[[str], str], language: str) -> str:
-    """The newest lines others said to the character, one a line with speaker and scene; "" if none."""
-    shown: list[str] = []
+def recent_lines(lines: list[Exchange], agent_id: str) -> list[Exchange]:
+    """The lines a prompt shows as said lately, in the order said: the newest ``SHOWN_LINES`` of
+    others and the newest ``OWN_LINES`` of the character's own (so it knows whom it told what)."""
+    chosen: list[Exchange] = []
     seen: set[str] = set()
+    others = own = 0
     for line in reversed(lines):
-        if line.speaker == agent_id or line.says in seen:
+        mine = line.speaker == agent_id
+        if line.says in seen or (mine and (own == OWN_LINES or not line.present)) or (not mine and others == SHOWN_LINES):
             continue
         seen.add(line.says)
-        shown.insert(0, "- " + phrase(language, "heard_recently_line", name=name_of(line.speaker),
-                                      scene=line.scene, says=cut(line.says, SHOWN_CHARS)))
-        if len(shown) == SHOWN_LINES:
-            break
-    return "\n".join(shown)
+        chosen.insert(0, line)
+        own, others = own + mine, others + (not mine)
+    return chosen
+
+
+def heard_recently(lines: list[Exchange], agent_id: str, name_of: Callable[[str], str], language: str,
+                   last_scene: str | None = None) -> tuple[str, bool]:
+    """``recent_lines`` one a line with speaker and scene, the character's own with whom it said
+    them to; a line heard side by side in or after ``last_scene`` is marked new (and then the flag is
+    set: the character has not weighed it yet); "" if none."""
+    last = parse_scene_ref(last_scene) if last_scene else (0, 0)
+    shown, fresh_any = [], False
+    for line in recent_lines(lines, agent_id):
+        if line.speaker == agent_id:
+            shown.append("- " + phrase(language, "said_recently_line", scene=line.scene, says=marked_cut(line.says, SHOWN_CHARS, language),
+                                       people=", ".join(name_of(p) for p in line.present)))
+            continue
+        fresh = line.side_by_side and _scene_key(line.scene) >= last
+        fresh_any = fresh_any or fresh
+        # What the character is asked to weigh is shown whole (a table's lines at most).
+        says = marked_cut(line.says, NEW_CHARS if fresh else SHOWN_CHARS, language)
+        shown.append("- " + phrase(language, "heard_recently_new" if fresh else "heard_recently_line",
+                                   name=name_of(line.speaker), scene=line.scene, says=says))
+    return "\n".join(shown), fresh_any
+
+
+def heard_from(lines: list[Exchange], agent_id: str) -> list[str]:
+    """Whom the shown lines were heard from: whose words a reply's ``takeaways`` may weigh."""
+    return sorted({line.speaker for line in recent_lines(lines, agent_id) if line.speaker != agent_id})
+
+
+def _scene_key(ref: str) -> tuple[int, int]:
+    try:
+        return parse_scene_ref(ref)
+    except ValueError:
+        return (0, 0)
+
+
+def recent_section(lines: str, fresh: bool, listened: bool, language: str) -> str:
+    """The prompt's paragraph of what was said lately (``heard_recently``'s lines): it asks to pass
+    news on only where someone hears the character, and to weigh what is ``fresh`` (``takeaways``)."""
+    if not lines:
+        return ""
+    weigh = phrase(language, "heard_recently_weigh") if fresh else ""
+    return phrase(language, "heard_recently" if listened else "heard_recently_alone", lines=lines, weigh=weigh)

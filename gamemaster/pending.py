@@ -202,7 +202,8 @@ def record_prompt(workspace: Workspace, pending: Pending, turn: int, request: Re
 
     The ids go first: once a prompt is on disk, what it showed is too, so its reply's evidence
     is always checked against it (after a crash in between, the prompt is simply written again)."""
-    atomic_write_json(workspace.inside(_shown_path(pending, turn)), {"memories": request.shown})
+    atomic_write_json(workspace.inside(_shown_path(pending, turn)), {"memories": request.shown,
+                                                                     "heard_from": request.heard_from})
     atomic_write_text(workspace.inside(pending.prompt_path(turn)), request.prompt)
     readings = pending.dir / "library" / f"{pending.label(turn)}.json"
     if request.library:
@@ -227,6 +228,20 @@ def shown_in_prompt(workspace: Workspace, pending: Pending, turn: int) -> set[st
         raise StateError(f"{workspace.rel(path)}: memories: expected a list of memory ids; "
                          "delete the file to check evidence only against the streams")
     return set(ids)
+
+
+def heard_in_prompt(workspace: Workspace, pending: Pending, turn: int) -> set[str] | None:
+    """Whose words ``turn``'s prompt showed as heard lately; None where the prompt was not recorded
+    with them (a reply's ``takeaways`` are then checked against the roster only)."""
+    path = _shown_path(pending, turn)
+    data = workspace.read_json(path) if path.exists() else None
+    people = data.get("heard_from") if isinstance(data, dict) else None
+    if people is None:
+        return None
+    if not isinstance(people, list) or not all(isinstance(p, str) for p in people):
+        raise StateError(f"{workspace.rel(path)}: heard_from: expected a list of agent ids; "
+                         "delete the file to check the reply against the streams only")
+    return set(people)
 
 
 def readings_of(workspace: Workspace, pending: Pending) -> dict[str, list[dict]]:

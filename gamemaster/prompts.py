@@ -15,14 +15,15 @@ from pathlib import Path
 from typing import Callable
 from string import Template
 
+from . import claims
+from .calendar import annotate, brief_day, day_text
 from .contract import contract_values
 from .lang import phrase
-from .reasons import reason
 from .models import Agent, Brief, Memory, World
 from .problems import StateError
 from .scene_spec import SceneSpec
 from .retrieval.base import Selection
-from .retrieval.render import memory_line, memory_text
+from .retrieval.render import memory_text
 from .turns import Turn
 
 EMPTY = "—"
@@ -56,8 +57,12 @@ class PromptContext:
     replan: bool = False
     #: Excerpts from the reference library, rendered (empty: none).
     library: str = ""
-    #: The newest lines others said to the character, rendered (``news.heard_recently``; empty: none).
+    #: What was said lately, the paragraph rendered (``news.recent_section``; empty: nothing).
     heard_recently: str = ""
+    #: Who hears the character here and when (``claims.hearing``; empty: not known).
+    hearing: str = ""
+    #: How the reference library reaches the character (``claims.library_note``).
+    library_note: str = ""
     #: Open invitations to answer, rendered (empty: none).
     invitations: str = ""
     #: Everyone in the studio with their role, rendered (the same for every character).
@@ -66,6 +71,8 @@ class PromptContext:
     bible: str = ""
     #: The memories of earlier days chosen for the day (``day_memories.py``), rendered (empty: none).
     earlier: str = ""
+    #: Every memory id the prompt shows as a memory of its own (evidence named in a line is one of them).
+    visible: frozenset[str] = frozenset()
     #: The newest reflections when they were chosen, rendered; None: the selection's own. A
     #: reflection the selection adds then stands with this scene's memories.
     day_reflections: str | None = None
@@ -164,16 +171,24 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
     total_turns = len(spec.turns)
     language = ctx.world.language
 
+    # A memory shown out of its section brings the heard lines the selection chose with it.
+    heard = {p.memory.id: p.heard for p in ctx.selection.picked}
+
+    # Evidence is named where the prompt shows the memory cited: anywhere for this scene's
+    # memories; for the reflections, which stay the same from scene to scene, among themselves.
+    visible = ctx.visible | {m.id for m in ctx.since}
+
     def memories(items) -> str:
-        return bullet_list([memory_line(m, language) for m in items])
+        return bullet_list([memory_text(m, language, heard.get(m.id, ()), visible) for m in items])
 
     # Each memory once per prompt: one that happened since the character's last scene is shown
     # there, not again in the section of the selection it came from.
     since = {m.id for m in ctx.since}
 
-    def section(*names: str) -> str:
+    def section(*names: str, stable: bool = False) -> str:
         picked = sorted((p for name in names for p in ctx.selection.section(name, exclude=since)), key=lambda p: p.offset)
-        return bullet_list([memory_text(p.memory, language, p.heard) for p in picked])
+        shown = {p.memory.id for p in picked} if stable else visible
+        return bullet_list([memory_text(p.memory, language, p.heard, shown) for p in picked])
 
     # With the day's reflections above, one written since stands with this scene's memories.
     day_reflections = ctx.day_reflections is not None
@@ -189,20 +204,25 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
             [f"- {i.topic} ({', '.join(i.tags)})" if i.tags else f"- {i.topic}" for i in agent.interests]
         ),
         "plan": agent.today_plan.text if agent.today_plan else EMPTY,
+        "plan_label": claims.plan_label(language, ctx.world, agent.today_plan, spec),
         "scene_type": spec.type,
         "scene_ref": spec.ref,
         "day": f"{spec.day:03d}",
         "weekday": phrase(language, f"weekday_{ctx.world.weekday(spec.day)}"),
+        "date": day_text(language, ctx.world, spec.day),
         "present": ", ".join(f"{ctx.names.get(p, p)} ({p})" for p in others) or EMPTY,
         "colleagues": ", ".join(f"{name} ({aid})" for aid, name in ctx.names.items() if aid != agent.id),
-        "topic": spec.topic or EMPTY,
-        "reason": reason(language, spec.reason, ctx.names),
-        "briefs": bullet_list([f"- {b.id}: {b.text}" for b in ctx.briefs]),
+        "topic": _topic(ctx),
+        "reason": claims.reason_for(language, spec.reason, ctx.names, agent.id) or EMPTY,
+        "hearing": ctx.hearing or EMPTY,
+        "reply_fields": claims.reply_fields(spec.kind, ctx.final_turn, language),
+        "library_note": ctx.library_note,
+        "briefs": _briefs(ctx),
         "invitations": ctx.invitations,
         "slot": phrase(language, f"slot_{spec.slot}") if spec.slot else EMPTY,
         "since": memories(ctx.since),
         "replan": phrase(language, "replan") if ctx.replan else "",
-        "reflections": (ctx.day_reflections or EMPTY) if day_reflections else section("reflections"),
+        "reflections": (ctx.day_reflections or EMPTY) if day_reflections else section("reflections", stable=True),
         "relevant": section("relevant", "reflections") if day_reflections else section("relevant"),
         # The name of the relevant section before strategies existed; older workspaces' templates use it.
         "focused": section("relevant", "reflections") if day_reflections else section("relevant"),
@@ -216,10 +236,26 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "library": phrase(language, "library", excerpts=ctx.library) if ctx.library else "",
         "roster": ctx.roster or EMPTY,
         "bible": ctx.bible or EMPTY,
-        "heard_recently": phrase(language, "heard_recently", lines=ctx.heard_recently) if ctx.heard_recently else "",
+        "heard_recently": ctx.heard_recently,
         "final_turn": spec.kind.phrase(spec.kind.final_turn, language) if ctx.final_turn else "",
         **contract_values(language),
     }
+
+
+def _briefs(ctx: PromptContext) -> str:
+    # Each as given, and beside it what its days mean, read on the day it was given.
+    world = ctx.world
+    return bullet_list([f"- {b.id}: {b.text}{annotate(b.text, world.language, world, brief_day(b, ctx.spec.day))}"
+                        for b in ctx.briefs])
+
+
+def _topic(ctx: PromptContext) -> str:
+    # An event's words are the topic of its scenes (the EVENT and the meeting it calls): what
+    # they say about days is read on the day it happens, each time for a weekly one.
+    spec = ctx.spec
+    if not spec.topic:
+        return EMPTY
+    return spec.topic + (annotate(spec.topic, ctx.world.language, ctx.world, spec.day) if spec.event_id else "")
 
 
 def build_prompt(find: TemplateFinder, ctx: PromptContext) -> tuple[str, list[str]]:

@@ -103,11 +103,13 @@ def check_reply(
     shown: Collection[str] | None = None,
     said_before: tuple[str, ...] = (),
     world=None,
+    heard_from: Collection[str] | None = None,
 ) -> None:
     """Scene rules a schema cannot express. ``evidence_exists(ids)`` returns the missing ids;
     ``shown`` are the memory ids the agent's prompt showed, the only ones evidence may cite;
     ``world`` the studio as the scene found it: its gatherings are what ``invitations`` may
-    answer, and its day what a proposed gathering must fit in (None: not checked)."""
+    answer, and its day what a proposed gathering must fit in (None: not checked); ``heard_from``
+    whose words the prompt showed as heard lately (None: not recorded)."""
     problems: list[str] = []
     if reply.agent != agent:
         problems.append(f"agent: expected {agent!r}, got {reply.agent!r}")
@@ -121,14 +123,27 @@ def check_reply(
                 problems.append(f"talk_wishes.{index}.with: {agent} cannot talk to themselves")
             elif partner not in known:
                 problems.append(f"talk_wishes.{index}.with: unknown agent {partner!r}")
-    present = [p for p in spec.room_of(agent) if p != agent]
-    for index, taken in enumerate(reply.takeaways):
-        if taken.from_ not in present:
-            problems.append(f"takeaways.{index}.from: {taken.from_!r} did not speak with you here "
-                            f"(present: {', '.join(present) or 'nobody'})")
+    problems += takeaway_problems(reply, agent, spec, known, heard_from)
     if reply.gathering is not None:
         left = scenes_left(world, spec) if world is not None else None
         problems += proposal_problems(reply.gathering, agent, spec, known, left)
     problems += answer_problems(reply.invitations, agent, spec.day, world.gatherings if world is not None else None)
     if problems:
         raise ReplyError(agent, problems)
+
+
+def takeaway_problems(reply: Reply, agent: str, spec: SceneSpec, roster: Collection[str],
+                      heard_from: Collection[str] | None) -> list[str]:
+    """A takeaway weighs words the character heard: of the others in this conversation (MEETING,
+    ENCOUNTER, GATHERING), or of those whose lines its prompt showed (said lately, or kept by a
+    memory it shows); where the prompt was not recorded with them, of anyone in the studio."""
+    here = [p for p in spec.participants if p != agent] if spec.kind.in_sequence else []
+    heard = sorted(heard_from) if heard_from is not None else [a for a in roster if a != agent]
+    problems = []
+    for index, taken in enumerate(reply.takeaways):
+        if taken.from_ in here or taken.from_ in heard:
+            continue
+        places = ([f"here: {', '.join(here)}"] if here else []) + [f"heard: {', '.join(heard) or 'nobody'}"]
+        problems.append(f"takeaways.{index}.from: {taken.from_!r} is not someone whose words your prompt shows "
+                        f"({'; '.join(places)})")
+    return problems

@@ -95,11 +95,15 @@ TAKEAWAYS_MAX = 10
 
 
 class Takeaway(_Strict):
-    """What the character took away from someone who spoke in this conversation, in its own words."""
+    """What the character took away from what someone said (in this conversation, or heard since
+    its last scene), in its own words."""
 
     from_: Annotated[str, Field(alias="from", min_length=1, max_length=64)]
     #: A note, not a transcript: kept in the conversation memory beside the transcript.
     what: Annotated[str, Field(min_length=1, max_length=TAKEAWAY_CHARS)]
+    #: How much it matters to the listener (seed 001: the agent scores importance); a takeaway
+    #: without one is kept at the weight of anything heard (``kinds.heard.HEARD_IMPORTANCE``).
+    importance: Importance | None = None
 
 
 class GatheringDraft(_Strict):

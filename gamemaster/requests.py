@@ -8,17 +8,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import day_memories, news
+from . import claims, day_memories, news
 from .turns import ReplyRequest, Turn
 from .kinds.heard import listeners
 from .gatherings import engagements, open_invitations, render_invitations
 from .lang import phrase
-from .library import bible, consult, render as render_library, wants_library
+from .kinds import all_kinds
+from .library import bible, consult, documents, render as render_library, wants_library
 from .models import Agent, Brief, Memory, World, parse_scene_ref
 from .pending import Pending, require_participants
 from .problems import Problem
 from .prompts import PromptContext, build_prompt, uses_placeholder
 from .retrieval import Selection, get_strategy, prepare, scene_query, settings_for, speaker_names
+from .retrieval.heard import heard_lines
 from .retrieval.render import shown_ids
 from .scenes import SceneSpec
 from .workspace import Workspace
@@ -52,6 +54,33 @@ def render_roster(agents: dict[str, Agent]) -> str:
     return "\n".join(f"- {agents[a].name} (`{a}`): {agents[a].role}" for a in sorted(agents))
 
 
+def said_lately(exchanges, agent: Agent, listened: bool, name_of, language: str) -> str:
+    """The prompt's paragraph of what was said lately (``news``)."""
+    lines, fresh = news.heard_recently(exchanges, agent.id, name_of, language, agent.last_scene)
+    return news.recent_section(lines, fresh, listened, language)
+
+
+def since_last_scene(memories: list[Memory], agent: Agent) -> list[Memory]:
+    """What happened since the agent's last scene. What others brought in during that scene counts
+    too: the agent was answering in parallel and could not react to it yet."""
+    last = parse_scene_ref(agent.last_scene) if agent.last_scene else (0, 0)
+    return [m for m in memories
+            if m.scene_key and (m.scene_key > last or (m.scene_key == last and m.metadata.get("source")))]
+
+
+def heard_from(exchanges, memories: list[Memory], agent_id: str) -> list[str]:
+    """Whose words the prompt shows: the lines said lately and those its memories keep."""
+    kept = {speaker for m in memories for speaker, _ in heard_lines(m.metadata, m.id)}
+    return sorted((set(news.heard_from(exchanges, agent_id)) | kept) - {agent_id})
+
+
+def library_note(workspace: Workspace, world: World, whole: frozenset[str]) -> str:
+    """What the ARRIVAL says of the library: whole in the bible above, or excerpts when asked for."""
+    documents_shown = len(documents(workspace.root)) if world.library_budget else 0
+    return claims.library_note(world.language, documents_shown, len(whole),
+                               any(k.consults_library for k in all_kinds().values()))
+
+
 def build_request(
     workspace: Workspace,
     pending: Pending,
@@ -76,8 +105,9 @@ def build_request(
     newest = news.newest(workspace.stream(agent_id))
     recent = news.recent_memories(newest, spec.day)
     exchanges = news.exchanges(recent, agent_id)
-    heard_recently = news.heard_recently(exchanges, agent_id, speaker_names(workspace, names), world.language)
-    heard_chars = len(phrase(world.language, "heard_recently", lines=heard_recently)) if heard_recently else 0
+    hears_me = listeners(spec, agents, world, agent_id)
+    heard_recently = said_lately(exchanges, agent, bool(hears_me), speaker_names(workspace, names), world.language)
+    heard_chars = len(heard_recently)
     # The day's memories only where the template shows them; else each scene chooses from the whole budget.
     chosen = day_memories.shown(workspace, world, agent) if uses_placeholder(workspace.template_path, "character.md",
                                                                              day_memories.PLACEHOLDER) else None
@@ -90,13 +120,7 @@ def build_request(
         memories = day_memories.in_stream_order([memory for memory, _ in reflections + day] + memories)
     if warnings is not None:
         warnings += [p for p in selection.problems if p not in warnings]
-    last = parse_scene_ref(agent.last_scene) if agent.last_scene else (0, 0)
-    # What others brought in during the agent's last scene counts too: the
-    # agent was answering in parallel and could not react to it yet.
-    since = [
-        m for m in selection.memories
-        if m.scene_key and (m.scene_key > last or (m.scene_key == last and m.metadata.get("source")))
-    ]
+    since = since_last_scene(selection.memories, agent)
     transcript = [
         Turn(pending.turns[i], agents[pending.turns[i]].name, pending.replies[i].says)
         for i in range(turn)
@@ -111,6 +135,9 @@ def build_request(
     invitations = open_invitations(world, agent_id, spec.day)
     readings = render_library(excerpts, world.language, whole)
     ctx = PromptContext(
+        visible=frozenset(m.id for m in memories),
+        hearing=claims.hearing(spec, agent_id, hears_me, names, world.language),
+        library_note=library_note(workspace, world, whole),
         invitations=render_invitations(world.language, world, invitations, names),
         library=readings,
         roster=render_roster(agents),
@@ -127,8 +154,8 @@ def build_request(
         final_turn=pending.is_final_turn(turn),
         replan=replan,
         heard_recently=heard_recently,
-        earlier=day_memories.render(day, world.language),
-        day_reflections=day_memories.render(reflections, world.language) if chosen else None,
+        earlier=day_memories.render(day, world.language, {m.id for m, _ in reflections + day}),
+        day_reflections=day_memories.render(reflections, world.language, {m.id for m, _ in reflections}) if chosen else None,
     )
     prompt, segments = build_prompt(workspace.template_path, ctx)
     if whole and shelf_text not in prompt:
@@ -166,7 +193,8 @@ def build_request(
         exchanges=exchanges,
         news=news.held(recent),
         remembered=frozenset(m.description for m in newest),
-        listeners=listeners(spec, agents, world, agent_id),
+        listeners=hears_me,
+        heard_from=heard_from(exchanges, memories, agent_id),
         invitations=invitations,
         engagements=engagements(world, agent_id, spec.day),
         roster=names,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from .models import Agent, Memory, memory_author
-from .pending import Pending, load_batch, readings_of, require_participants, shown_in_prompt, usage_of
+from .pending import Pending, heard_in_prompt, load_batch, readings_of, require_participants, shown_in_prompt, usage_of
 from .problems import GamemasterError
 from .records import TranscriptLine
 from .replies import Reply, ReplyError, check_reply, parse_reply
@@ -41,6 +41,7 @@ def check_turn(workspace: Workspace, snap: Snapshot, pending: Pending, turn: int
         evidence_exists=lambda ids: [i for i in ids if i not in found],
         final_turn=pending.is_final_turn(turn),
         shown=shown_in_prompt(workspace, pending, turn),
+        heard_from=heard_in_prompt(workspace, pending, turn),
         said_before=tuple(pending.replies[t].says for t in sorted(pending.replies) if t < turn),
         world=snap.world,
     )

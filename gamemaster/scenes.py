@@ -44,7 +44,10 @@ def slot_has_come(world: World, slot: str) -> bool:
 def scenes_left(world: World, under_way: "SceneSpec | None" = None) -> int:
     """Counted scenes still to come today (after ``under_way``, a scene being played): an event
     or gathering set for today is held before one of them, so with none left it never is."""
-    done = counted_scenes(world) + (1 if under_way is not None and under_way.kind.counts_toward_day else 0)
+    # A scene that opens a new day (ARRIVAL) is played while the log still holds the day before:
+    # it is judged against its own day, on which nothing else has been played yet.
+    done = 0 if under_way is not None and under_way.day > world.day else counted_scenes(world)
+    done += 1 if under_way is not None and under_way.kind.counts_toward_day else 0
     return max(world.scenes_per_day - done, 0)
 
 

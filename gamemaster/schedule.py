@@ -51,11 +51,12 @@ class Event(BaseModel):
         return day not in self.held and (self.day == day or self.weekday == weekday)
 
 
-#: Bounds on what one reply may propose: a gathering is for the coming weeks, with a short
-#: name and place, and invites at most everyone of a large studio.
+#: Bounds on what one reply may propose: a gathering is for the coming weeks, with a name and a
+#: place of a sentence or two (a model names a gathering by its agenda: 219 characters were seen),
+#: and invites at most everyone of a large studio. The contract names the bounds.
 GATHERING_DAYS_AHEAD = 28
-GATHERING_TEXT_MAX = 200
-GATHERING_PLACE_MAX = 120
+GATHERING_TEXT_MAX = 600
+GATHERING_PLACE_MAX = 200
 GATHERING_INVITED_MAX = 500
 RSVP = Literal["accepted", "declined"]
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from . import jsontext
+from . import calendar, jsontext
 from .kinds.settings import configurable, new_name
-from .models import World
+from .models import WEEKDAYS, World
 from .problems import GamemasterError
 from .retrieval import available
 from .streams import describe_validation_error
@@ -34,6 +34,8 @@ def setting_names() -> list[str]:
 def settings(world: World) -> dict[str, Any]:
     """Every setting's value as JSON would hold it."""
     data = world.dump()
+    # The date of day 1 also where world.json leaves it to first_weekday.
+    data["start_date"] = world.date(1).isoformat()
     # Every kind's settings, also those a world.json leaves out (they hold their defaults).
     data["kinds"] = {**{name: world.kind_settings(name).model_dump(mode="json") for name in configurable()},
                      **data["kinds"]}
@@ -127,6 +129,12 @@ def _validated(world: World, parts: tuple[str, ...], value: Any) -> World:
     for part in parts[:-1]:
         target = target.setdefault(part, {})  # a kind's section a world.json leaves out
     target[parts[-1]] = value
+    # start_date and first_weekday never disagree: a new date of day 1 brings its weekday, and a
+    # new weekday of day 1 moves a start_date to the first such day from it on.
+    if parts == ("start_date",) and calendar.weekday_of(value):
+        data["first_weekday"] = calendar.weekday_of(value)
+    elif parts == ("first_weekday",) and world.start_date and value in WEEKDAYS:
+        data["start_date"] = calendar.on_or_after(world.start_date, value).isoformat()
     return World.model_validate(data)
 
 

@@ -68,6 +68,10 @@ class ReplyRequest:
     remembered: frozenset[str] = frozenset()
     #: Who hears what it says in this scene: its table or room, or the others in a conversation.
     listeners: list[str] = field(default_factory=list)
+    #: Whose words the prompt shows the character heard (what was said lately, ``news.heard_from``,
+    #: and the lines its memories keep): whom a reply's ``takeaways`` may name besides the others of
+    #: a conversation.
+    heard_from: list[str] = field(default_factory=list)
     #: Invitations ``prompt`` asks the character to answer (``models.Gathering``).
     invitations: list = field(default_factory=list)
     #: Gatherings still ahead the character hosts or has accepted (``models.Gathering``).

@@ -23,6 +23,7 @@ from .models import Agent, Brief, Memory, Plan, SceneEntry, TalkWish, World, mem
 from .records import SceneRecord, WrittenMemory
 from .replies import Reply
 from .scenes import SceneSpec
+from .takeaways import write_takeaways
 from .transaction import Transaction
 from .workspace import Workspace
 
@@ -122,11 +123,12 @@ def plan_scene(
         for note in reply.memories:
             remember(agent_id, type=note.type, description=note.description, importance=note.importance, tags=note.tags)
         if reply.plan is not None:
-            agent.today_plan = Plan(text=reply.plan.text, tags=reply.plan.tags)
+            agent.today_plan = Plan(text=reply.plan.text, tags=reply.plan.tags, created=created)
             remember(
                 agent_id, type="plan", description=reply.plan.text, importance=reply.plan.importance, tags=reply.plan.tags
             )
         write_gathering_reply(scene, agent_id, reply)
+        write_takeaways(scene, agent_id, reply)
         wishes = [TalkWish.model_validate({**w.model_dump(by_alias=True), "created": created}) for w in reply.talk_wishes]
         agent.talk_wishes = kind.merge_talk_wishes(agent.talk_wishes, wishes)
         for draft in reply.artifacts:

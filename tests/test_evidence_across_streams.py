@@ -68,10 +68,12 @@ def test_a_reflection_may_cite_a_colleagues_memory_and_its_depth_counts_across_s
     assert written[0]["depth"] == tobi_reflection["depth"] + 1
     assert [p for p in validate_workspace(workspace) if not p.warning] == []
 
-    # The next prompt shows whose memory the evidence is.
+    # The next prompt names the evidence it shows as memories (with whose they are) and only
+    # counts the rest: an id whose memory the character never sees is one it cannot know.
     gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
     prompt = gm.prompt_text("vera")
-    assert f"← {tobi_reflection['id']} (von tobi), {vera_observation}" in prompt
+    assert tobi_reflection["id"] not in prompt
+    assert f"← {vera_observation}, weitere: 1" in prompt or f"← weitere: 2" in prompt
 
 
 def test_evidence_that_exists_in_no_stream_is_refused_naming_the_stream(gm, workspace):

@@ -44,13 +44,13 @@ def test_a_reply_proposing_a_gathering_creates_it_and_each_invitee_remembers_the
         "gathering-001", "vera", 1, "evening", ["darius", "nami"])
     for guest in ("darius", "nami"):
         [memory] = [m for m in [i.memory for i in workspace.stream(guest).scan()[0]] if m.metadata.get("gathering") == "gathering-001"]
-        assert memory.description == "Vera lädt ein: Quittenfest im Innenhof – Tag 001 (Montag), Abend, Ort: Innenhof."
+        assert memory.description == "Vera lädt ein: Quittenfest im Innenhof – Tag 001 (Montag, 2. November 2026), Abend, Ort: Innenhof."
         assert memory.metadata["host"] == "vera" and memory.importance == 6
     assert not [m for m in [i.memory for i in workspace.stream("leo").scan()[0]] if m.metadata.get("gathering")]
     # The next prompt of an invitee shows the open invitation and how to answer it.
     pending, _ = gm.open_next(Force(type="WORK", participants=["nami"]))
     prompt = gm.build_request(pending, 0).prompt
-    assert "gathering-001: Vera lädt ein: Quittenfest im Innenhof – Tag 001 (Montag), Abend, Ort: Innenhof." in prompt
+    assert "gathering-001: Vera lädt ein: Quittenfest im Innenhof – Tag 001 (Montag, 2. November 2026), Abend, Ort: Innenhof." in prompt
     assert "`invitations`" in prompt
     answer = valid_reply(gm.build_request(pending, 0))
     answer["invitations"] = [{"gathering": "gathering-001", "answer": "accept"}]
@@ -73,7 +73,7 @@ def test_inviting_everyone_invites_the_whole_studio_but_the_host(gm):
     ({"invite": ["darius", "dariuss"]}, "vera: gathering.invite: no agent 'dariuss'; did you mean 'darius'?"),
     ({"invite": ["vera"]}, "vera: gathering.invite: invite someone besides yourself"),
     ({"invite": ["darius"] * 501}, "vera: gathering.invite: List should have at most 500 items"),
-    ({"what": "x" * 201}, "vera: gathering.what: String should have at most 200 characters"),
+    ({"what": "x" * 601}, "vera: gathering.what: String should have at most 600 characters"),
 ])
 def test_an_invalid_proposal_is_rejected_naming_agent_and_field_and_nothing_is_written(gm, change, error):
     pending = open_work_scene(gm)
@@ -207,3 +207,24 @@ def test_a_proposal_for_today_in_the_days_last_scene_is_rejected_as_never_held(g
         gm.apply_pending({"vera": proposal(gm, pending, slot="evening")})
     gm.apply_pending({"vera": proposal(gm, pending, slot="evening", day=2)})
     assert [(g.day, g.slot) for g in gm.world().gatherings] == [(2, "evening")]
+
+
+def test_a_gathering_proposed_at_the_mornings_arrival_for_the_same_day_is_accepted_and_held_that_day(gm):
+    # At the ARRIVAL of day 2 the studio's log still holds day 1's scenes until the ARRIVAL is
+    # written back; the reply is judged against its own scene (day 2, morning), not that log.
+    from gamemaster.backends.offline import OfflineBackend
+    from gamemaster.loop import advance_days, run_scene
+
+    advance_days(gm, OfflineBackend(), days=1)
+    pending, _ = gm.open_next()
+    assert (pending.spec.type, pending.spec.day) == ("ARRIVAL", 2)
+    replies = {a: valid_reply(gm.build_request(pending, t)) for t, a in enumerate(pending.turns)}
+    replies["finn"]["gathering"] = {"what": "Krisenrunde zum Zeitplan", "day": 2, "slot": "lunch",
+                                    "place": "Küche", "invite": ["alle"]}
+    gm.apply_pending(replies)
+    [gathering] = gm.world().gatherings
+    assert (gathering.host, gathering.day, gathering.slot) == ("finn", 2, "lunch")
+    while gathering.held is None and gm.world().day == 2:
+        run_scene(gm, OfflineBackend())
+        [gathering] = gm.world().gatherings
+    assert gathering.held is not None and gathering.held.startswith("day-002/")

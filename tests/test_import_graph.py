@@ -62,7 +62,7 @@ LAZY_IMPORTS: dict[str, str] = {
 VALUE_LAYER = {
     "gamemaster.scene_spec", "gamemaster.turns", "gamemaster.reply_models", "gamemaster.topics",
     "gamemaster.models", "gamemaster.ids", "gamemaster.slots", "gamemaster.lang", "gamemaster.linesize",
-    "gamemaster.jsontext", "gamemaster.problems", "gamemaster.schedule", "gamemaster.defaults",
+    "gamemaster.jsontext", "gamemaster.problems", "gamemaster.schedule", "gamemaster.defaults", "gamemaster.calendar",
 }
 #: ``kinds/settings.py`` reads world.json's ``kinds`` mapping through the registry for ``World``.
 REGISTRY = {"gamemaster.kinds", "gamemaster.kinds.base", "gamemaster.kinds.settings"}

@@ -103,29 +103,49 @@ def meeting_reply(extra: dict):
     return reply
 
 
-@pytest.mark.parametrize("taken, problem", [
-    ([{"from": "finn", "what": "Das Artbook kommt."}],
-     "takeaways.0.from: 'finn' did not speak with you here (present: darius)"),
-    ([{"from": "vera", "what": "Mein eigener Gedanke."}],
-     "takeaways.0.from: 'vera' did not speak with you here (present: darius)"),
-    ([{"from": "darius"}], "takeaways.0.what: Field required"),
+def heard_at_arrival(workspace, agent: str) -> tuple[set[str], set[str]]:
+    """Whom ``agent`` heard at the ARRIVAL (its table) and whom it did not."""
+    heard = next(m for m in lines(workspace, agent) if m["metadata"].get("source") == "heard")
+    table = {h["speaker"] for h in heard["metadata"]["heard"]} - {agent}
+    return table, {a for a in ("darius", "emre", "finn", "leo", "nami", "tobi", "vera") if a not in table | {agent}}
+
+
+@pytest.mark.parametrize("who, problem", [
+    ("stranger", "is not someone whose words your prompt shows (here: darius; heard: "),
+    ("vera", "takeaways.0.from: 'vera' is not someone whose words your prompt shows (here: darius; heard: "),
+    (None, "takeaways.0.what: Field required"),
 ])
-def test_a_takeaway_must_come_from_someone_present(gm, workspace, taken, problem):
+def test_a_takeaway_must_weigh_words_the_prompt_showed(gm, workspace, who, problem):
     run_scene(gm, ScriptedBackend([valid_reply] * 7))
+    table, elsewhere = heard_at_arrival(workspace, "vera")
+    stranger = sorted(elsewhere - {"darius"})[0]
+    taken = [{"from": "darius"}] if who is None else [{"from": stranger if who == "stranger" else who, "what": "x"}]
     turns = 2 * gm.world().kind_settings("meeting").rounds
     with pytest.raises(SceneFailed) as failure:
         run_scene(gm, ScriptedBackend([meeting_reply({"takeaways": taken})] * turns),
                   Force(type=SceneType.MEETING, participants=["vera", "darius"], topic="Knochentürme"))
-    assert "vera's reply" in str(failure.value) and str(failure.value).endswith(problem)
+    assert "vera's reply" in str(failure.value) and problem in str(failure.value)
 
 
-def test_takeaways_belong_to_conversations(gm, workspace):
+def test_what_was_heard_side_by_side_is_weighed_by_the_listener_in_its_next_reply(gm, workspace):
+    # Seed 001: the agent scores importance. A line heard at the ARRIVAL is written at the fixed
+    # weight of anything heard; the listener's own weight comes in its next scene, in any kind.
     run_scene(gm, ScriptedBackend([valid_reply] * 7))
-    with pytest.raises(SceneFailed) as failure:
-        run_scene(gm, ScriptedBackend([meeting_reply({"takeaways": [{"from": "darius", "what": "x"}]})] * 7),
-                  Force(type=SceneType.WORK))
-    assert "vera's reply" in str(failure.value)
-    assert "takeaways: only MEETING and ENCOUNTER turns carry them, this is WORK" in str(failure.value)
+    table, _ = heard_at_arrival(workspace, "vera")
+    speaker = sorted(table)[0]
+    gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
+    prompt = gm.prompt_text("vera")
+    assert "`takeaways`" in prompt.split("## Deine Aufgabe")[0]  # asked for where the new lines are
+    before = gm.agents()["vera"].importance_accumulator
+    taken = [{"from": speaker, "what": "Der Publisher zieht die Demo auf den 12. Dezember vor.", "importance": 9}]
+    outcome = run_scene(gm, ScriptedBackend([meeting_reply({"takeaways": taken})]))
+    weighed = [m for m in lines(workspace, "vera") if m["metadata"].get("source") == "takeaway"]
+    assert [(m["importance"], m["metadata"]["from"], m["created"]) for m in weighed] == [(9, speaker, outcome.spec.ref)]
+    assert "Demo auf den 12. Dezember" in weighed[0]["description"]
+    gained = sum(m["importance"] for m in lines(workspace, "vera") if m["created"] == outcome.spec.ref)
+    assert gm.agents()["vera"].importance_accumulator == before + gained and gained >= 9
+    # Recalled like any memory, by its words and from whom.
+    assert any(p.memory.id == weighed[0]["id"] for p in recall(workspace, "vera", "Demo Dezember Publisher").picked)
 
 
 def test_a_takeaway_is_kept_with_the_conversation_and_recalled_from_its_speaker(gm, workspace):
@@ -146,7 +166,7 @@ def test_claude_characters_see_what_they_heard_lately_and_are_asked_to_pass_it_o
     meet(arrived, "vera", "darius")
     arrived.open_next(Force(type=SceneType.MEETING, participants=["darius", "emre"], topic="Zeitplan"))
     prompt = arrived.prompt_text("darius")
-    section = prompt.split("**Was du kürzlich gehört hast**", 1)[1]
+    section = prompt.split("**Was zuletzt gesagt wurde**", 1)[1]
     assert "Vera (day-001/scene-02)" in section and "Klapptafel mit Perlmutt-Lack" in section
     assert "takeaways" in prompt
 

@@ -33,13 +33,24 @@ def config(
                 return print_json({"key": key, "value": current})
             print(printable(current if isinstance(current, str) else _shown(current)))
         else:
+            # start_date and first_weekday move together: the other one's change is shown as well.
+            other = _COMPANION.get(key)
+            before = get_setting(obj.workspace, other) if other else None
             previous, new = set_setting(obj.workspace, key, value)
+            after = get_setting(obj.workspace, other) if other else None
             if as_json:
-                return print_json({"key": key, "value": new, "previous": previous})
+                return print_json({"key": key, "value": new, "previous": previous,
+                                   **({other: after} if after != before else {})})
             change = "unchanged" if new == previous else f"was {_shown(previous)}"
             print(printable(f"{key} = {_shown(new)} ({change})"))
+            if after != before:
+                print(printable(f"{other} = {_shown(after)} (was {_shown(before)}: follows {key})"))
 
     run(ctx, action)
+
+
+#: Settings that change together: day 1's date and its weekday.
+_COMPANION = {"start_date": "first_weekday", "first_weekday": "start_date"}
 
 
 def _shown(value: Any) -> str:

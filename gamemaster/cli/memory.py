@@ -103,10 +103,12 @@ def brief(
     from ..briefs import give_brief
 
     def action(obj: Context):
-        result = give_brief(obj.gm().workspace, text, to or None, importance)
+        workspace = obj.gm().workspace
+        result = give_brief(workspace, text, to or None, importance)
         if as_json:
             return print_json(result.model_dump())
         rich_console().print(f"{result.id} delivered to {', '.join(result.to or ['everyone'])} (received in {result.created})", markup=False)
+        _print_dates(workspace.load_world(), result)
 
     run(ctx, action)
 
@@ -247,3 +249,12 @@ def _read_answer(path: str) -> str:
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise GamemasterError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _print_dates(world, brief) -> None:
+    """What the brief says about days, read on the day it was given, as its addressees will read it."""
+    from ..calendar import brief_day, resolve, summary
+
+    found = resolve(brief.text, world.language, world, brief_day(brief, max(world.day, 1)))
+    if found:
+        rich_console().print(printable(summary(found)), markup=False, highlight=False, soft_wrap=True)

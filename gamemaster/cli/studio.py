@@ -33,8 +33,20 @@ def event(
         when += f" at {scheduled.slot}"
         whom = ", ".join(scheduled.to) if scheduled.to else "everyone"
         print(printable(f"scheduled {scheduled.id} {when} for {whom}{' (then a meeting)' if meeting else ''}: {scheduled.text}"))
+        _print_dates(obj.workspace.load_world(), scheduled)
 
     run(ctx, action)
+
+
+def _print_dates(world, scheduled) -> None:
+    """What the event says about days, read on the day it happens (a weekly one: its next day)."""
+    from ..calendar import next_day_on, resolve, summary
+
+    day = scheduled.day or next_day_on(world, scheduled.weekday, max(world.day, 1))
+    found = resolve(scheduled.text, world.language, world, day)
+    if found:
+        ahead = f" (as read on day {day:03d}, the next {scheduled.weekday})" if scheduled.weekday else ""
+        print(printable(summary(found) + ahead))
 
 
 def library(ctx: typer.Context, as_json: JsonOption = False) -> None:

@@ -9,11 +9,22 @@ edited). When a bundled template changes, the hash of the one it replaces belong
 from __future__ import annotations
 
 SHIPPED: dict[str, dict[str, str]] = {
+    "reflection.md": {
+        "c50bfa485c533545d23c09d027daa250eb4ff62ab5e2f910e590aa012485cd27": "ec8fd28 2026-11-22",
+    },
+    "gathering.md": {
+        "04f1da0a76de5c9fb4c9d32eba9f42f49e122ba532f0ead58ea07139c54e0b33": "b12dd6c 2026-11-25",
+    },
+    "event.md": {
+        "524981e2797f271e232fb9a35a57d3667005949962444d487dcaa97b7e17eb8e": "58b7a5e 2026-11-23",
+    },
     "arrival.md": {
+        "5bdffca075b6a1863cd28367a5845fbf92f93c21990a78026d91ab2e4f0fd902": "b0edc8f 2026-11-25",
         "44782199b04575b461581f3f0db662486d8714cf1eace55cedaffeaaf1f037a4": "58b7a5e 2026-11-23",
         "98d41ee44ceb9cb575b4b2f80e647fb3e9314bce5380fbdb847a79361669f67d": "8ed63de 2026-11-23",
     },
     "character.md": {
+        "e6f76066738daa63bbb430aebf1a9ed08e588b0d5ff69ae4ae9c7d6f03bc1c9d": "a82738f 2026-11-26",
         "9c72a43dddd8df25a889dad6e7cacc467c05bdfc8280f1a32132ef4abba8968b": "6f22b01 2026-11-25",
         "3bcf69e0515424d7aade1410a9130157e7da327428776a9459920ac1e693e73e": "5ad35d3 2026-11-25",
         "a03f4f54d21f84d8be9f3e4db07584669621390d51becb8e0417264f641f3bea": "af3af06 2026-11-25",
@@ -24,6 +35,7 @@ SHIPPED: dict[str, dict[str, str]] = {
         "64ef4abd977c50bba5350c47db0330cd78e8e54227fcf59747f40b74ddb01c4b": "ec8fd28 2026-11-22",
     },
     "contract.md": {
+        "26651f2d056d96930a966a9f5b00b02a9b55e58ab8c5b3f23f651dc980e316bd": "6f22b01 2026-11-25",
         "831e56e0c97d074026dd12269a5c8ba1980ff065c787bac20aea7611cbc80944": "8a1b188 2026-11-25",
         "5102828c82290a9bb47152953e11b0b3e92322a564e86aca3bdd35436159bea3": "5ad35d3 2026-11-25",
         "b64078524800cf3fadb5eb0d0775e506899b7c93deb2cd14b37ddf307e17f447": "6c2b8fe 2026-11-25",
@@ -39,6 +51,7 @@ SHIPPED: dict[str, dict[str, str]] = {
         "16898fa11ff7386f69b7cdbaf16f95debdc62a3d3dc3d8d929364913d64504d4": "8ed63de 2026-11-23",
     },
     "work.md": {
+        "7e9ae97a5648683bfbc69f0e25da82e89eb6e6b412e4598b07786d7abd41dea2": "fad83ad 2026-11-23",
         "4b9007ea18fe5ccc85c016affa97122eb690293d6e2e5d671be3d51bbf3755b8": "8ed63de 2026-11-23",
     },
 }

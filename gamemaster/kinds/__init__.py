@@ -25,7 +25,6 @@ _SECTION_ERRORS = {
     "artifacts": "only {kinds} scenes produce artifacts, this is {kind}",
     "insights": "only {kinds} scenes produce insights, this is {kind}",
     "conversation": "only {kinds} replies carry one, this is {kind}",
-    "takeaways": "only {kinds} turns carry them, this is {kind}",
 }
 
 __all__ = ["ENTRY_POINT_GROUP", "KindSettings", "ReplyCheck", "SECTIONS", "SceneKind", "SceneWrite", "all_kinds", "check_kind",

@@ -9,6 +9,7 @@ from .heard import remember_heard
 
 class Arrival(SceneKind):
     name = "ARRIVAL"
+    requires = frozenset({"plan"})
     order = 10
     decides = 20
     colour = "#5b7c99"

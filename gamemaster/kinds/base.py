@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from ..replies import Reply
     from ..scenes import SceneSpec
 
-#: Reply sections only some kinds allow; every kind allows memories, plan and talk wishes.
-SECTIONS = ("artifacts", "insights", "conversation", "takeaways")
+#: Reply sections only some kinds allow; every kind allows memories, plan, talk wishes, gatherings,
+#: invitation answers and takeaways (what one took from what one heard, heard in any scene).
+SECTIONS = ("artifacts", "insights", "conversation")
 
 
 class KindSettings(BaseModel):
@@ -91,6 +92,12 @@ class SceneKind:
     acting: ClassVar[bool] = False
     #: Which of ``SECTIONS`` a reply may carry.
     allows: ClassVar[frozenset[str]] = frozenset()
+    #: Reply fields its replies must carry besides those every reply must (``agent``, ``scene``,
+    #: ``action``): what the prompt names as required (``claims.reply_fields``); ``check`` refuses a
+    #: reply without them.
+    requires: ClassVar[frozenset[str]] = frozenset()
+    #: Required in a speaker's last turn only (a conversation's summary).
+    requires_last: ClassVar[frozenset[str]] = frozenset()
     #: The short label after "only … scenes" in a reply error.
     describes_section: ClassVar[dict[str, str]] = {}
     #: News since the last scene (a brief, a colleague's artifact) asks for a new plan.
@@ -165,6 +172,9 @@ class SceneKind:
 
     def rounds(self, world: "World") -> int:
         return 1
+
+    def required(self, final_turn: bool) -> frozenset[str]:
+        return self.requires | (self.requires_last if final_turn else frozenset())
 
     def check(self, reply: "Reply", ctx: ReplyCheck) -> list[str]:
         """Problems particular to this kind, as ``field: reason`` strings."""

@@ -39,12 +39,14 @@ class EncounterSettings(KindSettings):
 
 class Encounter(SceneKind):
     name = "ENCOUNTER"
+    requires = frozenset({"says"})
+    requires_last = frozenset({"conversation"})
     order = 50
     decides = 60
     colour = "#b7791f"
     settings = EncounterSettings
-    contract_rules = {"de": {"conversation": "einer ENCOUNTER", "takeaways": "ENCOUNTER"},
-                      "en": {"conversation": "of an ENCOUNTER", "takeaways": "ENCOUNTER"}}
+    contract_rules = {"de": {"conversation": "einer ENCOUNTER"},
+                      "en": {"conversation": "of an ENCOUNTER"}}
     reasons = {
         "lunch": {"en": "{first} and {second} cross paths at lunch: {why}",
                   "de": "{first} und {second} treffen sich beim Mittagessen: {why}"},
@@ -59,7 +61,7 @@ class Encounter(SceneKind):
     acting = True
     in_sequence = True
     counts_toward_day = False
-    allows = frozenset({"conversation", "takeaways"})
+    allows = frozenset({"conversation"})
     min_participants = max_participants = 2
 
     def turns(self, spec) -> list[str]:

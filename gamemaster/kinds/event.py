@@ -13,6 +13,7 @@ one of the day's scenes.
 
 from __future__ import annotations
 
+from ..calendar import annotate
 from ..scenes import SceneSpec, slot_has_come
 from . import meeting
 from .base import SceneKind, SceneWrite
@@ -119,11 +120,13 @@ class EventKind(SceneKind):
             return
         if scene.spec.day not in event.held:
             event.held.append(scene.spec.day)
+        # The memory keeps what the event's „heute“ or „in zwei Wochen“ meant on the day it happened.
+        dates = annotate(event.text, scene.language, scene.world, scene.spec.day)
         for agent_id in scene.spec.participants:
             scene.remember(
                 agent_id,
                 type="observation",
-                description=self.say(scene.language, "event", text=event.text),
+                description=self.say(scene.language, "event", text=event.text) + dates,
                 importance=EVENT_IMPORTANCE,
                 tags=["event"],
                 metadata={"source": "event", "event": event.id},

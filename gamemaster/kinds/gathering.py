@@ -23,6 +23,7 @@ from .heard import remember_heard
 
 class GatheringKind(SceneKind):
     name = "GATHERING"
+    requires = frozenset({"says"})
     order = 70
     decides = 40
     colour = "#7d6b3d"

@@ -25,6 +25,8 @@ from .base import SceneWrite
 #: "minor" on seed 001's scale. One per listener and scene, so it adds about as much to the
 #: reflection accumulator as a routine note would.
 HEARD_IMPORTANCE = 3
+#: One's own words to a table that said nothing back: routine on seed 001's scale.
+SAID_IMPORTANCE = 2
 #: The description names at most this many speakers, each with the start of their line;
 #: the lines themselves stay whole in ``metadata.heard``.
 DESCRIBED_SPEAKERS = 3
@@ -82,6 +84,8 @@ def remember_heard(scene: SceneWrite) -> None:
         for listener in table:
             speakers = [a for a in table if a != listener and a in said]
             if not speakers:
+                if listener in said and len(table) > 1:
+                    _remember_said(scene, listener, table, said[listener])
                 continue
             # The listener's own line is kept too (never indexed as heard, ``retrieval/heard.py``):
             # so its stream knows what it told whom (``news.py``).
@@ -103,6 +107,22 @@ def remember_heard(scene: SceneWrite) -> None:
                                                        for a in speakers + own],
                           "with": [a for a in table if a != listener], "scene": spec.ref},
             )
+
+
+def _remember_said(scene: SceneWrite, speaker: str, table: list[str], says: str) -> None:
+    """What the speaker said to a table where nobody else spoke: so its stream knows whom it told
+    what (``news.py``), as a heard memory keeps the listener's own line beside the others'."""
+    others = [a for a in table if a != speaker]
+    names = ", ".join(short_name(scene.agents[a].name) if a in scene.agents else a for a in others)
+    scene.remember(
+        speaker,
+        type="observation",
+        description=phrase(scene.language, "said", people=names, says=_kept(says, 2)),
+        importance=SAID_IMPORTANCE,
+        tags=["said", *others],
+        metadata={"source": "heard", "heard": [{"speaker": speaker, "says": _kept(says, 1)}], "with": others,
+                  "scene": scene.spec.ref},
+    )
 
 
 def _studio_tags(agents) -> list[str]:

@@ -79,12 +79,14 @@ def notice_recipients(world, agents, spec) -> list[str]:
 
 class Meeting(SceneKind):
     name = "MEETING"
+    requires = frozenset({"says"})
+    requires_last = frozenset({"conversation"})
     order = 30
     decides = 70
     colour = "#8a5a9e"
     settings = MeetingSettings
-    contract_rules = {"de": {"conversation": "eines MEETING", "takeaways": "MEETING"},
-                      "en": {"conversation": "of a MEETING", "takeaways": "MEETING"}}
+    contract_rules = {"de": {"conversation": "eines MEETING"},
+                      "en": {"conversation": "of a MEETING"}}
     reasons = {
         "wants_talk": {"en": "{who} wants to talk with {partners} about {topic}",
                        "de": "{who} möchte mit {partners} über „{topic}“ sprechen"},
@@ -110,7 +112,7 @@ class Meeting(SceneKind):
     }
     acting = True
     in_sequence = True
-    allows = frozenset({"conversation", "takeaways"})
+    allows = frozenset({"conversation"})
     replans_on_news = True
     min_participants = 2
 

@@ -34,6 +34,7 @@ def triggered_value(reason: str, agent_id: str) -> int | None:
 
 class Reflection(SceneKind):
     name = "REFLECTION"
+    requires = frozenset({"insights"})
     order = 40
     decides = 10
     colour = "#2f6f73"

@@ -127,7 +127,9 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
                 lambda: frame(words["characters"], overview.render_characters_index(studio), "../", "characters"))
     for day in studio.days:
         records = studio.records[day]
-        day_inputs = _fingerprint(code, title, names, day, studio.world.first_weekday, [d for d in studio.days if d < day][-1:],
+        # The date of day 1 (start_date, or its default from first_weekday) dates every page.
+        day_inputs = _fingerprint(code, title, names, day, studio.world.first_weekday, studio.world.date(1).isoformat(),
+                                  [d for d in studio.days if d < day][-1:],
                                   _file_bytes(workspace, day_input_files(workspace, records, day)),
                                   _day_context(studio, day))
         writer.page(day_file(day), day_inputs, lambda day=day, records=records: frame(

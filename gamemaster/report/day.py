@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..lang import join_names, phrase, short_name
+from ..calendar import day_text
+from ..lang import join_names, short_name
 from ..records import DaySummary, SceneRecord, WrittenMemory
 from .charts import type_class
 from .gatherings import render_gatherings
@@ -25,9 +26,8 @@ def render_day(studio: Studio, day: int, turns: dict[str, list[Turn]], summary: 
              link(f"day-{later[0]:03d}.html", words["next_day"] + " →") if later else ""]
     back = f'<p class="pager">{" · ".join(s for s in steps if s)}</p>'
     cards = "".join(_scene_card(studio, record, turns.get(record.ref, []), words) for record in records)
-    weekday = phrase(studio.language, "weekday_" + studio.world.weekday(day))
     return (
-        f'<h1>{esc(words["day"])} {day} <small>{esc(weekday)}</small></h1>{back}'
+        f'<h1>{esc(words["day"])} {day} <small>{esc(day_text(studio.language, studio.world, day))}</small></h1>{back}'
         f'<nav class="toc"><ol>{toc}</ol></nav>'
         f'<ol class="timeline">{cards}</ol>'
         + render_gatherings(studio, day)

@@ -8,9 +8,9 @@ still ahead (their day has no page yet). The facts are ``gatherings.overview``'s
 
 from __future__ import annotations
 
+from ..calendar import day_text
 from ..gatherings import overviews
 from ..ids import parse_scene_ref
-from ..lang import phrase
 from ..slots import slot_label
 from .html import character_file, esc, link
 from .studio import Studio
@@ -49,8 +49,7 @@ def _who(studio: Studio, agent_id: str) -> str:
 
 
 def _item(studio: Studio, row: dict, words: dict[str, str]) -> str:
-    weekday = phrase(studio.language, "weekday_" + studio.world.weekday(row["day"]))
-    when = f'{words["day"]} {row["day"]} ({weekday}), {slot_label(studio.language, row["slot"])}'
+    when = f'{words["day"]} {row["day"]} ({day_text(studio.language, studio.world, row["day"])}), {slot_label(studio.language, row["slot"])}'
     facts = [(words["host"], _who(studio, row["host"]))]
     for key in ("invited", "accepted", "declined", "no_answer"):
         if row[key]:

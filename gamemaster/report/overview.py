@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..lang import phrase
+from ..calendar import day_text
 from .charts import scenes_per_day_svg, type_class, type_order
 from .html import badge, character_file, day_file, esc, labels, link, table
 from .studio import Studio
@@ -94,7 +94,7 @@ def render_days_index(studio: Studio) -> str:
     for day in studio.days:
         kinds = " ".join(badge(r.type, type_class(r.type)) for r in studio.records[day])
         items.append(f'<li>{link(day_file(day).split("/", 1)[1], words["day"] + " " + str(day))} '
-                     f'<span class="muted">{esc(phrase(studio.language, "weekday_" + studio.world.weekday(day)))}</span><div class="kinds">{kinds}</div></li>')
+                     f'<span class="muted">{esc(day_text(studio.language, studio.world, day))}</span><div class="kinds">{kinds}</div></li>')
     return (f'<h1>{esc(words["days"])}</h1>' + _timeline(studio, words)
             + f'<ul class="cards days">{"".join(items)}</ul>')
 

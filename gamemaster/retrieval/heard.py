@@ -82,8 +82,15 @@ def cut(text: str, limit: int = HEARD_CHARS) -> str:
 
 
 def render_heard(name: str, says: str, language: str) -> str:
-    """How a heard line is shown under its memory in a prompt."""
-    return "  " + phrase(language, "heard_line", name=name, says=cut(says))
+    """How a heard line is shown under its memory in a prompt: whole, or visibly shortened (a
+    line that just stops reads as finished, and a model fills in the rest)."""
+    return "  " + phrase(language, "heard_line", name=name, says=marked_cut(says, HEARD_CHARS, language))
+
+
+def marked_cut(text: str, limit: int, language: str) -> str:
+    """``cut`` with a marker a reader cannot take for the speaker's own ellipsis."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else cut(flat, limit) + " " + phrase(language, "cut_mark")
 
 
 def shown_lines(
@@ -93,9 +100,16 @@ def shown_lines(
     terms: Callable[[str], list[str]],
     name_of: Callable[[str], str],
     language: str,
+    description: str = "",
 ) -> tuple[str, ...]:
-    """The rendered heard lines a memory brings into a prompt for a query (often none)."""
+    """The rendered heard lines a memory brings into a prompt for a query (often none); a line its
+    ``description`` quotes whole already is not shown again."""
     lines = heard_lines(metadata, memory_id)
     if not lines:
         return ()
-    return tuple(render_heard(name_of(s), says, language) for s, says in matching_lines(lines, query_terms, terms))
+    # A heard memory's description quotes each line only in part: its lines come whole with it
+    # (a table's few). A conversation's transcript is long: the lines that match the query.
+    side_by_side = type(metadata) is dict and type(metadata.get("heard")) is list
+    chosen = [(s, says) for s, says in lines if " ".join(says.split()) not in description] if side_by_side \
+        else matching_lines(lines, query_terms, terms)
+    return tuple(render_heard(name_of(s), says, language) for s, says in chosen)

@@ -116,13 +116,14 @@ def test_a_stored_reply_edited_by_hand_to_cite_unshown_evidence_is_refused_at_ap
 
 
 def test_a_colleagues_memory_the_prompt_showed_may_be_cited_and_validate_stays_clean(tmp_path):
-    # A hand-edited stream: vera's own reflection cites tobi's first memory; her prompt shows it
-    # as "← tobi-001 (von tobi)".
+    # A hand-edited stream: vera's own reflection cites tobi's first memory. Her prompt no longer
+    # names an id whose memory it does not show ("← weitere: 1"), but a reply citing the evidence
+    # of a reflection it showed, as one written against a prompt that named it would, is taken.
     hand = {"created": "day-001/scene-01", "type": "reflection", "depth": 1,
             "description": "Tobis Shader-Idee passt zu meinen Türmen.", "importance": 7, "tags": ["shader"],
             "evidence": ["tobi-001"], "metadata": {}}
     workspace, prompt, listed = reflection_scene(tmp_path, [hand])
-    assert "tobi-001 (von tobi)" in prompt
+    assert "Tobis Shader-Idee passt zu meinen Türmen. #shader ← weitere: 1" in prompt and "tobi-001" not in prompt
     fk.assert_valid(workspace.root)
     ref = fk.read_json(workspace.world_path)["pending"]
 

@@ -28,7 +28,7 @@ def contract_of_first_prompt(root: Path) -> str:
     proc = fk.run(root, "prompt", "vera")
     assert proc.returncode == 0, fk.show(proc)
     text = proc.stdout
-    return text[text.index("Antworte mit genau einem JSON-Objekt"):text.index("Das vollständige JSON-Schema")]
+    return text[text.index("Antworte mit genau einem JSON-Objekt"):text.index("Wichtigkeit: 1–2 Routine")]
 
 
 def test_a_shipped_literal_contract_is_named_and_replaced(tmp_path):

@@ -1,4 +1,6 @@
-"""Issue 20, item 1: a reply's takeaways name someone who was not there; one clear line, nothing stored."""
+"""Issue 20, item 1: a reply's takeaways name someone whose words the prompt never showed (not
+in the conversation, not heard lately, not kept by a memory it shows); one clear line, nothing
+stored."""
 
 from __future__ import annotations
 
@@ -16,15 +18,17 @@ def test_a_takeaway_from_someone_absent_is_rejected_naming_agent_and_field(tmp_p
     assert opened.returncode == 0, fk.show(opened)
     gm = GameMaster(workspace)
     pending = gm.pending()
-    body = valid_reply(gm.build_request(pending, 0))
-    body["takeaways"] = [{"from": "finn", "what": "Finn hat gesagt, das Artbook kommt später."}]
+    request = gm.build_request(pending, 0)
+    body = valid_reply(request)
+    stranger = sorted(set(gm.agents()) - set(request.heard_from) - {"vera", "darius"})[0]
+    body["takeaways"] = [{"from": stranger, "what": "Das Artbook kommt später."}]
     path = tmp_path / "vera.json"
     path.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8")
     scene_before = fk.tree_snapshot(pending.dir)
 
     proc = fk.run(workspace.root, "reply", "vera", str(path))
 
-    text = fk.assert_clean_error(proc, "vera", "takeaways.0.from", "'finn'", "present: darius")
+    text = fk.assert_clean_error(proc, "vera", "takeaways.0.from", f"'{stranger}'", "here: darius")
     assert len(fk.error_lines(proc)) == 1, text
     assert {k: v for k, v in fk.tree_snapshot(pending.dir).items() if "/prompts/" not in k} == {
         k: v for k, v in scene_before.items() if "/prompts/" not in k}

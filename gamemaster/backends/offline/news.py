@@ -15,8 +15,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...ids import parse_scene_ref
+from ...news import recent_lines
 from .phrase_banks import phrase_bank
-from .text import bare, clip
+from .text import bare, clip, mention
 
 if TYPE_CHECKING:
     from .player import Player
@@ -194,3 +196,43 @@ def takeaways(player: Player) -> list[dict[str, str]]:
                 taken.append({"from": turn.speaker, "what": text})
                 known.add(_plain(text))
     return taken
+
+
+#: How much a heard item matters to the listener. It was passed on as news, so someone judged it
+#: worth telling: "notable" on seed 001's scale at least; "significant", as the player holds any
+#: heard item (``HEARD_IMPORTANCE``), when it names what the listener works on (its interests,
+#: today's plan, its most important memories). Set by the seed's scale, not tuned on a bench.
+WEIGHED_CLOSE = HEARD_IMPORTANCE
+WEIGHED_FAR = 5
+
+
+def weighed(player: Player) -> list[dict[str, Any]]:
+    """News the character heard side by side since its last scene (``news.recent_lines``, as its
+    prompt shows them) and did not hold, weighed by whether it touches what the character works
+    on: ``takeaways`` with an importance. Conversations take theirs as they go (``takeaways``)."""
+    last = parse_scene_ref(player.agent.last_scene) if player.agent.last_scene else (0, 0)
+    # What touches the character: its interests, today's plan, and what it holds most important
+    # (a studio's shared deadline is in everyone's kickoff memory, whatever their craft).
+    own = {t for i in player.interests for t in i.tags}
+    own |= {t for m in player.req.memories if m.importance >= 7 for t in m.tags}
+    if player.agent.today_plan:
+        own |= set(player.agent.today_plan.tags) | set(player.terms(player.agent.today_plan.text))
+    known = {_plain(bare(m.description, NEWS_CHARS)) for m in player.req.news}
+    taken: list[dict[str, Any]] = []
+    for line in recent_lines(list(player.req.exchanges), player.agent.id):
+        if line.speaker == player.agent.id or not line.side_by_side or _key(line.scene) < last:
+            continue
+        for text in told_in(player.code, line.says):
+            if _plain(text) in known:
+                continue
+            known.add(_plain(text))
+            close = any(mention(text, tag) for tag in own if tag not in player.plain_tags)
+            taken.append({"from": line.speaker, "what": text, "importance": WEIGHED_CLOSE if close else WEIGHED_FAR})
+    return taken[:PER_TURN]
+
+
+def _key(ref: str) -> tuple[int, int]:
+    try:
+        return parse_scene_ref(ref)
+    except ValueError:
+        return (0, 0)

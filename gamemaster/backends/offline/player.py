@@ -21,6 +21,7 @@ from ...models import Brief, Memory
 from ...topics import STOPWORDS, topic_terms
 from ..base import ReplyRequest
 from .focus import Focus, Interest
+from .news import weighed
 from .phrase_banks import artifact_family, language_code, phrase_bank, template_fields
 from .text import PLAIN_TAGS, QUOTE_MARKS, WORD_RE, bare, clip, dedupe, mention, sentence_like, slug
 
@@ -81,6 +82,10 @@ class Player:
         for section in SECTIONS:
             if section not in kind.allows:
                 body.pop(section, None)
+        if not kind.in_sequence:
+            taken = weighed(self)
+            if taken:
+                body["takeaways"] = taken
         return {"agent": self.agent.id, "scene": self.spec.ref, **body}
 
     def answers_invitations(self) -> bool:

@@ -30,7 +30,8 @@ def slug(word: str) -> str:
 
 def first_sentence(text: str) -> str:
     text = " ".join(text.split())
-    match = re.match(r"(.+?[.!?])(\s|$)", text)
+    # A day of the month („am 12. Dezember“) is a number with a stop, not the end of a sentence.
+    match = re.match(r"(.+?(?:[!?]|(?<!\b\d)(?<!\b\d\d)\.))(\s|$)", text)
     return match.group(1) if match else text
 
 

@@ -118,7 +118,7 @@ class _Run:
     def _heard(self, memory: Memory) -> tuple[str, ...]:
         """The heard lines this memory brings for the query (``heard.py``)."""
         return shown_lines(memory.metadata, memory.id, self.shown, self.analyzer.terms, self.settings.speaker,
-                           self.settings.language)
+                           self.settings.language, memory.description)
 
     def _add(self, memory: Memory, doc_or_offset, section: str, line: int = 0, **extra) -> None:
         offset = doc_or_offset.offset if isinstance(doc_or_offset, Doc) else doc_or_offset

@@ -38,7 +38,7 @@ class SeedStrategy:
                 if item.memory.id in settings.excluded:
                     continue
                 heard = shown_lines(item.memory.metadata, item.memory.id, wanted, words.terms, settings.speaker,
-                                    settings.language)
+                                    settings.language, item.memory.description)
                 if budget.take(item.memory, heard):
                     matched = tuple(t for t in terms if _mentions(item, t)) if section == "relevant" else ()
                     selection.picked.append(Picked(item.memory, section, item.offset, item.line, matched=matched,

@@ -1,0 +1,70 @@
+"""Scenes Claude played, replayed: every reply a real model wrote is accepted as it was written.
+
+Each folder under ``fixtures/claude_scenes/`` holds the studio as it stood before its first scene
+(``before/``), the scenes in order (``steps.json``) and each character's reply as the model gave it
+(``replies/``, never edited); its README says which model played it, when and how. A reply the
+toolkit refuses here is the toolkit's finding, not the model's.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from gamemaster.create import init_workspace
+from gamemaster.gm import GameMaster
+from gamemaster.scenes import Force
+
+SCENES = FIXTURES / "claude_scenes"
+
+
+def lines(workspace, agent):
+    path = workspace.memories_dir / f"{agent}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def studio_before(folder: Path, tmp_path: Path):
+    workspace = init_workspace(tmp_path / "studio")
+    for part in ("state", "gallery"):
+        shutil.rmtree(workspace.root / part, ignore_errors=True)
+        shutil.copytree(folder / "before" / part, workspace.root / part)
+    return workspace
+
+
+def play(folder: Path, gm: GameMaster, step: dict) -> None:
+    force = step.get("force")
+    pending, _ = gm.open_next(Force(type=force["type"], participants=force["with"], topic=force.get("topic"))
+                              if force else None)
+    assert (pending.spec.ref, pending.spec.type) == (step["scene"], step["type"])
+    for agent, reply in step["turns"]:
+        # Stored as `gamemaster reply` stores it: the model's text, prose and fences included.
+        gm.submit_reply(agent, (folder / reply).read_text(encoding="utf-8"))
+    gm.apply_pending()
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SCENES.iterdir() if p.is_dir()))
+def test_every_reply_a_real_model_wrote_is_accepted_as_written(name, tmp_path):
+    folder = SCENES / name
+    workspace = studio_before(folder, tmp_path)
+    gm = GameMaster(workspace)
+    for step in json.loads((folder / "steps.json").read_text(encoding="utf-8")):
+        play(folder, gm, step)
+        assert gm.world().pending is None
+
+
+def test_the_day_2_arrival_holds_the_gatherings_proposed_for_that_afternoon_and_weighs_what_was_heard(tmp_path):
+    folder = SCENES / "day2"
+    workspace = studio_before(folder, tmp_path)
+    gm = GameMaster(workspace)
+    [arrival] = [s for s in json.loads((folder / "steps.json").read_text(encoding="utf-8")) if s["type"] == "ARRIVAL"]
+    play(folder, gm, arrival)
+    gatherings = gm.world().gatherings
+    # Proposed at the morning ARRIVAL of day 2 for its afternoon: accepted for day 2, not moved on.
+    assert gatherings and {(g.day, g.slot) for g in gatherings} == {(2, "afternoon")}
+    assert "finn" in {g.host for g in gatherings}
+    weighed = [m for agent in gm.agents() for m in lines(workspace, agent) if m["metadata"].get("source") == "takeaway"]
+    assert weighed and all(m["metadata"]["weighed"] and 1 <= m["importance"] <= 10 for m in weighed)
