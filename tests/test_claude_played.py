@@ -2,7 +2,8 @@
 
 Each folder under ``fixtures/claude_scenes/`` holds the studio as it stood before its first scene
 (``before/``), the scenes in order (``steps.json``) and each character's reply as the model gave it
-(``replies/``, never edited); its README says which model played it, when and how. A reply the
+(``replies/``, never edited; ``before.txt`` instead of ``before/`` names another folder's start);
+its README says which model played it, when and how. A reply the
 toolkit refuses here is the toolkit's finding, not the model's.
 """
 
@@ -28,10 +29,13 @@ def lines(workspace, agent):
 
 
 def studio_before(folder: Path, tmp_path: Path):
+    # A folder played from the same start as another names that one's ``before/`` in ``before.txt``.
+    before = folder / "before" if (folder / "before").is_dir() else \
+        folder / (folder / "before.txt").read_text(encoding="utf-8").strip()
     workspace = init_workspace(tmp_path / "studio")
     for part in ("state", "gallery"):
         shutil.rmtree(workspace.root / part, ignore_errors=True)
-        shutil.copytree(folder / "before" / part, workspace.root / part)
+        shutil.copytree(before / part, workspace.root / part)
     return workspace
 
 
