@@ -194,6 +194,11 @@ def _after(today: date, weekday: int) -> date:
     return today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
 
 
+def _on_or_after(today: date, weekday: int) -> date:
+    """That weekday this week from ``today`` on: „am Freitag“ said on a Friday is that day."""
+    return today + timedelta(days=(weekday - today.weekday()) % 7)
+
+
 def _before(today: date, weekday: int) -> date:
     """The last such weekday before ``today`` (a week back when today is one)."""
     return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
@@ -268,8 +273,9 @@ def _build_rules(language: str) -> list[Rule]:
          lambda m, t: _next_week(t, weekdays[m["w"].lower()])),
         (re.compile(rf"\b(?:{table['past_weekday']})\s+(?P<w>{wd})\b", i),
          lambda m, t: _before(t, weekdays[m["w"].lower()])),
-        (re.compile(rf"\b(?:(?:{table['before_weekday']})\s+)?(?P<w>{wd})\b", i),
-         lambda m, t: _after(t, weekdays[m["w"].lower()])),
+        (re.compile(rf"\b(?:(?P<pre>{table['before_weekday']})\s+)?(?P<w>{wd})\b", i),
+         lambda m, t: (_after if (m["pre"] or "").lower() in table["strictly_next"] else _on_or_after)(
+             t, weekdays[m["w"].lower()])),
     ]
     for pattern, offset, flags in table["relative"]:
         rules.append((re.compile(pattern, flags), lambda m, t, offset=offset: t + timedelta(days=offset)))
@@ -310,14 +316,17 @@ _WORDS: dict[str, dict[str, Any]] = {
         "next_week": r"nächste\s+woche|kommende\s+woche",
         "of_next_week": r"nächster\s+woche|kommender\s+woche",
         "before_weekday": r"am|bis|ab|nächsten|nächster|kommenden|kommender|diesen|diesem",
+        "strictly_next": ("nächsten", "nächster", "kommenden", "kommender"),
         "past_weekday": r"seit|(?:am\s+)?letzten|letzter|(?:am\s+)?vergangenen|vergangener",
         # „Morgen“ with a capital is the morning or a greeting („Morgen zusammen!“), only
         # „morgen“ is tomorrow; and „guten morgen“ typed in lower case is a greeting still.
-        "relative": [(r"\bübermorgen\b", 2, re.IGNORECASE), (r"(?<![Gg]uten\s)\bmorgen\b", 1, 0),
+        "relative": [(r"\bübermorgen\b", 2, re.IGNORECASE), (r"(?<![Gg]uten\s)(?<![Hh]eute\s)(?<![Gg]estern\s)\bmorgen\b", 1, 0),
                      (r"\bheute\b", 0, re.IGNORECASE),
                      (r"\bvorgestern\b", -2, re.IGNORECASE), (r"\bgestern\b", -1, re.IGNORECASE)],
         "dates": [r"(?<![\w.])(?P<d>\d{{1,2}})\.\s*(?P<m>{mo})(?![\wäöü])(?:\s+(?P<y>\d{{4}})(?!\d))?",
-                  r"(?<![\w.])(?P<d>\d{{1,2}})\.(?P<m>\d{{1,2}})\.(?:(?P<y>\d{{4}})(?!\d)|(?![\d.]))"],
+                  r"(?<![\w.])(?P<d>\d{{1,2}})\.(?P<m>\d{{1,2}})\.(?P<y>\d{{4}})(?!\d)",
+                  # Without a year only after a word that makes it a date: „Abschnitt 3.4.“ is none.
+                  r"(?:(?<=\bam\s)|(?<=\bbis\s)|(?<=\bab\s)|(?<=\bvom\s)|(?<=\bzum\s)|(?<=\bden\s)|(?<=\bdem\s)|(?<=\bseit\s)|(?<=\balso\s))(?P<d>\d{{1,2}})\.(?P<m>\d{{1,2}})\.(?P<y>)(?![\d.])"],
     },
     "en": {
         "weekdays": {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5,
@@ -330,6 +339,7 @@ _WORDS: dict[str, dict[str, Any]] = {
         "next_week": r"next\s+week",
         "of_next_week": r"next\s+week",
         "before_weekday": r"on|by|until|from|next|this|coming|this\s+coming",
+        "strictly_next": ("next",),
         "past_weekday": r"since|(?:on\s+)?last|(?:on\s+)?past",
         "relative": [(r"\b(?:the\s+)?day\s+after\s+tomorrow\b", 2, re.IGNORECASE), (r"\btomorrow\b", 1, re.IGNORECASE),
                      (r"\btoday\b", 0, re.IGNORECASE),

@@ -22,6 +22,8 @@ from .reasons import reason
 PHRASES: dict[str, dict[str, str]] = {
     "de": {
         "alone": "niemand – du bist in dieser Szene allein, was du sagst, hört keiner.",
+        "alone_table": "niemand – du sitzt allein an deinem Tisch.",
+        "last_turn": " `conversation` gehört in deinen letzten Beitrag.",
         "table": "{people} – sie sitzen an deinem Tisch.",
         "room": "{people} – sie sind in deinem Raum.",
         "not_table": " Nicht an deinem Tisch, hören dich also nicht: {people}.",
@@ -42,6 +44,8 @@ PHRASES: dict[str, dict[str, str]] = {
     },
     "en": {
         "alone": "nobody – you are alone in this scene; nobody hears what you say.",
+        "alone_table": "nobody – you sit alone at your table.",
+        "last_turn": " `conversation` belongs in your last turn.",
         "table": "{people} – they sit at your table.",
         "room": "{people} – they are in your room.",
         "not_table": " Not at your table, so they do not hear you: {people}.",
@@ -76,13 +80,14 @@ def hearing(spec, agent_id: str, table: list[str], names: dict[str, str], langua
     """Who hears what ``agent_id`` says here (``table``: ``kinds.heard.listeners``), who does not,
     and when the others learn of it."""
     others = [p for p in spec.participants if p != agent_id]
-    if spec.kind.in_sequence:
+    if spec.kind.in_sequence and others:
         return _say(language, "in_sequence", people=people(others, names))
-    if not table:
-        return _say(language, "alone")
-    line = _say(language, "room" if spec.rooms else "table", people=people(table, names))
     # A WORK room's prompt names only its own room as present; a scene of tables names everyone.
-    away = [] if spec.rooms else [p for p in others if p not in table]
+    away = [] if spec.rooms or spec.kind.in_sequence else [p for p in others if p not in table]
+    if not table and not away:
+        return _say(language, "alone")
+    line = _say(language, "room" if spec.rooms else "table", people=people(table, names)) if table \
+        else _say(language, "alone_table")
     if away:
         line += _say(language, "not_table", people=people(away, names))
     return line + _say(language, "side_by_side")
@@ -95,15 +100,15 @@ def reply_fields(kind, final_turn: bool, language: str) -> str:
     required = [name for name, info in kind.reply_model.model_fields.items() if info.is_required()]
     required = [f for f in fields if f in required or f in kind.required(final_turn)]
     refused = [s for s in SECTIONS if s not in kind.allows]
-    if "conversation" in kind.allows and not final_turn:
-        refused.append("conversation")  # asked for in the speaker's last turn only
-    allowed = [f for f in fields if f not in required and f not in refused]
+    # Asked for in the speaker's last turn; an earlier turn's is not refused, only not kept.
+    later = "conversation" in kind.allows and not final_turn
+    allowed = [f for f in fields if f not in required and f not in refused and not (later and f == "conversation")]
 
     def listed(names: list[str]) -> str:
         return ", ".join(f"`{n}`" for n in names) or _say(language, "none")
 
     return _say(language, "fields", kind=kind.name, required=listed(required), allowed=listed(allowed),
-                forbidden=listed([f for f in fields if f in refused]))
+                forbidden=listed([f for f in fields if f in refused])) + (_say(language, "last_turn") if later else "")
 
 
 _ABOUT = re.compile(r"^([a-z][a-z0-9_]*): ")

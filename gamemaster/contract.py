@@ -44,6 +44,8 @@ def contract_values(language: str) -> dict[str, str]:
         values[f"rule_{section}"] = f" ({before}{_joined(words, last)}{after})" if words else ""
     lines = [line for k in all_kinds().values() for line in k.contract_lines.get(language, k.contract_lines.get("en", []))]
     values["kind_lines"] = "".join("\n" + line for line in lines)
+    # A workspace's contract.md from before takeaways were open to every kind still names the rule.
+    values.setdefault("rule_takeaways", "")
     return values
 
 

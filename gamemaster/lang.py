@@ -30,7 +30,7 @@ PHRASES: dict[str, dict[str, str]] = {
             "dich niemand; weitergeben kannst du es erst in einer späteren Szene.\n{lines}{weigh}"
         ),
         "heard_recently_weigh": (
-            "\n\nWas nimmst du aus dem mit, was mit *neu* markiert ist (oder aus dem, was du hier hörst)? "
+            "\n\nWas nimmst du aus dem mit, was mit *neu* markiert ist? "
             "Sag es in `takeaways`: von wem, was, und wie wichtig es dir ist (`importance` 1–10)."
         ),
         "heard_recently_line": "{name} ({scene}): „{says}“",
@@ -111,7 +111,7 @@ PHRASES: dict[str, dict[str, str]] = {
             "here; you can pass it on in a later scene.\n{lines}{weigh}"
         ),
         "heard_recently_weigh": (
-            "\n\nWhat do you take from what is marked *new* (or from what you hear here)? Say it in "
+            "\n\nWhat do you take from what is marked *new*? Say it in "
             "`takeaways`: from whom, what, and how much it matters to you (`importance` 1–10)."
         ),
         "heard_recently_line": "{name} ({scene}): “{says}”",

@@ -29,16 +29,18 @@ WINDOW_DAYS = 3
 #: Own observations at least this important are news worth passing on ("significant" on seed 001's scale).
 HELD_IMPORTANCE = 7
 #: Sources of observations that are no news of the character's own: notices, briefs everyone got,
-#: artifacts seen in the room, lines heard (those count through ``exchanges``).
-NOT_NEWS = frozenset({"heard", "meeting", "artifact", "brief", "event", "interview"})
+#: artifacts seen in the room, lines heard (those count through ``exchanges``) and what the
+#: character took from them (``takeaways.py``: its own words about someone else's news).
+NOT_NEWS = frozenset({"heard", "meeting", "artifact", "brief", "event", "interview", "takeaway"})
 #: Lines and characters of the "heard recently" section of a prompt.
 SHOWN_LINES = 5
 SHOWN_CHARS = HEARD_CHARS
 #: Characters of a line heard side by side since the character's last scene, which it is asked
-#: to weigh: a heard memory keeps a table's lines within half a memory line (``kinds.heard``).
+#: to weigh: whole up to this, within a quarter of ``memory_budget`` for all such lines together
+#: (``requests.said_lately``), so the memories keep the rest of the budget.
 NEW_CHARS = 2_000
 #: The character's own lines shown beside them: whom it told what.
-OWN_LINES = 3
+OWN_LINES = 2
 
 
 @dataclass(frozen=True)
@@ -116,24 +118,28 @@ def recent_lines(lines: list[Exchange], agent_id: str) -> list[Exchange]:
 
 
 def heard_recently(lines: list[Exchange], agent_id: str, name_of: Callable[[str], str], language: str,
-                   last_scene: str | None = None) -> tuple[str, bool]:
+                   last_scene: str | None = None, fresh_budget: int = 0, weigh: bool = True) -> tuple[str, bool]:
     """``recent_lines`` one a line with speaker and scene, the character's own with whom it said
     them to; a line heard side by side in or after ``last_scene`` is marked new (and then the flag is
-    set: the character has not weighed it yet); "" if none."""
+    set: the character has not weighed it yet); "" if none. The new lines share ``fresh_budget``
+    characters (each at least ``SHOWN_CHARS``, at most ``NEW_CHARS``). Without ``weigh`` (a later
+    turn of the same conversation: the character was asked in its first) none is new."""
     last = parse_scene_ref(last_scene) if last_scene else (0, 0)
-    shown, fresh_any = [], False
-    for line in recent_lines(lines, agent_id):
+    chosen = recent_lines(lines, agent_id)
+    new = [weigh and line.speaker != agent_id and line.side_by_side and _scene_key(line.scene) >= last
+           for line in chosen]
+    per_line = max(SHOWN_CHARS, min(NEW_CHARS, fresh_budget // max(sum(new), 1)))
+    shown = []
+    for line, fresh in zip(chosen, new):
         if line.speaker == agent_id:
             shown.append("- " + phrase(language, "said_recently_line", scene=line.scene, says=marked_cut(line.says, SHOWN_CHARS, language),
                                        people=", ".join(name_of(p) for p in line.present)))
             continue
-        fresh = line.side_by_side and _scene_key(line.scene) >= last
-        fresh_any = fresh_any or fresh
-        # What the character is asked to weigh is shown whole (a table's lines at most).
-        says = marked_cut(line.says, NEW_CHARS if fresh else SHOWN_CHARS, language)
+        # What the character is asked to weigh is shown whole as far as the budget goes.
+        says = marked_cut(line.says, per_line if fresh else SHOWN_CHARS, language)
         shown.append("- " + phrase(language, "heard_recently_new" if fresh else "heard_recently_line",
                                    name=name_of(line.speaker), scene=line.scene, says=says))
-    return "\n".join(shown), fresh_any
+    return "\n".join(shown), any(new)
 
 
 def heard_from(lines: list[Exchange], agent_id: str) -> list[str]:

@@ -160,7 +160,8 @@ def _turn_line(turn: Turn, index: int, participants: int, language: str, says: s
 
 def _first_sentence(says: str) -> str:
     text = " ".join(says.split())
-    match = re.match(r"(.+?[.!?…])(\s|$)", text)
+    # A day of the month („am 12. Dezember“) is a number with a stop, not the end of a sentence.
+    match = re.match(r"(.+?(?:[!?…]|(?<!\b\d)(?<!\b\d\d)\.))(\s|$)", text)
     sentence = match.group(1) if match else text
     return sentence if len(sentence) <= SHORT_TURN else sentence[: SHORT_TURN - 1].rstrip() + "…"
 

@@ -54,10 +54,12 @@ def render_roster(agents: dict[str, Agent]) -> str:
     return "\n".join(f"- {agents[a].name} (`{a}`): {agents[a].role}" for a in sorted(agents))
 
 
-def said_lately(exchanges, agent: Agent, listened: bool, name_of, language: str) -> str:
-    """The prompt's paragraph of what was said lately (``news``)."""
-    lines, fresh = news.heard_recently(exchanges, agent.id, name_of, language, agent.last_scene)
-    return news.recent_section(lines, fresh, listened, language)
+def said_lately(exchanges, agent: Agent, listened: bool, name_of, world: World, first_turn: bool) -> str:
+    """The prompt's paragraph of what was said lately (``news``): the new lines within a quarter of
+    the memory budget, and asked to be weighed in the character's first turn of a scene only."""
+    lines, fresh = news.heard_recently(exchanges, agent.id, name_of, world.language, agent.last_scene,
+                                       fresh_budget=world.memory_budget // 4, weigh=first_turn)
+    return news.recent_section(lines, fresh, listened, world.language)
 
 
 def since_last_scene(memories: list[Memory], agent: Agent) -> list[Memory]:
@@ -106,7 +108,8 @@ def build_request(
     recent = news.recent_memories(newest, spec.day)
     exchanges = news.exchanges(recent, agent_id)
     hears_me = listeners(spec, agents, world, agent_id)
-    heard_recently = said_lately(exchanges, agent, bool(hears_me), speaker_names(workspace, names), world.language)
+    heard_recently = said_lately(exchanges, agent, bool(hears_me), speaker_names(workspace, names), world,
+                                 first_turn=agent_id not in pending.turns[:turn])
     heard_chars = len(heard_recently)
     # The day's memories only where the template shows them; else each scene chooses from the whole budget.
     chosen = day_memories.shown(workspace, world, agent) if uses_placeholder(workspace.template_path, "character.md",
@@ -163,7 +166,7 @@ def build_request(
         # are shown as they are, not as pointers to a bible the prompt does not hold.
         whole = frozenset()
         readings = render_library(excerpts, world.language, whole)
-        ctx = replace(ctx, library=readings)
+        ctx = replace(ctx, library=readings, library_note=library_note(workspace, world, whole))
         prompt, segments = build_prompt(workspace.template_path, ctx)
     if previous_error:
         prompt += "\n\n" + phrase(world.language, "invalid_reply", error=previous_error) + "\n"

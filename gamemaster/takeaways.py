@@ -21,9 +21,13 @@ SOURCE = "takeaway"
 
 
 def write_takeaways(scene: SceneWrite, agent_id: str, reply: Reply) -> None:
+    # The same takeaway said again in a later turn of the same scene is not a second memory.
+    mine = [r for a, r in scene.turns if a == agent_id]
+    said_before = {(t.from_, t.what) for r in mine[:next(i for i, r in enumerate(mine) if r is reply)]
+                   for t in r.takeaways}
     for taken in reply.takeaways:
-        if taken.importance is None and scene.spec.kind.in_sequence:
-            continue  # the conversation memory keeps it with the transcript
+        if (taken.from_, taken.what) in said_before or kept_with_conversation(scene, taken):
+            continue
         speaker = scene.agents.get(taken.from_)
         name = short_name(speaker.name) if speaker else taken.from_
         scene.remember(
@@ -36,3 +40,11 @@ def write_takeaways(scene: SceneWrite, agent_id: str, reply: Reply) -> None:
             # listener's own words about what the speaker said, which its heard memory keeps.
             metadata={"source": SOURCE, "from": taken.from_, "weighed": taken.importance is not None},
         )
+
+
+def kept_with_conversation(scene: SceneWrite, taken) -> bool:
+    """An unweighed takeaway from someone in this conversation stays where it always was: in the
+    conversation memory beside the transcript (``kinds.conversation``). One from someone heard
+    elsewhere is not their line in this conversation, and a GATHERING keeps no such memory."""
+    return (taken.importance is None and "conversation" in scene.spec.kind.allows
+            and taken.from_ in scene.spec.participants)

@@ -126,7 +126,9 @@ def test_the_bundled_publisher_event_reads_its_two_weeks_from_day_2(workspace):
 @pytest.mark.parametrize(
     ("text", "day", "expected"),
     [
-        ("am Donnerstag", 4, [("am Donnerstag", 11)]),  # on a Thursday: the next one
+        ("am Donnerstag", 4, [("am Donnerstag", 4)]),  # said on a Thursday: that day
+        ("nächsten Donnerstag", 4, [("nächsten Donnerstag", 11)]),  # the one after
+        ("Heute morgen habe ich Abschnitt 3.4. gelesen", 3, [("Heute", 3)]),  # this morning; a section
         ("nächsten Donnerstag, übermorgen, heute", 1, [("nächsten Donnerstag", 4), ("übermorgen", 3), ("heute", 1)]),
         ("nächste Woche Donnerstag", 1, [("nächste Woche Donnerstag", 11)]),
         ("in 3 Tagen oder in acht Wochen", 2, [("in 3 Tagen", 5), ("in acht Wochen", 58)]),

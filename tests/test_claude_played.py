@@ -2,7 +2,8 @@
 
 Each folder under ``fixtures/claude_scenes/`` holds the studio as it stood before its first scene
 (``before/``), the scenes in order (``steps.json``) and each character's reply as the model gave it
-(``replies/``, never edited; ``before.txt`` instead of ``before/`` names another folder's start);
+(``replies/``, never edited; ``before.txt`` instead of ``before/`` names another folder's start),
+and the memory ids each prompt showed (``shown/``, what its evidence is checked against);
 its README says which model played it, when and how. A reply the
 toolkit refuses here is the toolkit's finding, not the model's.
 """
@@ -44,10 +45,24 @@ def play(folder: Path, gm: GameMaster, step: dict) -> None:
     pending, _ = gm.open_next(Force(type=force["type"], participants=force["with"], topic=force.get("topic"))
                               if force else None)
     assert (pending.spec.ref, pending.spec.type) == (step["scene"], step["type"])
-    for agent, reply in step["turns"]:
+    for turn, (agent, reply) in enumerate(step["turns"]):
+        see_what_the_model_saw(folder, gm, turn)
         # Stored as `gamemaster reply` stores it: the model's text, prose and fences included.
         gm.submit_reply(agent, (folder / reply).read_text(encoding="utf-8"))
     gm.apply_pending()
+
+
+def see_what_the_model_saw(folder: Path, gm: GameMaster, turn: int) -> None:
+    """The memory ids the model's prompt showed, as recorded when it played (``shown/``): its
+    evidence is checked against those, not against what a later selection would show. Whose words
+    a takeaway may weigh is the rule's of now, from the prompt recorded as the turn opened."""
+    pending = gm.pending()
+    recorded = folder / "shown" / pending.spec.ref / f"{pending.label(turn)}.json"
+    now = pending.dir / "shown" / f"{pending.label(turn)}.json"
+    assert now.exists(), f"{pending.spec.ref} turn {turn}: its prompt was not recorded when the turn opened"
+    data = json.loads(now.read_text(encoding="utf-8"))
+    data["memories"] = json.loads(recorded.read_text(encoding="utf-8"))["memories"]
+    now.write_text(json.dumps(data), encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in SCENES.iterdir() if p.is_dir()))

@@ -31,8 +31,10 @@ def remember_conversation(scene: SceneWrite) -> None:
     for agent_id in spec.participants:
         others = [p for p in spec.participants if p != agent_id]
         note = finals[agent_id].conversation
-        # What they took away, from all their turns, is kept with what was said (``retrieval/heard.py``).
-        taken = [{"speaker": t.from_, "says": t.what} for a, r in scene.turns if a == agent_id for t in r.takeaways]
+        # What they took away from the others here, from all their turns, is kept with what was said
+        # (``retrieval/heard.py``); a takeaway from someone heard elsewhere is a memory of its own.
+        taken = [{"speaker": t.from_, "says": t.what} for a, r in scene.turns if a == agent_id for t in r.takeaways
+                 if t.from_ in spec.participants]
         scene.remember(
             agent_id,
             type="conversation",

@@ -25,8 +25,10 @@ from .base import SceneWrite
 #: "minor" on seed 001's scale. One per listener and scene, so it adds about as much to the
 #: reflection accumulator as a routine note would.
 HEARD_IMPORTANCE = 3
-#: One's own words to a table that said nothing back: routine on seed 001's scale.
+#: One's own words to a table that said nothing back: routine on seed 001's scale; the
+#: description holds their start, ``metadata.heard`` the line.
 SAID_IMPORTANCE = 2
+SAID_CHARS = 300
 #: The description names at most this many speakers, each with the start of their line;
 #: the lines themselves stay whole in ``metadata.heard``.
 DESCRIBED_SPEAKERS = 3
@@ -117,7 +119,7 @@ def _remember_said(scene: SceneWrite, speaker: str, table: list[str], says: str)
     scene.remember(
         speaker,
         type="observation",
-        description=phrase(scene.language, "said", people=names, says=_kept(says, 2)),
+        description=phrase(scene.language, "said", people=names, says=cut(says, SAID_CHARS)),
         importance=SAID_IMPORTANCE,
         tags=["said", *others],
         metadata={"source": "heard", "heard": [{"speaker": speaker, "says": _kept(says, 1)}], "with": others,
