@@ -166,25 +166,16 @@ def _first_sentence(says: str) -> str:
     return sentence if len(sentence) <= SHORT_TURN else sentence[: SHORT_TURN - 1].rstrip() + "…"
 
 
-def scene_values(ctx: PromptContext) -> dict[str, str]:
-    spec, agent = ctx.spec, ctx.agent
-    others = [p for p in spec.room_of(agent.id) if p != agent.id]
-    total_turns = len(spec.turns)
-    language = ctx.world.language
-
+def memory_sections(ctx: PromptContext, language: str) -> dict[str, str]:
+    """The memory sections of a prompt, rendered: ``since``, ``reflections``, ``relevant``, ``recent``."""
     # A memory shown out of its section brings the heard lines the selection chose with it.
     heard = {p.memory.id: p.heard for p in ctx.selection.picked}
-
-    # Evidence is named where the prompt shows the memory cited: anywhere for this scene's
-    # memories; for the reflections, which stay the same from scene to scene, among themselves.
-    visible = ctx.visible | {m.id for m in ctx.since}
-
-    def memories(items) -> str:
-        return bullet_list([memory_text(m, language, heard.get(m.id, ()), visible) for m in items])
-
     # Each memory once per prompt: one that happened since the character's last scene is shown
     # there, not again in the section of the selection it came from.
     since = {m.id for m in ctx.since}
+    # Evidence is named where the prompt shows the memory cited: anywhere for this scene's
+    # memories; for the reflections, which stay the same from scene to scene, among themselves.
+    visible = ctx.visible | since
 
     def section(*names: str, stable: bool = False) -> str:
         picked = sorted((p for name in names for p in ctx.selection.section(name, exclude=since)), key=lambda p: p.offset)
@@ -193,6 +184,21 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
 
     # With the day's reflections above, one written since stands with this scene's memories.
     day_reflections = ctx.day_reflections is not None
+    return {
+        "since": bullet_list([memory_text(m, language, heard.get(m.id, ()), visible) for m in ctx.since]),
+        "reflections": (ctx.day_reflections or EMPTY) if day_reflections else section("reflections", stable=True),
+        "relevant": section("relevant", "reflections") if day_reflections else section("relevant"),
+        "recent": section("recent"),
+    }
+
+
+def scene_values(ctx: PromptContext) -> dict[str, str]:
+    spec, agent = ctx.spec, ctx.agent
+    others = [p for p in spec.room_of(agent.id) if p != agent.id]
+    total_turns = len(spec.turns)
+    language = ctx.world.language
+
+    memories = memory_sections(ctx, language)
 
     return {
         "studio": ctx.world.studio,
@@ -221,13 +227,13 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "briefs": _briefs(ctx),
         "invitations": ctx.invitations,
         "slot": phrase(language, f"slot_{spec.slot}") if spec.slot else EMPTY,
-        "since": memories(ctx.since),
+        "since": memories["since"],
         "replan": phrase(language, "replan") if ctx.replan else "",
-        "reflections": (ctx.day_reflections or EMPTY) if day_reflections else section("reflections", stable=True),
-        "relevant": section("relevant", "reflections") if day_reflections else section("relevant"),
+        "reflections": memories["reflections"],
+        "relevant": memories["relevant"],
         # The name of the relevant section before strategies existed; older workspaces' templates use it.
-        "focused": section("relevant", "reflections") if day_reflections else section("relevant"),
-        "recent": section("recent"),
+        "focused": memories["relevant"],
+        "recent": memories["recent"],
         "earlier": ctx.earlier or EMPTY,
         "transcript": render_transcript(ctx.transcript, len(spec.participants), language, ctx.world.transcript_budget),
         "turn": str(ctx.turn + 1),
