@@ -177,7 +177,7 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
             return {"systemMessage": f"{agent_id}'s answer was not stored: {exc}"}
         key = pending.prompt_path(turn).stem  # "vera", or "03-vera" in a MEETING
         try:
-            gm.store_reply(pending, turn, message or "")
+            gm.store_reply(pending, turn, message or "", _hook_source(gm, agent_id))
         except ReplyError as exc:
             reason = "; ".join(exc.problems)
         except GamemasterError as exc:
@@ -198,6 +198,15 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
         "reason": f"gamemaster rejected {agent_id}'s reply: {reason}. "
         "Answer again with the complete, corrected JSON object.",
     }
+
+
+def _hook_source(gm, agent_id: str):
+    """Who answered, for a recording: a character subagent of a Claude Code session, with the
+    model its subagent file names (None: the session's own)."""
+    from .recording import Source
+
+    snap = gm.snapshot()
+    return Source(backend="claude-code subagent", model=snap.agents[agent_id].model or snap.world.model)
 
 
 def _write_back_if_complete(gm, pending) -> dict | None:

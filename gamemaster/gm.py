@@ -37,6 +37,9 @@ class GameMaster:
         #: Bad lines met while selecting memories: reported by the CLI, never dropped silently.
         self.warnings: list[Problem] = []
         self._snapshot: Snapshot | None = None
+        #: Where every reply stored is recorded (``--record``); None: where the world setting
+        #: ``record`` says, if it names a folder (``recording/``).
+        self.recorder = None
 
     # -- state -------------------------------------------------------------
 
@@ -79,11 +82,36 @@ class GameMaster:
                     raise GamemasterError(
                         f"scene {existing.spec.ref} is already pending; apply it before forcing another"
                     )
+                self.begin_recording(existing)
                 return existing, False
             self.close_day_if_over()
             from .scene_open import open_scene
             pending, self._snapshot = open_scene(self.workspace, self.snapshot(), force, self.warnings)
-            return pending, True
+        self.begin_recording(pending)
+        return pending, True
+
+    # -- recording -------------------------------------------------------------
+
+    def _recorder(self, world: World):
+        if self.recorder is not None or not world.record:
+            return self.recorder
+        from .recording import Recorder, setting_folder
+        return Recorder(setting_folder(self.workspace, world.record), world.studio)
+
+    def begin_recording(self, pending: Pending) -> None:
+        """Enter the scene in the recording before anyone answers: a folder that recorded
+        another scene under its ref is refused before a reply is asked for, not after."""
+        recorder = self._recorder(self.world())
+        if recorder is not None:
+            from .recording import scene_entry
+            with self.workspace.lock:
+                recorder.enter(scene_entry(pending))
+
+    def _record(self, world: World, pending: Pending, turn: int, raw: str | dict, error: str | None, source) -> None:
+        recorder = self._recorder(world)
+        if recorder is not None:
+            from .recording import Source, record_turn
+            record_turn(recorder, self.workspace, pending, turn, raw, error, source or Source("reply"))
 
     # -- prompts -----------------------------------------------------------
 
@@ -150,16 +178,23 @@ class GameMaster:
             raise GamemasterError(moved_on(pending.spec.ref))
         return snap
 
-    def store_reply(self, pending: Pending, turn: int, raw: str | dict) -> Reply:
-        """Validate one reply and keep it with the pending scene (not yet in state)."""
+    def store_reply(self, pending: Pending, turn: int, raw: str | dict, source=None) -> Reply:
+        """Validate one reply and keep it with the pending scene (not yet in state); recorded,
+        accepted or refused, where a recording is made (``source``: who answered, ``recording.Source``)."""
+        from .replies import ReplyError
         with self.workspace.lock:
             snap = self._still_pending(pending)
             if pending.spec.kind.in_sequence and pending.missing() and turn != pending.missing()[0]:
                 raise GamemasterError(f"scene {pending.spec.ref}: turn {turn + 1} before turn {pending.missing()[0] + 1}")
             from .scene_apply import take_reply
-            reply = take_reply(self.workspace, snap, pending, turn, raw)
+            try:
+                reply = take_reply(self.workspace, snap, pending, turn, raw)
+            except ReplyError as exc:
+                self._record(snap.world, pending, turn, raw, "; ".join(exc.problems), source)
+                raise
             atomic_write_json(self.workspace.inside(pending.reply_path(turn)), reply.model_dump(mode="json", by_alias=True))
             pending.replies[turn] = reply
+            self._record(snap.world, pending, turn, raw, None, source)
             if pending.spec.kind.in_sequence and turn + 1 < len(pending.turns):
                 from .scene_open import write_prompt
                 write_prompt(self.workspace, snap, pending, turn + 1, self.warnings)
@@ -201,7 +236,9 @@ class GameMaster:
             snap = self._still_pending(pending)
             new_turns = sorted(t for t in staged.replies if t not in pending.replies)
             for turn in new_turns:
-                atomic_write_json(self.workspace.inside(staged.reply_path(turn)), staged.replies[turn].model_dump(mode="json", by_alias=True))
+                given_reply = staged.replies[turn].model_dump(mode="json", by_alias=True)
+                atomic_write_json(self.workspace.inside(staged.reply_path(turn)), given_reply)
+                self._record(snap.world, pending, turn, given_reply, None, None)
             pending.replies.update(staged.replies)
             if pending.missing():
                 if pending.spec.kind.in_sequence:

@@ -70,6 +70,21 @@ def artifact_kind(value: str) -> str:
     return value
 
 
+#: The workspace's own folders: nothing the toolkit writes as output goes in one.
+WORKSPACE_FOLDERS = ("state", "scenes", "gallery", "library", "prompts")
+
+
+def relative_folder(value: str) -> str:
+    """A folder of output named relative to the workspace (a setting): no absolute path, no way
+    up out of it, none of the folders the workspace reads."""
+    parts = value.replace("\\", "/").split("/")
+    if not value.strip() or value.startswith(("/", "\\")) or ":" in parts[0] or ".." in parts:
+        raise ValueError("a folder inside the workspace, named relative to it (such as recordings/)")
+    if parts[0] in WORKSPACE_FOLDERS or parts[0] in ("", "."):
+        raise ValueError(f"a folder of its own, not in the workspace's {', '.join(WORKSPACE_FOLDERS)} (such as recordings/)")
+    return value
+
+
 class OutsideWorkspace(ValueError):
     pass
 

@@ -17,6 +17,7 @@ from .costs import cost_report, estimate_scene
 from .gm import GameMaster
 from .pending import Pending, load_batch, record_prompt, record_usage, save_batch
 from .problems import GamemasterError
+from .recording import Source
 from .replies import Reply, ReplyError
 from .scenes import Force, SceneSpec
 from .writeback import SceneResult
@@ -57,6 +58,10 @@ def _usage_record(answer: Answer) -> dict | None:
     return {**(answer.usage or {}), "cost_usd": answer.cost_usd}
 
 
+def _source(backend: Backend, answer: Answer) -> Source:
+    return Source(backend=answer.backend or backend.name, model=answer.model, usage=answer.usage, cost_usd=answer.cost_usd)
+
+
 def ask(
     gm: GameMaster,
     backend: Backend,
@@ -83,8 +88,10 @@ def ask(
             listen("ask", {"agent": agent, "turn": turn, "attempt": attempt, "scene": pending.spec.ref})
             answer = _normalise(backend.reply(request))
             record_usage(gm.workspace, pending, turn, _usage_record(answer), answer.model, batch=False)
+        if answer.notice:
+            listen("notice", {"agent": agent, "turn": turn, "text": answer.notice})
         try:
-            return gm.store_reply(pending, turn, answer.text)
+            return gm.store_reply(pending, turn, answer.text, _source(backend, answer))
         except ReplyError as exc:
             error = "; ".join(exc.problems)
             listen("invalid", {"agent": agent, "turn": turn, "error": str(exc)})
@@ -179,7 +186,8 @@ def run_scene(
     batch: bool = False,
     poll_seconds: float = 10.0,
 ) -> SceneOutcome:
-    pending, opened = gm.open_next(force)
+    pinned = force is not None and bool(force.type or force.participants or force.topic)
+    pending, opened = gm.open_next(force if pinned else _followed(gm, backend, listen))
     listen("scene", {"spec": pending.spec, "opened": opened, "done": len(pending.replies)})
     # A batch already sent for this scene is picked up even without --batch: it is paid for.
     stored_batch = backend.capabilities.batches and load_batch(gm.workspace, pending) is not None
@@ -191,6 +199,23 @@ def run_scene(
     outcome = SceneOutcome(pending.spec, result, gm.close_day_if_over())
     listen("applied", {"outcome": outcome})
     return outcome
+
+
+def _followed(gm: GameMaster, backend: Backend, listen: Listener) -> Force | None:
+    """The scene a backend that plays a recording asks for next (``follow``), where no scene is
+    pending: the one recorded, if the Game Master would now choose another."""
+    follow = getattr(backend, "follow", None)
+    if follow is None:
+        return None
+    gm.recover()
+    if gm.pending() is not None:
+        return None
+    gm.close_day_if_over()
+    snap = gm.snapshot()
+    force, notice = follow(snap.world, snap.agents)
+    if notice:
+        listen("notice", {"agent": None, "turn": None, "text": notice})
+    return force
 
 
 class BudgetReached(GamemasterError):

@@ -22,7 +22,7 @@ MEMORY_TYPES = ("observation", "reflection", "plan", "artifact", "conversation")
 MemoryType = Literal["observation", "reflection", "plan", "artifact", "conversation"]
 
 from .reply_models import Importance  # noqa: F401 (re-exported)
-from .ids import AGENT_ID_RE, SCENE_REF_RE, agent_id, artifact_kind, parse_scene_ref, scene_ref  # noqa: F401 (re-exported)
+from .ids import AGENT_ID_RE, SCENE_REF_RE, agent_id, artifact_kind, parse_scene_ref, relative_folder, scene_ref  # noqa: F401 (re-exported)
 from .schedule import (  # noqa: F401 (re-exported)
     GATHERING_DAYS_AHEAD, GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX, RSVP, WEEKDAYS, Event,
     Gathering, Weekday,
@@ -328,6 +328,8 @@ class World(BaseModel):
         default_factory=lambda: kinds_settings.all_defaults())
     seed: Annotated[int, Field(ge=-JSON_SAFE_INT), at_most(JSON_SAFE_INT, _JSON_SAFE)] = 0
     model: Annotated[str, at_most(200, "a model name")] | None = None
+    #: A folder in the workspace where every reply stored is recorded with its prompt; none: only ``--record`` does.
+    record: Annotated[str, AfterValidator(relative_folder), at_most(200, "a folder in the workspace")] | None = None
     #: The weekday of day 1; the others follow (events can recur on a weekday).
     first_weekday: Weekday = "mon"
     #: The date of day 1, on ``first_weekday``; none: ``calendar.default_start``.

@@ -77,6 +77,9 @@ class SceneRecord(_Record):
     batch: str | None = None
     written: list[WrittenMemory] | None = None
     artifacts: list[str] | None = None
+    #: What the Creative Director pinned down when the scene was opened (``next --type/--with/
+    #: --topic``), so a replay opens the same scene; absent when the Game Master chose it.
+    forced: dict[str, Any] | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -99,8 +102,9 @@ class SceneRecord(_Record):
         return {"ref": own.pop("ref"), "status": own.pop("status"), **scene, **own}
 
     @classmethod
-    def opened(cls, spec: SceneSpec) -> "SceneRecord":
-        return cls.model_validate({"ref": spec.ref, "status": "pending", **spec.dump(), "turns": spec.turns})
+    def opened(cls, spec: SceneSpec, forced: dict[str, Any] | None = None) -> "SceneRecord":
+        extra = {"forced": forced} if forced else {}
+        return cls.model_validate({"ref": spec.ref, "status": "pending", **spec.dump(), "turns": spec.turns, **extra})
 
     @property
     def applied(self) -> bool:

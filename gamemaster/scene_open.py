@@ -27,7 +27,8 @@ def open_scene(workspace: Workspace, snap: Snapshot, force: Force | None, warnin
         raise GamemasterError(str(exc)) from None
     directory = workspace.scene_dir(spec.ref)
     set_aside_abandoned(workspace, directory)
-    record = SceneRecord.opened(spec)
+    pinned = force.model_dump(exclude_defaults=True) if force else {}
+    record = SceneRecord.opened(spec, pinned or None)
     atomic_write_json(directory / "scene.json", record.dump())
     pending = Pending(spec, directory, record)
     for turn in range(len(spec.turns)):

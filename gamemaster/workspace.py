@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from . import jsontext, scene_files
 from .fsio import WorkspaceLock, atomic_write_json
 from .kinds import all_kinds
-from .ids import SCENE_REF_RE, OutsideWorkspace, find_workspace, inside, is_agent_id, no_agent, reads_inside  # noqa: F401 (find_workspace re-exported)
+from .ids import SCENE_REF_RE, WORKSPACE_FOLDERS, OutsideWorkspace, find_workspace, inside, is_agent_id, no_agent, reads_inside  # noqa: F401 (find_workspace re-exported)
 from .models import Agent, World
 from .problems import GamemasterError, Problem, StateError
 from .streams import MemoryStream, describe_validation_error
@@ -232,6 +232,18 @@ class Workspace:
             return inside(self.root, path)
         except OutsideWorkspace:
             raise StateError(f"{path}: refusing to write outside the workspace {self.root}") from None
+
+    def check_output_folder(self, out: Path, option: str, default: str) -> None:
+        """Refuse a folder of output (a report, a recording) that is the workspace itself or lies in
+        one of the folders the workspace reads: what is written there would be read as state,
+        scenes, artifacts, lore or templates, or stop every command."""
+        shown = self.rel(out) if out.is_relative_to(self.root) else str(out)
+        if out == self.root.resolve():
+            raise GamemasterError(f"{option} {shown}: the workspace itself; it needs a folder of its own (default: {default})")
+        for name in WORKSPACE_FOLDERS:
+            if out.is_relative_to((self.root / name).resolve()):
+                raise GamemasterError(f"{option} {shown}: inside the workspace's {name}/; "
+                                      f"it needs a folder of its own (default: {default})")
 
     def save_agent(self, agent: Agent) -> None:
         atomic_write_json(self.agent_path(agent.id), agent.dump())

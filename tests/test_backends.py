@@ -105,7 +105,7 @@ def test_scripted_declares_only_its_retries():
 
 def test_the_built_in_names_come_first_and_are_not_taken_over(installed):
     installed(offline="test_backends:EchoBackend", echo="test_backends:EchoBackend")
-    assert backend_names() == ["offline", "anthropic", "claude-code", "echo"]
+    assert backend_names() == ["offline", "anthropic", "claude-code", "replay", "echo"]
     assert get_backend("offline").name == "offline"
 
 
@@ -127,7 +127,7 @@ def test_an_unknown_name_lists_the_installed_backends_too(cli, installed):
     installed(echo="test_backends:EchoBackend")
     result = cli("scene", "run", "--backend", "nope")
     assert result.exit_code == 2
-    assert "unknown backend 'nope'; choose from offline, anthropic, claude-code, echo" in said(result)
+    assert "unknown backend 'nope'; choose from offline, anthropic, claude-code, replay, echo" in said(result)
 
 
 @pytest.mark.parametrize(

@@ -63,6 +63,10 @@ class Answer:
     #: What the backend itself reported the call cost in US dollars (Claude Code does);
     #: None when it reports tokens only and the price table prices them.
     cost_usd: float | None = None
+    #: What the backend wants said about this answer (a replay: the prompt changed since it was recorded).
+    notice: str | None = None
+    #: The backend that answered, where it is not the one asked (a replay's fallback).
+    backend: str | None = None
 
 
 @dataclass(frozen=True)

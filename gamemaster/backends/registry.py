@@ -18,7 +18,13 @@ BACKENDS = {
     "offline": "gamemaster.backends.offline:OfflineBackend",
     "anthropic": "gamemaster.backends.anthropic_api:AnthropicBackend",
     "claude-code": "gamemaster.backends.claude_code:ClaudeCodeBackend",
+    "replay": "gamemaster.backends.replay:ReplayBackend",
 }
+#: The options of the command line that play through an API; a backend may name the options it
+#: takes itself (``command_options`` on its factory), else an API backend takes these and a local one none.
+API_OPTIONS = ("model", "concurrency")
+#: The command line's options beyond the API ones, as spelled there (``--backend replay``'s).
+FLAGS = {"source": "--from", "fallback": "--fallback", "strict": "--strict"}
 #: Built-in backends whose packages are an extra, not a dependency: name → (package, extra).
 EXTRAS = {"claude-code": ("claude_agent_sdk", "claude-code")}
 
@@ -66,8 +72,7 @@ def get_backend(name: str | None = None, **options) -> Any:
             raise BackendChoiceError(f"unknown backend {name!r}; choose from {', '.join(backend_names())}")
         origin, third_party = _describe(entry_point), True
         factory = _load(entry_point, origin)
-    if given and _capabilities(factory, origin).local:
-        raise BackendChoiceError(f"{', '.join('--' + key for key in given)} only apply to API backends")
+    _check_options(factory, origin, given)
     if not third_party:
         return factory(**given)
     try:
@@ -76,6 +81,24 @@ def get_backend(name: str | None = None, **options) -> Any:
         raise BackendChoiceError(f"{origin} could not build its backend: {_one_line(exc)}") from None
     _capabilities(backend, origin)
     return backend
+
+
+def _check_options(factory: Any, origin: str, given: dict) -> None:
+    if not given:
+        return
+    local = _capabilities(factory, origin).local
+    declared = taken = getattr(factory, "command_options", None)
+    if declared is None:
+        # A program may hand an API backend more (a client, a key); the command line's own
+        # options that are not for it are refused.
+        taken = () if local else [key for key in given if key in API_OPTIONS or key not in FLAGS]
+    refused = [key for key in given if key not in taken]
+    if not refused:
+        return
+    flags = ", ".join(FLAGS.get(key, "--" + key) for key in refused)
+    if local and declared is None and all(key in API_OPTIONS for key in refused):
+        raise BackendChoiceError(f"{flags} only apply to API backends")
+    raise BackendChoiceError(f"{flags} {'does' if len(refused) == 1 else 'do'} not apply to {origin}")
 
 
 def _built_in(name: str) -> Callable[..., Any]:

@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 import typer
 
 from .common import JsonOption, print_json
-from .play import BackendOption, BatchOption, ConcurrencyOption, ModelOption, PollOption, outcome_json, play
+from .play import (BackendOption, BatchOption, ConcurrencyOption, FallbackOption, FromOption, ModelOption, PollOption,
+                   RecordOption, StrictOption, outcome_json, play, replay_options)
 
 day_app = typer.Typer(help="Play whole days.", no_args_is_help=True)
 
@@ -25,6 +26,10 @@ def day_advance(
         typer.Option("--budget", min=0.0, help="Stop before a scene that would take this workspace's total API spend (see `cost`) past USD."),
     ] = None,
     poll: PollOption = 10.0,
+    record: RecordOption = None,
+    source: FromOption = None,
+    fallback: FallbackOption = None,
+    strict: StrictOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Play scenes until the day ends (--days N: N day ends); resumes after an interruption."""
@@ -36,7 +41,8 @@ def day_advance(
         if as_json:
             print_json({"scenes": [outcome_json(o) for o in report.scenes], "summaries": [str(p) for p in report.summaries]})
 
-    play(ctx, backend, as_json, steps, {"model": model, "concurrency": concurrency})
+    play(ctx, backend, as_json, steps, {"model": model, "concurrency": concurrency,
+                                        **replay_options(source, fallback, strict)}, record)
 
 
 @day_app.command("archive")

@@ -3,6 +3,7 @@ its options, progress for people and what an interruption leaves."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -23,6 +24,19 @@ ModelOption = Annotated[Optional[str], typer.Option("--model", help="Model for e
 ConcurrencyOption = Annotated[Optional[int], typer.Option("--concurrency", min=1, help="Characters asked at the same time (API backends).")]
 BatchOption = Annotated[bool, typer.Option("--batch", help="Send each scene's independent calls as one Message Batch (half price).")]
 PollOption = Annotated[float, typer.Option("--poll", min=0.0, help="Seconds between batch status checks.")]
+RecordOption = Annotated[Optional[Path], typer.Option(
+    "--record", metavar="DIR", help="Record every answer (the prompt, the reply as written, model, usage) into DIR; "
+    "`--backend replay --from DIR` plays it back.")]
+FromOption = Annotated[Optional[Path], typer.Option("--from", metavar="DIR", help="The recording --backend replay plays.")]
+FallbackOption = Annotated[Optional[str], typer.Option(
+    "--fallback", metavar="BACKEND", help="With --backend replay: the backend that plays what the recording lacks.")]
+StrictOption = Annotated[bool, typer.Option(
+    "--strict", help="With --backend replay: an answer whose prompt changed since it was recorded counts as not recorded.")]
+
+
+def replay_options(source: Optional[Path], fallback: Optional[str], strict: bool) -> dict:
+    """The replay options as backend options; unset ones as None, so other backends take no offence."""
+    return {"source": source, "fallback": fallback, "strict": strict or None}
 
 
 def choose_backend(name: Optional[str], options: dict):
@@ -68,6 +82,9 @@ class ProgressDisplay:
         elif event == "batch_status":
             counts = ", ".join(f"{k} {v}" for k, v in (data.get("counts") or {}).items() if v)
             self._spin(f"batch {data['status']}{': ' + counts if counts else ''}")
+        elif event == "notice":
+            self.stop()
+            self.console.print(f"  [yellow]note:[/] {markup_safe(data['text'])}", soft_wrap=True)
         elif event == "invalid":
             self.console.print(f"  [red]invalid reply[/] {markup_safe(data['error'])}", soft_wrap=True)
         elif event == "applied":
@@ -97,16 +114,30 @@ class ProgressDisplay:
             self.status = None
 
 
-def play(ctx: typer.Context, backend_name: Optional[str], as_json: bool, steps, options: dict | None = None) -> None:
-    """Run ``steps(gm, backend, listen)`` with progress for people, or quietly for ``--json``."""
+def _notices_only(event: str, data: dict) -> None:
+    """``--json``'s listener: the output is for programs, what a backend has to say goes to stderr."""
+    if event == "notice":
+        import sys
+
+        print(f"note: {printable(data['text'])}", file=sys.stderr)
+
+
+def play(ctx: typer.Context, backend_name: Optional[str], as_json: bool, steps, options: dict | None = None,
+         record: Optional[Path] = None) -> None:
+    """Run ``steps(gm, backend, listen)`` with progress for people, or quietly for ``--json``;
+    with ``record``, every answer is recorded into that folder."""
 
     def action(obj: Context):
         gm = obj.gm()
         backend = choose_backend(backend_name, options or {})
+        if record is not None:
+            from ..recording import open_recorder
+
+            gm.recorder = open_recorder(obj.workspace, record, gm.world().studio)
         console = rich_console()
         display = None if as_json else ProgressDisplay(console, {a.id: a.name for a in gm.agents().values()}, backend)
         try:
-            steps(gm, backend, display or (lambda event, data: None))
+            steps(gm, backend, display or _notices_only)
             if display and backend.capabilities.usage:
                 from ..costs import cost_report
 
@@ -124,8 +155,18 @@ def play(ctx: typer.Context, backend_name: Optional[str], as_json: bool, steps, 
         finally:
             if display:
                 display.stop()
+            _closing(rich_console(stderr=as_json), gm, backend)
 
     run(ctx, action)
+
+
+def _closing(console, gm, backend) -> None:
+    """What a replay replayed and a recording kept, said last (also after a failure)."""
+    summary = getattr(backend, "summary", None)
+    if summary is not None:
+        console.print(f"{backend.name}: {markup_safe(summary())}", soft_wrap=True)
+    if gm.recorder is not None:
+        console.print(f"recorded {gm.recorder.count} answer(s) into {markup_safe(str(gm.recorder.root))}", soft_wrap=True)
 
 
 def outcome_json(outcome) -> dict:

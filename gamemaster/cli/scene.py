@@ -11,7 +11,8 @@ from typer.core import TyperCommand
 
 from ..printable import printable
 from .common import Context, JsonOption, fail, print_json, run, scene_lines
-from .play import BackendOption, BatchOption, ConcurrencyOption, ModelOption, PollOption, outcome_json, play
+from .play import (BackendOption, BatchOption, ConcurrencyOption, FallbackOption, FromOption, ModelOption, PollOption,
+                   RecordOption, StrictOption, outcome_json, play, replay_options)
 
 scene_app = typer.Typer(help="Play single scenes.", no_args_is_help=True)
 
@@ -201,6 +202,10 @@ def scene_run(
     concurrency: ConcurrencyOption = None,
     batch: BatchOption = False,
     poll: PollOption = 10.0,
+    record: RecordOption = None,
+    source: FromOption = None,
+    fallback: FallbackOption = None,
+    strict: StrictOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Play the pending (or next) scene through a backend and write it back."""
@@ -214,4 +219,5 @@ def scene_run(
         if as_json:
             print_json(outcome_json(outcome))
 
-    play(ctx, backend, as_json, steps, {"model": model, "concurrency": concurrency})
+    play(ctx, backend, as_json, steps, {"model": model, "concurrency": concurrency,
+                                        **replay_options(source, fallback, strict)}, record)

@@ -94,7 +94,7 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
     out = (out or workspace.root / DEFAULT_FOLDER).resolve()
     if out.exists() and not out.is_dir():
         raise StateError(f"{out}: not a folder")
-    _check_out(workspace, out)
+    workspace.check_output_folder(out, "--out", "report/")
     studio = load_studio(workspace)
     result = BuildResult(out)
     old_pages, old_tracked = _read_manifest(out)
@@ -190,21 +190,6 @@ def _scene_pages(workspace: Workspace, studio: Studio, writer: _Writer, code: st
             f'{record.ref}', scene_page.render_scene(
                 studio, record, turns, {t.label: scene_page.read_shown(workspace, record, t) for t in turns}, neighbours),
             "../", "days"))
-
-
-#: The workspace's own folders: a report written into one (its manifest, its pages) would
-#: be read as state, scenes, artifacts, lore or templates, or stop every command.
-WORKSPACE_FOLDERS = ("state", "scenes", "gallery", "library", "prompts")
-
-
-def _check_out(workspace: Workspace, out: Path) -> None:
-    shown = workspace.rel(out) if out.is_relative_to(workspace.root) else str(out)
-    if out == workspace.root.resolve():
-        raise GamemasterError(f"--out {shown}: the workspace itself; the report needs a folder of its own (default: report/)")
-    for name in WORKSPACE_FOLDERS:
-        if out.is_relative_to((workspace.root / name).resolve()):
-            raise GamemasterError(f"--out {shown}: inside the workspace's {name}/; "
-                                  "the report needs a folder of its own (default: report/)")
 
 
 def _studio_state(studio: Studio) -> list:
