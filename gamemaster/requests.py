@@ -70,10 +70,14 @@ def since_last_scene(memories: list[Memory], agent: Agent) -> list[Memory]:
             if m.scene_key and (m.scene_key > last or (m.scene_key == last and m.metadata.get("source")))]
 
 
-def heard_from(exchanges, memories: list[Memory], agent_id: str) -> list[str]:
-    """Whose words the prompt shows: the lines said lately and those its memories keep."""
+def heard_from(exchanges, memories: list[Memory], agent_id: str, invitations: list = ()) -> list[str]:
+    """Whose words the prompt shows: the lines said lately, those its memories keep, and the
+    invitations it shows, open or remembered (what a gathering is about is its host's own words)."""
     kept = {speaker for m in memories for speaker, _ in heard_lines(m.metadata, m.id)}
-    return sorted((set(news.heard_from(exchanges, agent_id)) | kept) - {agent_id})
+    hosts = {g.host for g in invitations} | {
+        m.metadata["host"] for m in memories
+        if m.metadata.get("source") == "invitation" and isinstance(m.metadata.get("host"), str)}
+    return sorted((set(news.heard_from(exchanges, agent_id)) | kept | hosts) - {agent_id})
 
 
 def library_note(workspace: Workspace, world: World, whole: frozenset[str]) -> str:
@@ -197,7 +201,7 @@ def build_request(
         news=news.held(recent),
         remembered=frozenset(m.description for m in newest),
         listeners=hears_me,
-        heard_from=heard_from(exchanges, memories, agent_id),
+        heard_from=heard_from(exchanges, memories, agent_id, invitations),
         invitations=invitations,
         engagements=engagements(world, agent_id, spec.day),
         roster=names,

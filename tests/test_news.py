@@ -192,3 +192,21 @@ def test_news_a_claude_character_relays_in_its_own_words_is_passed_on_by_an_offl
     assert "Darius" in emre and "Quittenbaum im Innenhof" in emre, emre
     rows = {row.agent: row for row in who_knows(workspace, "Quittenbaum Innenhof gefällt").rows}
     assert (rows["nami"].knows, rows["nami"].source) == (True, "emre")
+
+
+def test_the_host_of_an_invitation_the_prompt_shows_counts_as_heard(gm, workspace):
+    # What a gathering is about is its host's own words: a character shown the invitation may
+    # weigh them (`takeaways`) though it never heard the host speak.
+    run_scene(gm, ScriptedBackend([valid_reply] * 7))
+    _, elsewhere = heard_at_arrival(workspace, "vera")
+    host = sorted(elsewhere)[0]
+    draft = {"what": "Pin-up an der Konzeptwand: zwei Richtungen für die Kammern.", "day": gm.world().day + 1,
+             "slot": "morning", "place": "Konzeptwand", "invite": ["vera"]}
+    run_scene(gm, ScriptedBackend([lambda request: {**valid_reply(request), "gathering": draft}]),
+              Force(type=SceneType.WORK, participants=[host]))
+    gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
+    assert "Pin-up an der Konzeptwand" in gm.prompt_text("vera")
+    taken = [{"from": host, "what": "Morgen früh soll ich zwei Richtungen an die Wand hängen.", "importance": 6}]
+    run_scene(gm, ScriptedBackend([meeting_reply({"takeaways": taken})]))
+    weighed = [m for m in lines(workspace, "vera") if m["metadata"].get("source") == "takeaway"]
+    assert [(m["metadata"]["from"], m["importance"]) for m in weighed] == [(host, 6)]
