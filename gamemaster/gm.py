@@ -78,7 +78,7 @@ class GameMaster:
             recover(self.workspace)
             existing = self.pending()
             if existing is not None:
-                if force and (force.type or force.participants or force.topic):
+                if force is not None and force.pins:
                     raise GamemasterError(
                         f"scene {existing.spec.ref} is already pending; apply it before forcing another"
                     )

@@ -186,8 +186,7 @@ def run_scene(
     batch: bool = False,
     poll_seconds: float = 10.0,
 ) -> SceneOutcome:
-    pinned = force is not None and bool(force.type or force.participants or force.topic)
-    pending, opened = gm.open_next(force if pinned else _followed(gm, backend, listen))
+    pending, opened = gm.open_next(force if force is not None and force.pins else _followed(gm, backend, listen))
     listen("scene", {"spec": pending.spec, "opened": opened, "done": len(pending.replies)})
     # A batch already sent for this scene is picked up even without --batch: it is paid for.
     stored_batch = backend.capabilities.batches and load_batch(gm.workspace, pending) is not None

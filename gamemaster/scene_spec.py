@@ -108,6 +108,11 @@ class Force(BaseModel):
     participants: list[str] = Field(default_factory=empty_list)
     topic: str | None = None
 
+    @property
+    def pins(self) -> bool:
+        """Whether anything is pinned down at all (an empty Force leaves the choice to the Game Master)."""
+        return bool(self.type or self.participants or self.topic)
+
     @field_validator("type")
     @classmethod
     def _type(cls, value: str | None) -> str | None:
