@@ -20,7 +20,7 @@ from .pending import Pending, require_participants
 from .problems import Problem
 from .prompts import PromptContext, build_prompt, uses_placeholder
 from .retrieval import Selection, get_strategy, prepare, scene_query, settings_for, speaker_names
-from .retrieval.heard import heard_lines
+from .retrieval.heard import heard_lines, written_by
 from .retrieval.render import shown_ids
 from .scenes import SceneSpec
 from .workspace import Workspace
@@ -71,13 +71,12 @@ def since_last_scene(memories: list[Memory], agent: Agent) -> list[Memory]:
 
 
 def heard_from(exchanges, memories: list[Memory], agent_id: str, invitations: list = ()) -> list[str]:
-    """Whose words the prompt shows: the lines said lately, those its memories keep, and the
-    invitations it shows, open or remembered (what a gathering is about is its host's own words)."""
+    """Whose words the prompt shows: the lines said lately, those its memories keep or are
+    (``heard.written_by``), and the hosts of the open invitations it shows."""
     kept = {speaker for m in memories for speaker, _ in heard_lines(m.metadata, m.id)}
-    hosts = {g.host for g in invitations} | {
-        m.metadata["host"] for m in memories
-        if m.metadata.get("source") == "invitation" and isinstance(m.metadata.get("host"), str)}
-    return sorted((set(news.heard_from(exchanges, agent_id)) | kept | hosts) - {agent_id})
+    written = {written_by(m.metadata, m.id) for m in memories} - {None}
+    hosts = {g.host for g in invitations}
+    return sorted((set(news.heard_from(exchanges, agent_id)) | kept | written | hosts) - {agent_id})
 
 
 def library_note(workspace: Workspace, world: World, whole: frozenset[str]) -> str:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from .models import parse_scene_ref
 from .problems import GamemasterError, Problem
 from .retrieval import recall
-from .retrieval.heard import heard_lines
+from .retrieval.heard import heard_lines, written_by
 from .retrieval.text import analyzer
 
 if TYPE_CHECKING:
@@ -76,8 +76,7 @@ def evidence(memory: "Memory", wanted: set[str], language: str) -> tuple[str, st
         if holds(set(words.terms(says)), wanted):
             return speaker, says
     if holds(set(words.terms(memory.description)), wanted):
-        author = memory.metadata.get("author") if memory.metadata.get("source") == "artifact" else None
-        return (author if isinstance(author, str) else SELF), memory.description
+        return written_by(memory.metadata, memory.id) or SELF, memory.description
     return None
 
 

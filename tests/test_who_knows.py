@@ -95,3 +95,16 @@ def test_holds_means_two_thirds_of_the_query_words():
     assert holds({"quittenbaum", "innenhof"}, wanted)
     assert not holds({"quittenbaum"}, wanted)
     assert not holds({"quittenbaum"}, set())
+
+
+def test_an_invitation_is_known_from_its_host(gm, workspace):
+    # What a gathering is about is what its host wrote: its guests know it from the host, the host itself.
+    run_scene(gm, ScriptedBackend([valid_reply] * 7))
+    draft = {"what": f"Kurze Runde im Innenhof: {NEWS}", "day": gm.world().day + 1, "slot": "morning",
+             "place": "Innenhof", "invite": ["darius"]}
+    run_scene(gm, ScriptedBackend([lambda request: {**valid_reply(request), "gathering": draft}]),
+              Force(type=SceneType.WORK, participants=["vera"]))
+    rows = {row.agent: row for row in who_knows(workspace, QUERY).rows}
+    assert (rows["darius"].knows, rows["darius"].source) == (True, "vera")
+    assert (rows["vera"].knows, rows["vera"].source) == (True, "self")
+    assert not rows["emre"].knows

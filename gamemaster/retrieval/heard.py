@@ -35,6 +35,18 @@ def author_of(memory_id: object) -> str | None:
     return match.group(1) if match else None
 
 
+#: Memories whose description is someone else's words, and the metadata key naming them: an
+#: artifact's summary is its author's, an invitation says what its host wrote.
+WRITTEN_BY = {"artifact": "author", "invitation": "host"}
+
+
+def written_by(metadata: object, memory_id: object) -> str | None:
+    """Whose words the description of a memory is, where they are not its own character's."""
+    key = WRITTEN_BY.get(metadata.get("source")) if type(metadata) is dict else None
+    writer = metadata.get(key) if key else None
+    return writer if type(writer) is str and writer != author_of(memory_id) else None
+
+
 def heard_lines(metadata: object, memory_id: object) -> list[tuple[str, str]]:
     """(speaker, says) of every line others said, in the order said; the memory's
     author's own lines are theirs, not heard."""
