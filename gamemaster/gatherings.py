@@ -137,14 +137,26 @@ def engagements(world: World, agent: str, day: int) -> list[Gathering]:
     return [g for g in world.gatherings if g.held is None and g.day >= day and agent in g.accepted()]
 
 
-def render_invitations(language: str, world: World, gatherings: list[Gathering], names: dict[str, str]) -> str:
-    """The prompt's invitations paragraph; empty without open invitations."""
-    if not gatherings:
-        return ""
-    lines = [f"- {g.id}: {describe(language, world, g, short_name(names.get(g.host, g.host)) or g.host)}"
-             for g in gatherings]
+def declined(world: World, agent: str, day: int) -> list[Gathering]:
+    """Gatherings still ahead that ``agent`` has declined (it may still change its mind)."""
+    return [g for g in world.gatherings if g.held is None and g.day >= day and g.answers.get(agent) == "declined"]
+
+
+def render_invitations(language: str, world: World, gatherings: list[Gathering], names: dict[str, str],
+                       engaged: list[Gathering] = (), turned_down: list[Gathering] = (), agent: str | None = None) -> str:
+    """The prompt's invitations paragraph: the open invitations, what the character has accepted
+    or hosts, and what it has declined, each with its id (a character answers, or changes its
+    answer, by id); empty when there is none of them."""
+    def line(g: Gathering) -> str:
+        if g.host == agent:
+            return f"- {g.id}: {describe(language, world, g, '', 'hosting_listed')}"
+        return f"- {g.id}: {describe(language, world, g, short_name(names.get(g.host, g.host)) or g.host)}"
+
+    parts = [phrase(language, key) + "\n" + "\n".join(line(g) for g in listed)
+             for key, listed in (("invitations_open", gatherings), ("invitations_taken", engaged),
+                                 ("invitations_declined", turned_down)) if listed]
     # Starts with a blank line: it follows the briefs in character.md and is nothing without invitations.
-    return "\n\n" + phrase(language, "invitations_open") + "\n" + "\n".join(lines)
+    return "".join("\n\n" + part for part in parts)
 
 
 def due(world: World, has_come=lambda slot: True) -> Gathering | None:

@@ -56,6 +56,12 @@ PHRASES: dict[str, dict[str, str]] = {
             "**Einladungen an dich** – sag zu oder ab, im Feld `invitations` "
             "(`{{\"gathering\": \"…\", \"answer\": \"accept\" | \"decline\"}}`):"
         ),
+        "invitations_taken": (
+            "**Wozu du zugesagt hast oder selbst einlädst** – eine Zusage nimmst du im Feld "
+            "`invitations` zurück (`\"answer\": \"decline\"`):"
+        ),
+        "hosting_listed": "Du lädst ein: {what} – {when}, Ort: {place}.",
+        "invitations_declined": "**Wozu du abgesagt hast** – umentscheiden kannst du im Feld `invitations`:",
         "weekday_mon": "Montag",
         "weekday_tue": "Dienstag",
         "weekday_wed": "Mittwoch",
@@ -137,6 +143,12 @@ PHRASES: dict[str, dict[str, str]] = {
             "**Invitations to you** – accept or decline in `invitations` "
             "(`{{\"gathering\": \"…\", \"answer\": \"accept\" | \"decline\"}}`):"
         ),
+        "invitations_taken": (
+            "**What you have accepted or are hosting** – take an acceptance back in "
+            "`invitations` (`\"answer\": \"decline\"`):"
+        ),
+        "hosting_listed": "You are inviting: {what} – {when}, place: {place}.",
+        "invitations_declined": "**What you have declined** – change your mind in `invitations`:",
         "weekday_mon": "Monday",
         "weekday_tue": "Tuesday",
         "weekday_wed": "Wednesday",

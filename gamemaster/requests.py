@@ -11,7 +11,7 @@ from dataclasses import replace
 from . import claims, day_memories, news
 from .turns import ReplyRequest, Turn
 from .kinds.heard import listeners
-from .gatherings import engagements, open_invitations, render_invitations
+from .gatherings import declined, engagements, open_invitations, render_invitations
 from .lang import phrase
 from .kinds import all_kinds
 from .library import bible, consult, documents, render as render_library, wants_library
@@ -72,7 +72,7 @@ def since_last_scene(memories: list[Memory], agent: Agent) -> list[Memory]:
 
 def heard_from(exchanges, memories: list[Memory], agent_id: str, invitations: list = ()) -> list[str]:
     """Whose words the prompt shows: the lines said lately, those its memories keep or are
-    (``heard.written_by``), and the hosts of the open invitations it shows."""
+    (``heard.written_by``), and the hosts of the gatherings it lists."""
     kept = {speaker for m in memories for speaker, _ in heard_lines(m.metadata, m.id)}
     written = {written_by(m.metadata, m.id) for m in memories} - {None}
     hosts = {g.host for g in invitations}
@@ -139,12 +139,14 @@ def build_request(
     # library_budget 0 is "no library": no bible either.
     shelf_text, whole = bible(workspace.root, world.language, workspace.warn) if world.library_budget else ("", frozenset())
     invitations = open_invitations(world, agent_id, spec.day)
+    engaged = engagements(world, agent_id, spec.day)
     readings = render_library(excerpts, world.language, whole)
     ctx = PromptContext(
         visible=frozenset(m.id for m in memories),
         hearing=claims.hearing(spec, agent_id, hears_me, names, world.language),
         library_note=library_note(workspace, world, whole),
-        invitations=render_invitations(world.language, world, invitations, names),
+        invitations=render_invitations(world.language, world, invitations, names, engaged,
+                                       declined(world, agent_id, spec.day), agent_id),
         library=readings,
         roster=render_roster(agents),
         bible=shelf_text,
@@ -200,9 +202,9 @@ def build_request(
         news=news.held(recent),
         remembered=frozenset(m.description for m in newest),
         listeners=hears_me,
-        heard_from=heard_from(exchanges, memories, agent_id, invitations),
+        heard_from=heard_from(exchanges, memories, agent_id, invitations + engaged),
         invitations=invitations,
-        engagements=engagements(world, agent_id, spec.day),
+        engagements=engaged,
         roster=names,
         weekday=world.weekday(spec.day),
     )

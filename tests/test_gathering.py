@@ -59,6 +59,31 @@ def test_a_reply_proposing_a_gathering_creates_it_and_each_invitee_remembers_the
     assert gm.world().gatherings[0].accepted() == ["vera", "nami"]
 
 
+def test_a_prompt_lists_what_the_character_accepted_and_hosts_with_ids_so_it_can_take_an_answer_back(gm):
+    pending = open_work_scene(gm)
+    gm.apply_pending({"vera": proposal(gm, pending)})
+    pending, _ = gm.open_next(Force(type="WORK", participants=["nami"]))
+    answer = valid_reply(gm.build_request(pending, 0))
+    answer["invitations"] = [{"gathering": "gathering-001", "answer": "accept"}]
+    gm.apply_pending({"nami": answer})
+    when = "Quittenfest im Innenhof – Tag 001 (Montag, 2. November 2026), Abend, Ort: Innenhof."
+    pending, _ = gm.open_next(Force(type="WORK", participants=["nami", "vera"]))
+    nami, vera = (gm.build_request(pending, turn).prompt for turn in (0, 1))
+    # Accepted: no longer an open invitation, but listed by id with how to take it back.
+    assert "**Einladungen an dich**" not in nami
+    assert "**Wozu du zugesagt hast oder selbst einlädst**" in nami and f"- gathering-001: Vera lädt ein: {when}" in nami
+    assert f"- gathering-001: Du lädst ein: {when}" in vera
+    answer = valid_reply(gm.build_request(pending, 0))
+    answer["invitations"] = [{"gathering": "gathering-001", "answer": "decline"}]
+    gm.apply_pending({"nami": answer, "vera": valid_reply(gm.build_request(pending, 1))})
+    assert gm.world().gatherings[0].answers == {"nami": "declined"}
+    pending, _ = gm.open_next(Force(type="WORK", participants=["nami"]))
+    nami = gm.build_request(pending, 0).prompt
+    assert "**Wozu du zugesagt hast" not in nami
+    assert "**Wozu du abgesagt hast** – umentscheiden kannst du im Feld `invitations`:" in nami
+    assert f"- gathering-001: Vera lädt ein: {when}" in nami
+
+
 def test_inviting_everyone_invites_the_whole_studio_but_the_host(gm):
     pending = open_work_scene(gm)
     gm.apply_pending({"vera": proposal(gm, pending, invite=["alle"])})
