@@ -319,7 +319,8 @@ class World(BaseModel):
     #: Characters of a meeting's transcript shown verbatim in a turn's prompt; earlier turns
     #: are shortened to one line each, so a prompt has a ceiling whatever the meeting's size.
     #: Studio-wide like ``memory_budget``: every kind whose turns follow each other shows one.
-    transcript_budget: Annotated[int, Field(ge=500), at_most(1_000_000, _PROMPT_CHARS)] = 4_000
+    #: Claude speaks about 1,900 characters a turn: this keeps a round of four whole.
+    transcript_budget: Annotated[int, Field(ge=500), at_most(1_000_000, _PROMPT_CHARS)] = 12_000
     #: Characters of library excerpts a prompt may hold (0: no library); studio-wide like
     #: ``memory_budget``: it bounds any kind that ``consults_library``.
     library_budget: Annotated[int, Field(ge=0), at_most(1_000_000, _PROMPT_CHARS)] = 1500

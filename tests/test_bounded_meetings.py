@@ -116,5 +116,5 @@ def test_a_turn_prompt_has_a_ceiling_with_30_long_turns_before_it(gm, monkeypatc
     world_path.write_text(json.dumps(data), encoding="utf-8")
     run_scene(gm, ScriptedBackend([long_turn] * 32), Force(type="MEETING", participants=["vera", "darius"], topic="Türme"))
     first = len(prompts[0])  # the same prompt without any transcript
-    assert len(prompts) == 32 and max(len(p) for p in prompts) < first + 4000 + 400
+    assert len(prompts) == 32 and max(len(p) for p in prompts) < first + gm.world().transcript_budget + 400
     assert "frühere Beiträge sind gekürzt" in prompts[-1]
