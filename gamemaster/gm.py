@@ -40,6 +40,7 @@ class GameMaster:
         #: Where every reply stored is recorded (``--record``); None: where the world setting
         #: ``record`` says, if it names a folder (``recording/``).
         self.recorder = None
+        self._setting_recorder = None
 
     # -- state -------------------------------------------------------------
 
@@ -95,17 +96,20 @@ class GameMaster:
     def _recorder(self, world: World):
         if self.recorder is not None or not world.record:
             return self.recorder
-        from .recording import Recorder, setting_folder
-        return Recorder(setting_folder(self.workspace, world.record), world.studio)
+        # The setting's recorder is made once per folder: each reply would read its manifest again.
+        if self._setting_recorder is None or self._setting_recorder[0] != world.record:
+            from .recording import Recorder, setting_folder
+            self._setting_recorder = (world.record, Recorder(setting_folder(self.workspace, world.record), world.studio))
+        return self._setting_recorder[1]
 
     def begin_recording(self, pending: Pending) -> None:
         """Enter the scene in the recording before anyone answers: a folder that recorded
         another scene under its ref is refused before a reply is asked for, not after."""
         recorder = self._recorder(self.world())
         if recorder is not None:
-            from .recording import scene_entry
+            from .recording import recorded_scene
             with self.workspace.lock:
-                recorder.enter(scene_entry(pending))
+                recorder.enter(recorded_scene(pending))
 
     def _record(self, world: World, pending: Pending, turn: int, raw: str | dict, error: str | None, source) -> None:
         recorder = self._recorder(world)

@@ -15,15 +15,15 @@ from .. import jsontext
 from ..pending import Pending, shown_in_prompt
 from ..problems import GamemasterError
 from ..workspace import Workspace
-from .files import Recorder, Recording, RecordingError, SceneEntry, Source, TurnRecord
+from .files import Recorder, Recording, RecordingError, RecordedScene, Source, TurnRecord
 
-__all__ = ["Recorder", "Recording", "RecordingError", "SceneEntry", "Source", "TurnRecord",
-           "scene_entry", "record_turn", "open_recorder", "setting_folder"]
+__all__ = ["Recorder", "Recording", "RecordingError", "RecordedScene", "Source", "TurnRecord",
+           "recorded_scene", "record_turn", "open_recorder", "setting_folder"]
 
 
-def scene_entry(pending: Pending) -> SceneEntry:
+def recorded_scene(pending: Pending) -> RecordedScene:
     spec = pending.spec
-    return SceneEntry(ref=spec.ref, type=spec.type, participants=spec.participants, topic=spec.topic,
+    return RecordedScene(ref=spec.ref, type=spec.type, participants=spec.participants, topic=spec.topic,
                       forced=getattr(pending.record, "forced", None))
 
 
@@ -52,5 +52,5 @@ def record_turn(recorder: Recorder, workspace: Workspace, pending: Pending, turn
     prompt = prompt_path.read_text(encoding="utf-8") if prompt_path.exists() else ""
     reply = raw if isinstance(raw, str) else jsontext.dumps(raw, ensure_ascii=False)
     shown = shown_in_prompt(workspace, pending, turn)
-    return recorder.write(scene_entry(pending), pending.label(turn), pending.turns[turn], prompt, reply, error, source,
+    return recorder.write(recorded_scene(pending), pending.label(turn), pending.turns[turn], prompt, reply, error, source,
                           sorted(shown) if shown is not None else None)

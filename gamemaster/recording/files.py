@@ -77,7 +77,7 @@ class TurnRecord(BaseModel):
     reply: str
 
 
-class SceneEntry(BaseModel):
+class RecordedScene(BaseModel):
     """``scene.json`` in a recording: the scene's fields as it was opened."""
 
     model_config = ConfigDict(extra="allow", defer_build=True)
@@ -102,12 +102,12 @@ class Recorder:
         self.count = 0
         _claim(root, studio)
 
-    def enter(self, scene: SceneEntry) -> None:
+    def enter(self, scene: RecordedScene) -> None:
         """Enter a scene as it opens; a folder that recorded another scene under its ref (another
         studio, or this one played differently) is refused, not mixed in."""
         _same_scene(self.root / scene.ref / "scene.json", scene)
 
-    def write(self, scene: SceneEntry, label: str, agent: str, prompt: str, reply: str,
+    def write(self, scene: RecordedScene, label: str, agent: str, prompt: str, reply: str,
               error: str | None, source: Source, shown: list[str] | None = None) -> Path:
         """Keep one attempt; returns its file."""
         folder = self.root / scene.ref
@@ -138,11 +138,11 @@ def _claim(root: Path, studio: str) -> None:
     })
 
 
-def _same_scene(path: Path, scene: SceneEntry) -> None:
+def _same_scene(path: Path, scene: RecordedScene) -> None:
     if not path.exists():
         atomic_write_json(path, scene.model_dump(mode="json", exclude_none=True))
         return
-    kept = _read(path, SceneEntry)
+    kept = _read(path, RecordedScene)
     if (kept.type, kept.participants) != (scene.type, scene.participants):
         raise RecordingError(
             f"{path}: this recording already has {kept.ref} as {kept.type} with {', '.join(kept.participants)}, "
@@ -176,9 +176,9 @@ class Recording:
         if not self.turns:
             raise RecordingError(f"{root}: a recording with no turns in it (nothing was answered while it was recording)")
 
-    def scene(self, ref: str) -> SceneEntry | None:
+    def scene(self, ref: str) -> RecordedScene | None:
         path = self.scenes.get(ref)
-        return _read(path, SceneEntry) if path else None
+        return _read(path, RecordedScene) if path else None
 
     def turn(self, ref: str, label: str, attempt: int) -> TurnRecord | None:
         if ref not in self.scenes:
