@@ -20,8 +20,12 @@ from .problems import GamemasterError
 from .workspace import Workspace, find_workspace
 
 SUBAGENT_PREFIX = "character-"
-#: A character reads its prompt and may look at artifacts; it never writes files.
-SUBAGENT_TOOLS = "Read, Glob, Grep"
+#: A character reads its prompt and may look at artifacts; it never writes files. No Glob: ``Grep``
+#: with ``files_with_matches`` lists ``gallery/`` as well, and every tool it has is one more to fence.
+SUBAGENT_TOOLS = "Read, Grep"
+#: Model turns a character subagent may take: reading its prompt and a few artifacts, answering,
+#: and correcting a rejected reply twice fit well inside; a character that loops is stopped.
+SUBAGENT_MAX_TURNS = 12
 
 
 def subagent_name(agent_id: str) -> str:
@@ -55,8 +59,8 @@ def render_subagent(workspace: Workspace, world: World, agent: Agent) -> str:
         },
     ).strip()
     description = (
-        f"{agent.name} ({agent.role}) in {world.studio}. Use for {agent.name}'s reply to a "
-        f"gamemaster scene prompt; pass the prompt from `gamemaster prompt {agent.id}` unchanged."
+        f"{agent.name} ({agent.role}) in {world.studio}. Use for {agent.name}'s turn in a gamemaster "
+        f"scene: pass the turn's `handoff` from `gamemaster next --json` as the prompt, nothing else."
     )
     return (
         "---\n"
@@ -65,6 +69,9 @@ def render_subagent(workspace: Workspace, world: World, agent: Agent) -> str:
         f"description: {json.dumps(description, ensure_ascii=False)}\n"
         f"tools: {SUBAGENT_TOOLS}\n"
         f"model: {json.dumps(agent.model or world.model or 'inherit')}\n"
+        # The Game Master's CLAUDE.md is not the character's business (Claude Code 2.1.330 and newer).
+        "omitClaudeMd: true\n"
+        f"maxTurns: {SUBAGENT_MAX_TURNS}\n"
         "---\n\n"
         f"{body}\n"
     )

@@ -47,7 +47,9 @@ def shipped(mode: str = COMMANDS) -> dict[str, bytes]:
     """Relative path → the bytes the installed toolkit ships for a workspace in ``mode``."""
     if mode == PLUGIN:
         return {"CLAUDE.md": _kinds_listed(bundled_dir("CLAUDE.md")), ".claude/settings.json": workspace_settings(),
-                ".claude/.gitignore": bundled_dir(".claude/.gitignore").read_bytes()}
+                ".claude/.gitignore": bundled_dir(".claude/.gitignore").read_bytes(),
+                # The workspace's fence hook runs through it (the plugin's own copy is in the plugin).
+                ".claude/gamemaster.sh": bundled_dir(".claude/gamemaster.sh").read_bytes()}
     files: dict[str, bytes] = {}
     for name in CLAUDE_CODE_FILES:
         source = bundled_dir(name)

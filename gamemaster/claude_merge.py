@@ -15,7 +15,7 @@ import json
 
 from . import jsontext
 from .claude_files import CLAUDE_MD_ASIDE, install, shipped
-from .claude_plugin import HOOK_COMMAND
+from .claude_plugin import HANDOFF_COMMAND, HOOK_COMMAND
 from .fsio import atomic_write_bytes, dump_json
 from .problems import Problem
 from .workspace import Workspace, bundled_dir
@@ -62,8 +62,8 @@ def _merge(workspace: Workspace, relative: str, ours: dict, mode: str) -> tuple[
     if problem is not None:
         line, reason = problem
         return line, f"{reason}; left as it is, {_unmerged_hint(relative, list(ours), mode)}"
-    if relative == SETTINGS and _runs_reply_hook(theirs):
-        ours = {k: v for k, v in ours.items() if k != "hooks"}  # a second hook would count every rejection twice
+    if relative == SETTINGS:
+        ours = _without_hooks_it_runs(theirs, ours)
     merged = copy.deepcopy(theirs)
     kept = _add(merged, ours)
     if merged == theirs:
@@ -116,6 +116,10 @@ def _add(theirs: dict, ours: dict, prefix: str = "") -> list[str]:
     return kept
 
 
-def _runs_reply_hook(settings: dict) -> bool:
-    hooks = settings.get("hooks")
-    return isinstance(hooks, dict) and HOOK_COMMAND in json.dumps(hooks.get("SubagentStop"))
+def _without_hooks_it_runs(settings: dict, ours: dict) -> dict:
+    """``ours`` without the toolkit's hooks the folder's settings run already: a second reply hook
+    would count every rejection twice, a second handoff would hand the prompt over twice."""
+    hooks = settings.get("hooks") if isinstance(settings.get("hooks"), dict) else {}
+    wanted = {event: groups for event, groups in (ours.get("hooks") or {}).items()
+              if not any(command in json.dumps(hooks.get(event)) for command in (HOOK_COMMAND, HANDOFF_COMMAND))}
+    return {**{k: v for k, v in ours.items() if k != "hooks"}, **({"hooks": wanted} if wanted else {})}

@@ -26,6 +26,13 @@ NAME = "gamemaster"
 SKILLS = ("scene", "day", "brief", "studio", "ask", "report", "who-knows")
 #: What every form of the reply hook runs (through a launcher, so `gamemaster` need not be on PATH).
 HOOK_COMMAND = "hook subagent-stop"
+#: The PreToolUse hook: hands a character its prompt (``Agent``/``Task``) and fences what it reads.
+HANDOFF_COMMAND = "hook pre-tool-use"
+#: The plugin's hook hands prompts over (the Game Master's spawns) ...
+HANDOFF_MATCHER = "Agent|Task"
+#: ... and the workspace's settings fence a character's reading: settings hooks run in an untrusted
+#: folder too, where Claude Code 2.1.330 and newer skip the hooks a subagent file declares (measured).
+FENCE_MATCHER = "Read|Grep|Glob"
 #: The launcher that finds `gamemaster` (see the file): in a workspace and, as ``bin/``, in the plugin.
 LAUNCHER = ".claude/gamemaster.sh"
 PLUGIN_LAUNCHER = "bin/gamemaster.sh"
@@ -68,10 +75,15 @@ def rendered() -> dict[str, bytes]:
             "owner": {"name": "gamemaster"},
             "plugins": [{"name": NAME, "source": "./", "description": "Game Master for a gamemaster studio"}],
         }),
-        "hooks/hooks.json": _json({"hooks": {"SubagentStop": [
-            {"matcher": HOOK_MATCHER,
-             "hooks": [{"type": "command", "command": f"sh {launcher} {HOOK_COMMAND} --from-plugin"}]},
-        ]}}),
+        "hooks/hooks.json": _json({"hooks": {
+            "PreToolUse": [
+                {"matcher": HANDOFF_MATCHER,
+                 "hooks": [{"type": "command", "command": f"sh {launcher} {HANDOFF_COMMAND} --from-plugin"}]},
+            ],
+            "SubagentStop": [
+                {"matcher": HOOK_MATCHER,
+                 "hooks": [{"type": "command", "command": f"sh {launcher} {HOOK_COMMAND} --from-plugin"}]},
+            ]}}),
         ".mcp.json": _json({"mcpServers": {NAME: {"type": "stdio", "command": "sh",
                                                    "args": ["${CLAUDE_PLUGIN_ROOT}/" + PLUGIN_LAUNCHER, "mcp"]}}}),
         PLUGIN_LAUNCHER: bundled_dir(LAUNCHER).read_bytes(),
@@ -99,7 +111,10 @@ def workspace_settings() -> bytes:
     this machine goes into the committed file, so a teammate's clone works the same.
     """
     settings = json.loads(bundled_dir(".claude/settings.json").read_text(encoding="utf-8"))
-    settings.pop("hooks", None)
+    # The plugin brings the reply hook and the handoff; the fence stays with the workspace, so a
+    # plugin installed for every project does not start a process for every file read elsewhere.
+    fence = settings["hooks"]["PreToolUse"]
+    settings["hooks"] = {"PreToolUse": [{**group, "matcher": FENCE_MATCHER} for group in fence]}
     settings.pop("enabledMcpjsonServers", None)  # the plugin's server needs no approval
     allow = settings["permissions"]["allow"]
     settings["permissions"]["allow"] = [a if a != "mcp__gamemaster" else f"mcp__plugin_{NAME}_{NAME}" for a in allow]
@@ -113,11 +128,14 @@ def local_settings() -> dict:
     return {"extraKnownMarketplaces": {MARKETPLACE: {"source": {"source": "directory", "path": str(plugin_dir())}}}}
 
 
-def workspace_runs_own_hook(workspace) -> bool:
-    """Does the workspace's own settings file run the SubagentStop hook (a workspace set up with commands)?"""
+def workspace_runs_own_hook(workspace, event: str = "SubagentStop") -> bool:
+    """Does the workspace's own settings file run the toolkit's hook for ``event`` (a workspace set up with commands)?"""
+    command = HOOK_COMMAND if event == "SubagentStop" else HANDOFF_COMMAND
     try:
         settings = jsontext.loads((workspace.root / ".claude" / "settings.json").read_text(encoding="utf-8"))
-        groups = settings["hooks"]["SubagentStop"]
-        return any(HOOK_COMMAND in str(h.get("command", "")) for g in groups for h in g.get("hooks", []))
+        groups = settings["hooks"][event]
+        if event == "PreToolUse":  # a plugin workspace runs it for the fence only, not for the spawns
+            groups = [g for g in groups if "Agent" in str(g.get("matcher", ""))]
+        return any(command in str(h.get("command", "")) for g in groups for h in g.get("hooks", []))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False

@@ -148,7 +148,7 @@ class GameMaster:
             "day": world.day,
             "scene": world.scene,
             "reflection_threshold": world.reflection_threshold,
-            "pending": pending.describe() if pending else None,
+            "pending": pending.describe(world.language) if pending else None,
             "briefs": [b.model_dump() for b in world.briefs],
             "gatherings": overviews(world, lambda ref: scene_record(self.workspace, ref)),
             "agents": [

@@ -97,6 +97,10 @@ PHRASES: dict[str, dict[str, str]] = {
             "Ändert das deinen Plan für heute? Wenn ja, gib ein neues `plan`-Objekt an."
         ),
         "invalid_reply": "Deine letzte Antwort war ungültig: {error}\nBitte korrigiere sie.",
+        "handoff": (
+            "Dein Zug {turn} in Szene {scene}. Dein Prompt steht in `{path}`: lies ihn (Read) und "
+            "antworte genau so, wie er es verlangt."
+        ),
     },
     "en": {
         "and": "and",
@@ -184,6 +188,7 @@ PHRASES: dict[str, dict[str, str]] = {
             "Does it change your plan for today? If so, give a new `plan` object."
         ),
         "invalid_reply": "Your last reply was invalid: {error}\nPlease correct it.",
+        "handoff": "Your turn {turn} in scene {scene}. Your prompt is in `{path}`: read it (Read) and answer exactly as it asks.",
     },
 }
 

@@ -25,8 +25,9 @@ SceneKindName = Literal[tuple(kind_names())]  # type: ignore[valid-type]
 AgentId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", description="A studio agent id, e.g. 'vera'.")]
 
 INSTRUCTIONS = """Game Master tools for a gamemaster studio. One scene: next_scene, then for each
-turn prompt(agent) -> let that character answer -> submit_reply(agent, reply); when nothing is
-waiting, apply. Never invent a character's reply. recall(agent, query) shows what a character
+waiting turn spawn that character's subagent with the turn's `handoff` (the toolkit gives it the
+prompt; its reply is stored by the hook), or without subagents prompt(agent) -> let that character
+answer -> submit_reply(agent, reply); when nothing is waiting, apply. Never invent a character's reply. recall(agent, query) shows what a character
 remembers about something; ask(agent, question) gives the interview prompt for that character,
 ask(agent, question, answer) takes the character's answer. report builds the studio's logbook
 as a static site and returns the path of its overview page."""
@@ -59,7 +60,7 @@ def build_server(workspace: Workspace) -> MCPServer:
 
         def open_scene():
             pending, opened = gm.open_next(force)
-            return {"opened": opened, **pending.describe()}
+            return {"opened": opened, **pending.describe(gm.world().language)}
 
         return guarded(open_scene)
 

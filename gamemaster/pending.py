@@ -18,6 +18,7 @@ from . import jsontext, scene_files
 from .turns import ReplyRequest
 from .fsio import atomic_write_json, atomic_write_text
 from .ids import SCENE_REF_RE
+from .lang import phrase
 from .models import World
 from .problems import GamemasterError, StateError
 from .records import SceneRecord, UsageCall, UsageFile, read_record
@@ -71,7 +72,13 @@ class Pending:
     def waiting(self) -> list[str]:
         return [self.label(i) for i in self.missing()]
 
-    def describe(self) -> dict:
+    def handoff(self, turn: int, language: str) -> str:
+        """What a Game Master in Claude Code passes the character subagent for ``turn``: a short task
+        naming the prompt file, not the prompt. Claude Code's PreToolUse hook puts the file's text in
+        its place (``claude_fence``); without the hook the character reads the file itself."""
+        return phrase(language, "handoff", turn=self.label(turn), scene=self.spec.ref, path=str(self.prompt_path(turn)))
+
+    def describe(self, language: str = "de") -> dict:
         """The scene as programs see it (``next --json``, ``status --json``, the MCP tools)."""
         return {
             "ref": self.spec.ref,
@@ -81,6 +88,8 @@ class Pending:
             "in_sequence": self.spec.kind.in_sequence,
             "replied": [self.label(i) for i in sorted(self.replies)],
             "waiting": self.waiting(),
+            # Per open turn, what the Game Master hands the character's subagent (CLAUDE.md).
+            "handoff": {self.label(i): self.handoff(i, language) for i in self.missing()},
             "prompts": {self.label(i): str(self.prompt_path(i)) for i in range(len(self.turns)) if self.prompt_path(i).exists()},
             "rejections": rejections(self),
         }

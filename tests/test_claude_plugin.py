@@ -58,13 +58,17 @@ def test_plugin_path_prints_the_folder_claude_loads():
     assert (Path(result.output.strip()) / ".claude-plugin" / "plugin.json").is_file()
 
 
-def test_a_plugin_workspace_has_no_commands_hook_or_mcp_entry_and_enables_the_plugin(tmp_path):
+def test_a_plugin_workspace_has_no_commands_reply_hook_or_mcp_entry_and_enables_the_plugin(tmp_path):
     workspace = init_workspace(tmp_path / "studio", plugin=True)
     root = workspace.root
     assert (root / "CLAUDE.md").is_file()
     assert not (root / ".claude" / "commands").exists() and not (root / ".mcp.json").exists()
     settings = json.loads((root / ".claude" / "settings.json").read_text(encoding="utf-8"))
-    assert "hooks" not in settings
+    # The plugin brings the reply hook and the handoff; the workspace keeps the fence on reads,
+    # run through its own launcher.
+    assert list(settings["hooks"]) == ["PreToolUse"]
+    assert [g["matcher"] for g in settings["hooks"]["PreToolUse"]] == ["Read|Grep|Glob"]
+    assert (root / ".claude" / "gamemaster.sh").is_file()
     assert settings["env"]["CLAUDE_CODE_DISABLE_BACKGROUND_TASKS"] == "1"
     assert settings["enabledPlugins"] == {"gamemaster@gamemaster": True}
     # No path of this machine in the committed settings; this clone's marketplace is local.
@@ -76,7 +80,8 @@ def test_a_plugin_workspace_has_no_commands_hook_or_mcp_entry_and_enables_the_pl
     assert "mcp__plugin_gamemaster_gamemaster" in settings["permissions"]["allow"]
     assert sorted((root / ".claude" / "agents").iterdir())  # the characters stay per workspace
     assert {s.path: s.status for s in states(workspace)} == {
-        "CLAUDE.md": "current", ".claude/settings.json": "current", ".claude/.gitignore": "current"}
+        "CLAUDE.md": "current", ".claude/settings.json": "current", ".claude/.gitignore": "current",
+        ".claude/gamemaster.sh": "current"}
     check = CliRunner().invoke(app, ["--root", str(root), "agents", "sync", "--check"])
     assert check.exit_code == 0, check.output
 

@@ -43,6 +43,8 @@ LAZY_IMPORTS: dict[str, str] = {
     "gamemaster.claude_code": "start-up of the SubagentStop hook, run after every subagent of a session: "
                               "it loads the Game Master only when the subagent was a character with a turn, "
                               "and the prompt templates (and the reply contract) only to write subagent files",
+    "gamemaster.claude_fence": "start-up of every command: the PreToolUse hook's module loads only for "
+                                "`hook pre-tool-use`, which Claude Code runs for each read and spawn",
     "gamemaster.gm": "start-up of `prompt`, `status` and the hook: opening a scene and building a prompt (memory "
                      "selection, the reply contract naming every kind) load only when a prompt is built; taking a reply, "
                      "writing a scene back and the day summary only when they run",

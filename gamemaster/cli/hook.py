@@ -1,4 +1,4 @@
-"""``hook subagent-stop``: the hook Claude Code runs when a character subagent finishes."""
+"""``hook subagent-stop`` and ``hook pre-tool-use``: the hooks Claude Code runs for character subagents."""
 
 from __future__ import annotations
 
@@ -23,6 +23,23 @@ def hook_subagent_stop(
 
     def action(obj: Context):
         answer = subagent_stop_hook(obj.workspace, sys.stdin.read(), from_plugin=from_plugin)
+        if answer is not None:
+            print_json(answer)
+
+    run(ctx, action)
+
+
+@hook_app.command("pre-tool-use")
+def hook_pre_tool_use(
+    ctx: typer.Context,
+    from_plugin: Annotated[bool, typer.Option("--from-plugin", hidden=True,
+                                              help="Run by the plugin: step aside where the workspace has its own hook.")] = False,
+) -> None:
+    """Claude Code's PreToolUse hook: hand a character its prompt file's text; keep its reading to its own mind."""
+    from ..claude_fence import pre_tool_use_hook
+
+    def action(obj: Context):
+        answer = pre_tool_use_hook(obj.workspace, sys.stdin.read(), from_plugin=from_plugin)
         if answer is not None:
             print_json(answer)
 

@@ -59,7 +59,7 @@ def next_scene(
         obj.workspace.check_agents(force.participants, "--with: ")
         pending, opened = gm.open_next(force)
         if as_json:
-            return print_json({"opened": opened, **pending.describe()})
+            return print_json({"opened": opened, **pending.describe(gm.world().language)})
         lines = ["new scene:" if opened else "still pending:"]
         lines += scene_lines(pending.spec, {a.id: a.name for a in gm.agents().values()})
         lines += [

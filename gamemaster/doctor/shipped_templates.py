@@ -50,6 +50,9 @@ SHIPPED: dict[str, dict[str, str]] = {
     "meeting.md": {
         "16898fa11ff7386f69b7cdbaf16f95debdc62a3d3dc3d8d929364913d64504d4": "8ed63de 2026-11-23",
     },
+    "subagent.md": {
+        "df102c74051b80eb89b67c74441046ac477a70d2f65639e808b33c066072351a": "505acb7 2026-11-22",
+    },
     "work.md": {
         "7e9ae97a5648683bfbc69f0e25da82e89eb6e6b412e4598b07786d7abd41dea2": "fad83ad 2026-11-23",
         "4b9007ea18fe5ccc85c016affa97122eb690293d6e2e5d671be3d51bbf3755b8": "8ed63de 2026-11-23",

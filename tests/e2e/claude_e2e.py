@@ -132,7 +132,8 @@ def _install(version: str) -> Path:
 
 def _wrapper(folder: Path) -> Path:
     """A `gamemaster` first on PATH that runs this checkout with this Python (as the Bash tool and
-    the hook do). What each hook run answered is kept in ``hooks.log``, one JSON line per run."""
+    the hook do). What each hook run answered is kept in ``hooks-<hook>.log`` (``hooks-subagent-stop.log``,
+    ``hooks-pre-tool-use.log``), one JSON line per run."""
     folder.mkdir(parents=True, exist_ok=True)
     script = folder / "gamemaster"
     run = f'"{sys.executable}" -m gamemaster "$@"'
@@ -142,7 +143,7 @@ def _wrapper(folder: Path) -> Path:
         f"  out=$({run}); rc=$?\n"
         "  printf '%s\\n' \"$out\"\n"
         f"  printf '%s' \"$out\" | \"{sys.executable}\" -c 'import json,sys; print(json.dumps(sys.stdin.read()))' "
-        f'>> "{folder / "hooks.log"}"\n'
+        f'>> "{folder}/hooks-$2.log"\n'
         "  exit $rc\n"
         "fi\n"
         f"exec {run}\n", encoding="utf-8")
@@ -151,7 +152,7 @@ def _wrapper(folder: Path) -> Path:
 
 
 def _hook_answers(tmp_path: Path) -> list[str]:
-    log = tmp_path / "bin" / "hooks.log"
+    log = tmp_path / "bin" / "hooks-subagent-stop.log"
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
 
 
@@ -178,6 +179,7 @@ def _run_claude(tmp_path: Path, unshare: list[str], claude: Path, workspace, pro
         pytest.fail(f"run_inside.py failed: {_tail(exc.stdout)}\n{_tail(exc.stderr, 3000)}")
     result = json.loads(out.read_text(encoding="utf-8"))
     result["hook_answers"] = _hook_answers(tmp_path)
+    result["version"] = claude.parent.parent.parent.name
     kinds = [r.get("kind") for r in result["requests"]]
     tools = next((r["body"].get("tools") or [] for r in result["requests"] if r.get("kind") == "game_master"), [])
     spawn = next(({"name": t["name"], "fields": sorted(t.get("input_schema", {}).get("properties", {}))}
@@ -242,11 +244,43 @@ def _assert_played(workspace, result: dict, before: dict[str, int], scenes: int,
     for call in applies:
         assert "is already applied" in handed_back.get(call["id"], ""), handed_back.get(call["id"])
     _assert_kept_what_the_fake_wrote(workspace, written[-(scenes if played is None else played):])
+    _assert_lean_and_fenced(result)
     summary = json.loads(result["stdout"])
     assert summary.get("is_error") is False, summary
     validate = subprocess.run([sys.executable, "-m", "gamemaster", "--root", str(workspace.root), "validate"],
                               capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert validate.returncode == 0, validate.stdout + validate.stderr
+
+
+#: The first Claude Code whose subagent files may set ``omitClaudeMd`` (found by installing releases).
+OMITS_CLAUDE_MD = (2, 1, 271)
+GAME_MASTER_MARK = "You are the Game Master of this studio"
+#: The scene prompt's answer format (as ``fake_character.REPLY_REF``): what only a real prompt holds.
+PROMPT_MARK = "Antworte mit `\"agent\": "
+
+
+def _version(result: dict) -> tuple[int, ...]:
+    return tuple(int(p) for p in result["version"].split(".") if p.isdigit())
+
+
+def _assert_lean_and_fenced(result: dict) -> None:
+    """The Game Master handed each character a short task, never a prompt; the character got its
+    prompt all the same, from the toolkit (the PreToolUse hook) as its first message; and no
+    character saw the Game Master's CLAUDE.md where Claude Code can leave it out."""
+    calls = [b for r in result["requests"] if str(r.get("kind", "")).startswith("game_master")  # Bash or MCP
+             for b in r["answer"] if b["type"] == "tool_use"]
+    spawns = [c for c in calls if c["name"] in ("Agent", "Task") and c["input"]["subagent_type"].startswith("character-")]
+    assert spawns
+    for call in spawns:
+        assert len(call["input"]["prompt"]) < 400 and PROMPT_MARK not in call["input"]["prompt"], call["input"]
+    characters = [r for r in result["requests"] if r.get("kind") == "character"]
+    for request in characters:
+        first = request["body"]["messages"][0]
+        assert PROMPT_MARK in json.dumps(first, ensure_ascii=False).replace('\\"', '"'), \
+            f"a character's first message is not its prompt: {json.dumps(first, ensure_ascii=False)[:600]}"
+        if _version(result) >= OMITS_CLAUDE_MD:
+            seen = json.dumps([request["body"].get("system"), request["body"]["messages"]], ensure_ascii=False)
+            assert GAME_MASTER_MARK not in seen, "a character was given the Game Master's CLAUDE.md"
 
 
 def _descriptions(workspace, agent: str) -> list[str]:
@@ -301,6 +335,7 @@ def _assert_scenes_written(workspace, before: dict[str, int], result: dict, scen
         assert _lines(workspace.memories_dir / f"{agent}.jsonl") > before[agent], f"no memory written for {agent}"
         assert any(f"gamemaster rejected {agent}'s reply" in json.dumps(r["body"]["messages"], ensure_ascii=False)
                    for r in characters), f"the hook's rejection never reached {agent}"
+    _assert_lean_and_fenced(result)
     validate = subprocess.run([sys.executable, "-m", "gamemaster", "--root", str(workspace.root), "validate"],
                               capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert validate.returncode == 0, validate.stdout + validate.stderr

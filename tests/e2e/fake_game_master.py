@@ -1,9 +1,9 @@
 """The fake API's Game Master: a script that plays a scene (or a day) the way CLAUDE.md and the
 slash commands tell a model to, from nothing but the conversation Claude Code sends.
 
-Through Bash: ``gamemaster next --json``; in parallel scenes every prompt, then every character at
-once; in a MEETING or ENCOUNTER prompt and character turn by turn; then ``gamemaster apply``; for
-``/day`` until the day is closed. Through the MCP tools (``game_master_mcp``) the same. Options
+Through Bash: ``gamemaster next --json``; in parallel scenes every character at once, in a MEETING
+or ENCOUNTER turn by turn, each spawned with its turn's ``handoff`` (never the prompt: the
+PreToolUse hook hands that over); then ``gamemaster apply``; for ``/day`` until the day is closed. Through the MCP tools (``game_master_mcp``) the same. Options
 (set by ``run_inside.main``) make it misbehave the ways a real model may: ask for background
 subagents, try to write into ``state/``, or meet a character whose reply is rejected twice.
 """
@@ -150,8 +150,8 @@ def _probes(uses: list[dict]) -> list[dict] | None:
 def game_master(body: dict) -> list[dict]:
     """The next step of the scripted Game Master, from what the conversation already holds.
 
-    A scene: `gamemaster next --json`; in parallel scenes every prompt, then every character at
-    once; in a MEETING prompt and character turn by turn; then `gamemaster apply`. For `/day`
+    A scene: `gamemaster next --json`; in parallel scenes every character at once, in a MEETING
+    turn by turn, each with its handoff; then `gamemaster apply`. For `/day`
     (the prompt names the day) it goes on until `apply` reports the day closed.
     """
     messages = body.get("messages") or []
@@ -177,23 +177,19 @@ def game_master(body: dict) -> list[dict]:
         if WHOLE_DAY and "day closed" not in said:
             return [_bash("gamemaster next --json")]
         return [{"type": "text", "text": f"Die Szene {scene.get('ref')} ist geschrieben."}]
-    prompts = [u for u in steps if _command(u).startswith("gamemaster prompt ")]
     spawned = [u for u in steps if u.get("name") in SUBAGENT_TOOL_NAMES]
-    # `waiting` names the open turns as "03-vera"; a resumed scene may have some replies already.
-    open_turns = [label.split("-", 1)[1] for label in scene.get("waiting") or []]
+    # `waiting` names the open turns as "03-vera" (a resumed scene may have some replies already);
+    # `handoff` the short task each one's subagent is given (CLAUDE.md), never the prompt itself.
+    labels = scene.get("waiting") or []
+    handoff = scene.get("handoff") or {}
+    waiting = [label.split("-", 1)[1] for label in labels]
     if scene.get("in_sequence"):
-        if len(spawned) < len(open_turns):
-            speaker = open_turns[len(spawned)]
-            if len(prompts) == len(spawned):
-                return [_bash(f"gamemaster prompt {speaker}")]
-            return [_spawn(agent_tool, speaker, results.get(prompts[-1]["id"], ""))]
+        if len(spawned) < len(labels):
+            label = labels[len(spawned)]
+            return [_spawn(agent_tool, label.split("-", 1)[1], handoff[label])]
         return [_bash("gamemaster apply")]
-    waiting = open_turns
-    if not prompts:
-        return [_bash(f"gamemaster prompt {p}") for p in waiting]
     if not spawned:
-        by_agent = {_command(u).split()[2]: u for u in prompts}
-        return [_spawn(agent_tool, p, results.get(by_agent[p]["id"], "")) for p in waiting]
+        return [_spawn(agent_tool, label.split("-", 1)[1], handoff[label]) for label in labels]
     if STUBBORN & set(waiting):
         # CLAUDE.md: a turn rejected twice (`pending.rejections` in `status --json`): ask the
         # Creative Director, leave the scene pending.
@@ -215,8 +211,8 @@ def _has_mcp(body: dict) -> bool:
 
 
 def game_master_mcp(body: dict) -> list[dict]:
-    """The scripted Game Master through the MCP tools only (no Bash): next_scene, every prompt,
-    every character at once (turn by turn in sequence), then apply; for a day until it is closed."""
+    """The scripted Game Master through the MCP tools only (no Bash): next_scene, every character
+    at once with its handoff (turn by turn in sequence), then apply; for a day until it is closed."""
     messages = body.get("messages") or []
     uses = _tool_uses(messages)
     results = _tool_results(messages)
@@ -243,25 +239,14 @@ def game_master_mcp(body: dict) -> list[dict]:
         if WHOLE_DAY and '"day_summary": null' in said.replace('"day_summary":null', '"day_summary": null'):
             return [_mcp("next_scene")]
         return [{"type": "text", "text": f"Die Szene {scene.get('ref')} ist geschrieben."}]
-    prompts = [u for u in steps if u.get("name") == MCP_PREFIX + "prompt"]
     spawned = [u for u in steps if u.get("name") in SUBAGENT_TOOL_NAMES]
-    open_turns = [label.split("-", 1)[1] for label in scene.get("waiting") or []]
-
-    def prompt_of(use: dict) -> str:
-        text = results.get(use["id"], "")
-        wrapped = _json_in(text)  # a tool returning a string may come back as {"result": "..."}
-        return wrapped["result"] if isinstance(wrapped, dict) and isinstance(wrapped.get("result"), str) else text
-
+    labels = scene.get("waiting") or []
+    handoff = scene.get("handoff") or {}
     if scene.get("in_sequence"):
-        if len(spawned) < len(open_turns):
-            speaker = open_turns[len(spawned)]
-            if len(prompts) == len(spawned):
-                return [_mcp("prompt", agent=speaker)]
-            return [_spawn(agent_tool, speaker, prompt_of(prompts[-1]))]
+        if len(spawned) < len(labels):
+            label = labels[len(spawned)]
+            return [_spawn(agent_tool, label.split("-", 1)[1], handoff[label])]
         return [_mcp("apply")]
-    if not prompts:
-        return [_mcp("prompt", agent=p) for p in open_turns]
     if not spawned:
-        by_agent = {u["input"]["agent"]: u for u in prompts}
-        return [_spawn(agent_tool, p, prompt_of(by_agent[p])) for p in open_turns]
+        return [_spawn(agent_tool, label.split("-", 1)[1], handoff[label]) for label in labels]
     return [_mcp("apply")]

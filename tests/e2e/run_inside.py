@@ -9,11 +9,13 @@ The fake plays a scripted Game Master (``fake_game_master.py``) and the characte
 character's first answer is prose (invalid); once the SubagentStop hook's rejection has
 reached it, and from then on, it answers a reply written by hand from its prompt
 (``fake_character.py``), never one built by the project's own players. A character named
-with ``--stubborn`` answers prose every time.
+with ``--stubborn`` answers prose every time; with ``--peek`` each first tries to read what is
+not its own. A character handed only the task that names its prompt file reads that file.
 
 Usage: run_inside.py --claude PATH --workspace DIR --bin DIR --home DIR --out FILE [--timeout S]
        [--prompt /scene] [--claude-arg ARG]... [--trust] [--interactive --answer DIALOG=KEYS]
        [--mcp] [--hide-gamemaster] [--background] [--probe-writes] [--general-purpose] [--stubborn AGENT]
+       [--peek]
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import argparse
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -37,6 +40,10 @@ from fake_game_master import (  # noqa: F401
 )
 from tmux_session import MCP_DIALOG, PERMISSION_PROMPT, TRUST_DIALOG, run_interactive  # noqa: F401
 
+#: The handoff the Game Master passes a character: its turn label (agent) and prompt file.
+HANDOFF = re.compile(r"Dein Zug \d+-([a-z][a-z0-9_]*) in Szene \S+\. Dein Prompt steht in `([^`]+)`")
+#: Characters try to read what is not theirs before answering (``--peek``).
+PEEK = False
 REQUESTS: list[dict] = []
 _ids = itertools.count(1)
 _lock = threading.Lock()
@@ -47,12 +54,31 @@ MCP_MODE = False
 
 # --- the characters ------------------------------------------------------------------------
 
+def _peeks() -> list[dict]:
+    """What a curious character tries first (``--peek``): every other mind in the studio, the
+    world file, and a search with no path; and, as a control, its own stream (allowed)."""
+    state = os.path.join(script.WORKSPACE, "state")
+    calls = [{"type": "tool_use", "name": "Read", "input": {"file_path": os.path.join(state, "memories", name)}}
+             for name in sorted(os.listdir(os.path.join(state, "memories"))) if name.endswith(".jsonl")]
+    calls.append({"type": "tool_use", "name": "Read", "input": {"file_path": os.path.join(state, "world.json")}})
+    calls.append({"type": "tool_use", "name": "Grep", "input": {"pattern": "importance", "output_mode": "content"}})
+    calls.append({"type": "tool_use", "name": "Glob", "input": {"pattern": "state/**/*.jsonl"}})
+    return calls
+
+
 def character(body: dict) -> list[dict]:
     """A character subagent: prose the first time (the hook must reject it), then the reply
-    ``fake_character`` writes from the prompt; a stubborn one prose every time."""
+    ``fake_character`` writes from the prompt; a stubborn one prose every time. Handed only the
+    task naming its prompt file (no hook replaced it), it reads that file first."""
     messages = body.get("messages") or []
     everything = "\n".join(_text_of(m.get("content")) for m in messages)
+    handed = HANDOFF.search(everything)
+    if PEEK and (handed or REPLY_REF.search(everything)) and not _tool_uses(messages):
+        return _peeks()
     match = REPLY_REF.search(everything)
+    if not match and handed and not any(u.get("input", {}).get("file_path") == handed.group(2)
+                                        for u in _tool_uses(messages)):
+        return [{"type": "tool_use", "name": "Read", "input": {"file_path": handed.group(2)}}]
     if not match:
         return [{"type": "text", "text": "Ich weiß nicht, worum es geht."}]
     agent = match.group(1)
@@ -73,8 +99,8 @@ def classify(body: dict) -> str:
         return "game_master_mcp"
     if _subagent_tool(body) and _has_bash(body):
         return "game_master"
-    if REPLY_REF.search("\n".join(_text_of(m.get("content")) for m in body.get("messages") or [])) and \
-            "Du spielst" in _system_text(body):
+    asked_text = "\n".join(_text_of(m.get("content")) for m in body.get("messages") or [])
+    if (REPLY_REF.search(asked_text) or HANDOFF.search(asked_text)) and "Du spielst" in _system_text(body):
         return "character"
     return "other"
 
@@ -222,8 +248,10 @@ def main() -> int:
     parser.add_argument("--general-purpose", action="store_true",
                         help="the Game Master runs a general-purpose subagent before the scene")
     parser.add_argument("--stubborn", action="append", default=[], help="a character that answers prose every time")
+    parser.add_argument("--peek", action="store_true",
+                        help="each character first tries to read every memory stream, the world file and the whole workspace")
     args = parser.parse_args()
-    global MCP_MODE
+    global MCP_MODE, PEEK
     WORKSPACE = os.path.realpath(args.workspace)
     script.WORKSPACE = WORKSPACE
     script.WHOLE_DAY = args.prompt.rstrip().endswith("day")
@@ -232,6 +260,7 @@ def main() -> int:
     script.STUBBORN = set(args.stubborn)
     script.GENERAL_PURPOSE = args.general_purpose
     MCP_MODE = args.mcp
+    PEEK = args.peek
     config: dict = {}
     if args.trust:
         # What accepting the trust dialog once writes into the user's ~/.claude.json.

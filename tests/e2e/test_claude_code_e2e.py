@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -43,11 +44,16 @@ def test_whole_day_in_an_untrusted_folder(tmp_path, unshare, version):
     claude = _install(version)
     workspace = _two_characters(tmp_path)
     before = _memory_counts(workspace)
-    result = _run_claude(tmp_path, unshare, claude, workspace, prompt="/day", timeout=240)
+    result = _run_claude(tmp_path, unshare, claude, workspace, prompt="/day", timeout=300, inside_args=("--peek",))
     scenes = len(list(workspace.scenes.glob("day-001/scene-*/scene.json")))
     assert scenes >= 4, scenes
     _assert_played(workspace, result, before, scenes=scenes)
     assert (workspace.scenes / "day-001" / "summary.md").is_file()
+    # In every scene each character first tried to read the other's stream and the world: refused.
+    for agent, reads in _character_reads(result).items():
+        others = [text for (tool, target), text in reads.items()
+                  if tool == "Read" and target.endswith(".jsonl") and not target.endswith(f"/{agent}.jsonl")]
+        assert others and all("may read only its own prompt and memories" in t for t in others), (agent, others)
 
 
 @pytest.mark.parametrize("kind", ["MEETING", "ENCOUNTER"])
@@ -97,7 +103,9 @@ def test_scene_through_the_plugin(tmp_path, unshare, setup):
         assert not (claude_dir / "commands").exists()
         committed = json.loads((claude_dir / "settings.json").read_text(encoding="utf-8"))
         local = json.loads((claude_dir / "settings.local.json").read_text(encoding="utf-8"))
-        assert "hooks" not in committed and "extraKnownMarketplaces" not in committed, committed
+        # The plugin brings the reply hook and the handoff; the workspace keeps only the fence.
+        assert list(committed["hooks"]) == ["PreToolUse"] and "extraKnownMarketplaces" not in committed, committed
+        assert [g["matcher"] for g in committed["hooks"]["PreToolUse"]] == ["Read|Grep|Glob"], committed
         assert committed["enabledPlugins"] == {"gamemaster@gamemaster": True}, committed
         assert str(plugin_dir()) not in json.dumps(committed)
         assert local == {"extraKnownMarketplaces": {"gamemaster": {
@@ -115,3 +123,56 @@ def test_scene_through_the_plugin(tmp_path, unshare, setup):
         else:
             assert f"gamemaster:{skill}" in offered, f"skill gamemaster:{skill} not offered to the model"
     _assert_played(workspace, result, before, scenes=1)
+
+
+@pytest.mark.parametrize("trust", [False, True], ids=["untrusted", "trusted"])
+@pytest.mark.parametrize("version", VERSIONS)
+def test_a_character_reads_only_its_own_mind(tmp_path, unshare, version, trust):
+    """Each character first tries to read every memory stream, the world file, and to search the
+    whole workspace (``--peek``): another's stream, the world and the searches are refused with
+    the fence's reason and none of their text reaches it; its own stream it may read. The scene
+    plays all the same."""
+    claude = _install(version)
+    workspace = _two_characters(tmp_path)
+    for agent in ("emre", "vera"):  # a memory each, so a stream that leaked would show it
+        done = subprocess.run([sys.executable, "-m", "gamemaster", "--root", str(workspace.root), "brief",
+                               f"GEHEIM-{agent}: nur {agent} weiß davon.", "--to", agent],
+                              capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert done.returncode == 0, done.stderr
+    before = _memory_counts(workspace)
+    result = _run_claude(tmp_path, unshare, claude, workspace, trust=trust, inside_args=("--peek",),
+                         prompt="/scene" if not trust else "Spiel die nächste Szene, wie es in CLAUDE.md steht.")
+    _assert_played(workspace, result, before, scenes=1)
+    tried = _character_reads(result)
+    for agent, other in (("emre", "vera"), ("vera", "emre")):
+        reads = tried[agent]
+        own = next(text for (tool, target), text in reads.items() if target.endswith(f"memories/{agent}.jsonl"))
+        assert f"GEHEIM-{agent}" in own, f"{agent} could not read its own stream: {own[:300]}"
+        for (tool, target), text in reads.items():
+            if target.endswith(f"memories/{agent}.jsonl"):
+                continue
+            assert f"GEHEIM-{other}" not in text and '"studio"' not in text, (agent, tool, target, text[:300])
+            if tool == "Glob":  # not among a character's tools
+                assert "memories/" not in text and "No such tool" in text, (agent, tool, target, text[:300])
+            else:
+                assert "may read only its own prompt and memories" in text, (agent, tool, target, text[:300])
+        assert {tool for tool, _ in reads} == {"Read", "Grep", "Glob"}, reads.keys()
+
+
+def _character_reads(result: dict) -> dict[str, dict[tuple[str, str], str]]:
+    """Per character: (tool, what it named) → what Claude Code handed back, for its Read, Grep, Glob."""
+    out: dict[str, dict[tuple[str, str], str]] = {}
+    for request in (r for r in result["requests"] if r.get("kind") == "character"):
+        messages = request["body"]["messages"]
+        found = re.search(r'Antworte mit `\\?"agent\\?": \\?"([a-z_]+)', json.dumps(messages, ensure_ascii=False))
+        if not found:
+            continue
+        uses = {b["id"]: b for m in messages if m["role"] == "assistant" and isinstance(m["content"], list)
+                for b in m["content"] if b.get("type") == "tool_use"}
+        for m in messages:
+            for b in m["content"] if m["role"] == "user" and isinstance(m["content"], list) else []:
+                if b.get("type") == "tool_result" and b.get("tool_use_id") in uses:
+                    use = uses[b["tool_use_id"]]
+                    named = use["input"].get("file_path") or use["input"].get("path") or use["input"].get("pattern")
+                    out.setdefault(found.group(1), {})[(use["name"], named)] = json.dumps(b.get("content"), ensure_ascii=False)
+    return out

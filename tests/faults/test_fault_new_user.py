@@ -208,7 +208,9 @@ def test_init_keeps_a_users_claude_files_merges_settings_and_mcp_and_says_so(tmp
     assert settings["env"] == {"MEIN_SCHALTER": "1", **ours["env"]}
     assert settings["permissions"]["allow"] == ["Bash(make:*)", *ours["permissions"]["allow"]]
     assert settings["permissions"]["deny"] == ours["permissions"]["deny"]
-    assert settings["hooks"]["PreToolUse"] == [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo pre"}]}]
+    # The user's own PreToolUse hook stays, and the toolkit's (handoff and fence) is added after it.
+    assert settings["hooks"]["PreToolUse"] == [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo pre"}]},
+                                               *ours["hooks"]["PreToolUse"]]
     assert settings["hooks"]["SubagentStop"] == ours["hooks"]["SubagentStop"]
 
     servers = fk.read_json(target / ".mcp.json")["mcpServers"]
