@@ -121,12 +121,7 @@ def subagent_stop_hook(workspace: Workspace, event: str, from_plugin: bool = Fal
 
     ``from_plugin``: the plugin's hook, which steps aside where the workspace runs its own.
     """
-    try:
-        payload = jsontext.loads(event or "{}")
-    except jsontext.JSONDecodeError as exc:
-        raise GamemasterError(f"hook input is not JSON: {exc.msg}") from None
-    if not isinstance(payload, dict):
-        raise GamemasterError("hook input is not a JSON object")
+    payload = hook_event(event)
     found = hook_workspace(workspace.root, payload)
     if found is None:
         if str(payload.get("agent_type") or "").startswith(SUBAGENT_PREFIX):
@@ -140,6 +135,17 @@ def subagent_stop_hook(workspace: Workspace, event: str, from_plugin: bool = Fal
     from .gm import GameMaster
 
     return handle_subagent_stop(GameMaster(found), payload)
+
+
+def hook_event(event: str) -> dict:
+    """The JSON object Claude Code hands a hook on standard input."""
+    try:
+        payload = jsontext.loads(event or "{}")
+    except jsontext.JSONDecodeError as exc:
+        raise GamemasterError(f"hook input is not JSON: {exc.msg}") from None
+    if not isinstance(payload, dict):
+        raise GamemasterError("hook input is not a JSON object")
+    return payload
 
 
 def hook_workspace(root: Path, payload: dict) -> Workspace | None:
@@ -183,7 +189,10 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
         except GamemasterError as exc:
             return {"systemMessage": f"{agent_id}'s answer was not stored: {exc}"}
         key = pending.prompt_path(turn).stem  # "vera", or "03-vera" in a MEETING
+        unseen = _prompt_unseen(payload.get("agent_transcript_path"), pending.prompt_path(turn), gm.workspace)
         try:
+            if unseen:
+                raise ReplyError(agent_id, [unseen])
             gm.store_reply(pending, turn, message or "", _hook_source(gm, agent_id))
         except ReplyError as exc:
             reason = "; ".join(exc.problems)
@@ -246,21 +255,54 @@ def _is_interview_answer(message: str | None) -> bool:
     return isinstance(data, dict) and "answer" in data and "scene" not in data
 
 
-def _last_assistant_text(transcript_path: object) -> str | None:
-    """The last assistant text in a subagent transcript (JSONL), for hooks without the message field."""
+def _messages(transcript_path: object) -> list[dict] | None:
+    """The messages of a subagent transcript (JSONL), in order; None where it cannot be read."""
     if not isinstance(transcript_path, str) or not transcript_path:
         return None
     try:
         lines = Path(transcript_path).read_text(encoding="utf-8").splitlines()
     except (OSError, ValueError):
         return None
-    for line in reversed(lines):
+    messages = []
+    for line in lines:
         try:
             entry = jsontext.loads(line)
         except ValueError:
             continue
         message = entry.get("message") if isinstance(entry, dict) else None
-        if not isinstance(message, dict) or message.get("role") != "assistant":
+        if isinstance(message, dict) and message.get("role") in ("user", "assistant"):
+            messages.append(message)
+    return messages
+
+
+def _prompt_unseen(transcript_path: object, prompt_path: Path, workspace: Workspace) -> str | None:
+    """Why the reply cannot be taken if the character never had its prompt: not handed to it as its
+    task (the PreToolUse hook puts the file's text there) and not read with ``Read``. None where it
+    had it, or where the transcript cannot tell (then the reply is judged on its own)."""
+    messages = _messages(transcript_path)
+    if not messages or not prompt_path.is_file():
+        return None
+    prompt = prompt_path.read_text(encoding="utf-8").strip()
+    first = messages[0].get("content")
+    texts = [first] if isinstance(first, str) else [
+        b.get("text") for b in first or [] if isinstance(b, dict) and b.get("type") == "text"]
+    if messages[0].get("role") == "user" and any(isinstance(t, str) and t.strip() == prompt for t in texts):
+        return None
+    wanted = os.path.realpath(prompt_path)
+    for message in messages:
+        for block in message.get("content") if isinstance(message.get("content"), list) else []:
+            if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("name") == "Read":
+                given = (block.get("input") or {}).get("file_path")
+                if isinstance(given, str) and os.path.realpath(os.path.join(workspace.root, given)) == wanted:
+                    return None
+    return (f"prompt: the reply was written without it; read {workspace.rel(prompt_path)} "
+            "(Read) and answer as it asks")
+
+
+def _last_assistant_text(transcript_path: object) -> str | None:
+    """The last assistant text in a subagent transcript (JSONL), for hooks without the message field."""
+    for message in reversed(_messages(transcript_path) or []):
+        if message.get("role") != "assistant":
             continue
         content = message.get("content")
         if isinstance(content, str):

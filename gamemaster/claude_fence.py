@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 
 from . import jsontext
-from .claude_code import SUBAGENT_PREFIX, agent_for_subagent, hook_workspace
+from .claude_code import SUBAGENT_PREFIX, agent_for_subagent, hook_event, hook_workspace
 from .problems import GamemasterError
 from .workspace import Workspace
 
@@ -42,12 +42,7 @@ OPEN_FOLDERS = ("gallery", "library")
 def pre_tool_use_hook(workspace: Workspace, event: str, from_plugin: bool = False) -> dict | None:
     """What ``gamemaster hook pre-tool-use`` prints for one event (``event``, its JSON text); None
     lets the call go on as Claude Code would without the hook."""
-    try:
-        payload = jsontext.loads(event or "{}")
-    except jsontext.JSONDecodeError as exc:
-        raise GamemasterError(f"hook input is not JSON: {exc.msg}") from None
-    if not isinstance(payload, dict):
-        raise GamemasterError("hook input is not a JSON object")
+    payload = hook_event(event)
     tool = payload.get("tool_name")
     tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
     caller = str(payload.get("agent_type") or "")

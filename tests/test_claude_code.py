@@ -107,18 +107,43 @@ def test_other_subagents_pass_silently(cli, arrival):
     assert hook(cli, stop_event("general-purpose", "{}")) is None
 
 
+def _transcript(path, *messages) -> str:
+    path.write_text("".join(json.dumps({"type": m["role"], "message": m}, ensure_ascii=False) + "\n" for m in messages),
+                    encoding="utf-8")
+    return str(path)
+
+
 def test_the_reply_can_come_from_the_subagent_transcript(workspace, cli, arrival, tmp_path):
-    _, replies = arrival
-    transcript = tmp_path / "agent.jsonl"
-    transcript.write_text(
-        json.dumps({"type": "user", "message": {"role": "user", "content": "Prompt"}}) + "\n"
-        + json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [
-            {"type": "text", "text": json.dumps(replies["leo"], ensure_ascii=False)}]}}) + "\n",
-        encoding="utf-8",
-    )
-    event = stop_event("character-leo", "", agent_transcript_path=str(transcript))
+    gm, replies = arrival
+    transcript = _transcript(tmp_path / "agent.jsonl", {"role": "user", "content": gm.prompt_text("leo")},
+                             {"role": "assistant", "content": [
+                                 {"type": "text", "text": json.dumps(replies["leo"], ensure_ascii=False)}]})
+    event = stop_event("character-leo", "", agent_transcript_path=transcript)
     del event["last_assistant_message"]
     assert hook(cli, event) is None
+    assert stored(workspace, "04-leo.json")["agent"] == "leo"
+
+
+def test_a_reply_written_without_the_prompt_is_sent_back_to_read_it(workspace, cli, arrival, tmp_path):
+    """The character got only the handoff (no hook replaced it) and answered without reading the
+    file: its reply, valid as it may look, was not written from its prompt."""
+    gm, replies = arrival
+    handoff = gm.pending().handoff(gm.pending().turn_of("leo"), "de")
+    reply = json.dumps(replies["leo"], ensure_ascii=False)
+    unread = _transcript(tmp_path / "unread.jsonl", {"role": "user", "content": handoff},
+                         {"role": "assistant", "content": [{"type": "text", "text": reply}]})
+    answer = hook(cli, stop_event("character-leo", reply, agent_transcript_path=unread))
+    assert answer["decision"] == "block"
+    assert "prompt: the reply was written without it; read scenes/day-001/scene-01/prompts/leo.md" in answer["reason"]
+    assert stored(workspace, "04-leo.json") is None
+    # Read, then answered: taken.
+    path = str(workspace.scenes / "day-001" / "scene-01" / "prompts" / "leo.md")
+    read = _transcript(tmp_path / "read.jsonl", {"role": "user", "content": handoff},
+                       {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Read",
+                                                          "input": {"file_path": path}}]},
+                       {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "…"}]},
+                       {"role": "assistant", "content": [{"type": "text", "text": reply}]})
+    assert hook(cli, stop_event("character-leo", reply, agent_transcript_path=read)) is None
     assert stored(workspace, "04-leo.json")["agent"] == "leo"
 
 

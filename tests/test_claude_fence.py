@@ -202,3 +202,26 @@ def test_character_files_keep_the_game_masters_instructions_out_and_bound_the_tu
     head = text.split("---", 2)[1]
     assert "\nomitClaudeMd: true\n" in head and re.search(r"\nmaxTurns: \d+\n", head)
     assert "\ntools: Read, Grep\n" in head
+
+
+def test_claude_given_only_the_handoff_read_its_prompt_and_its_reply_is_taken(workspace, cli, arrival):
+    """tests/fixtures/claude_handoff: Claude, handed only the handoff, read the prompt file it names
+    and answered; the same turn of a fresh bundled studio still gets that handoff and takes the reply."""
+    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "claude_handoff")
+    handoff = open(os.path.join(fixture, "handoff.txt"), encoding="utf-8").read().strip()
+    assert arrival["handoff"]["07-vera"] == handoff.replace("<workspace>", str(workspace.root))
+    reply = open(os.path.join(fixture, "vera.reply.txt"), encoding="utf-8").read()
+    stored = cli("reply", "vera", "-", input=reply)
+    assert stored.exit_code == 0, stored.output
+    kept = json.loads((workspace.scenes / "day-001" / "scene-01" / "replies" / "07-vera.json").read_text(encoding="utf-8"))
+    assert kept["agent"] == "vera" and kept["plan"]["text"]
+
+
+def test_claude_as_game_master_handed_each_character_its_handoff_word_for_word(workspace, arrival):
+    """tests/fixtures/claude_handoff/game_master_calls.json: Claude as the Game Master, shown CLAUDE.md,
+    /scene and `next --json`, spawned every open turn at once with exactly its handoff."""
+    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "claude_handoff", "game_master_calls.json")
+    calls = json.loads(open(fixture, encoding="utf-8").read().replace("<workspace>", str(workspace.root)))
+    assert [c["input"]["subagent_type"] for c in calls] == [f"character-{l.split('-', 1)[1]}" for l in arrival["waiting"]]
+    assert [c["input"]["prompt"] for c in calls] == [arrival["handoff"][label] for label in arrival["waiting"]]
+    assert all(c["tool"] == "Agent" and c["input"]["run_in_background"] is False for c in calls)
