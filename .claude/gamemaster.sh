@@ -16,4 +16,7 @@ for python in "$project/.venv/bin/python" python3; do
     if "$python" -c "import gamemaster" >/dev/null 2>&1; then exec "$python" -m gamemaster "$@"; fi
 done
 echo "gamemaster not found: activate its environment, set GAMEMASTER_PYTHON, or run \`gamemaster agents sync\` in $project once" >&2
+# The workspace's fence on a character's reads fails closed: exit 2 refuses the call. The plugin's
+# handoff (--from-plugin) runs in every project and fails open, as any other hook.
+if [ "$1" = hook ] && [ "$2" = pre-tool-use ] && [ "$3" != --from-plugin ]; then exit 2; fi
 exit 127

@@ -86,3 +86,23 @@ def test_the_mcp_server_starts_without_gamemaster_on_path(tmp_path):
         proc.stdin.close()
         proc.wait(timeout=30)
     assert json.loads(line)["result"]["serverInfo"]["name"] == "gamemaster", proc.stderr.read()[-2000:]
+
+
+def test_without_gamemaster_the_fence_refuses_and_the_plugins_handoff_steps_aside(tmp_path):
+    """Nowhere to find the toolkit: the workspace's fence on a character's reads exits 2 (Claude
+    Code refuses the call and shows the line), where the reply hook exits 127 (an error, the call
+    goes on); the plugin's handoff, which runs in every project, fails open too."""
+    root = init_workspace(tmp_path / "studio", empty=True).root
+    (root / ".claude" / "gamemaster-python").unlink()
+    settings = json.loads((root / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    fence = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    env = {"PATH": BARE_PATH, "HOME": str(root.parent), "CLAUDE_PROJECT_DIR": str(root)}
+    event = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Read", "agent_id": "a1",
+                        "agent_type": "character-vera", "tool_input": {"file_path": "state/world.json"}})
+    done = subprocess.run(["/bin/sh", "-c", fence], cwd=root, env=env, input=event, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and "gamemaster not found" in done.stderr, (done.returncode, done.stderr)
+    launcher = f'sh "{plugin_dir()}/bin/gamemaster.sh" hook pre-tool-use --from-plugin'
+    done = subprocess.run(["/bin/sh", "-c", launcher], cwd=root, env=env, input=event, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 127, (done.returncode, done.stderr)
