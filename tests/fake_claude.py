@@ -11,7 +11,11 @@ comes from ``$FAKE_CLAUDE_DIR``:
   says logged in, but every call fails to authenticate as the real CLI does;
 * ``mode``: ``unpriced`` — reports $0, as Claude Code does for a model it has no price for;
   ``hang`` — never answers (and leaves a helper holding its pipes for 15 s); ``crash`` — writes two lines to stderr and exits 3;
-* ``calls/<agent>-<n>.json``: written here, one per call: ``argv``, the user ``messages``
+  ``silent`` — never answers the SDK's initialize; ``noise`` — prints lines that are not the protocol, then
+  nothing; ``flood`` — streams JSON messages without end; ``hugeline`` — one 3 MB line; ``overloaded`` —
+  the error result Claude Code gives when the API stays overloaded (529) through its retries;
+* ``calls/<agent>-<n>.json``: written here, one per call: ``argv``, the ``system`` prompt (from
+  ``--system-prompt-file`` or ``--system-prompt``), ``env`` (the variables it got that name Claude Code), the user ``messages``
   (and whether each was ``composed`` by the client, to be taken verbatim), the ``agent``
   it answered and the ``cwd`` it ran in.
 
@@ -82,6 +86,12 @@ def main(argv: list[str]) -> int:
         print(f"{VERSION} (Claude Code)")
         return 0
     model = option(argv, "--model") or "claude-sonnet-4-5-20250929"
+    mode = (DIR / "mode").read_text(encoding="utf-8").strip() if (DIR / "mode").exists() else ""
+    if mode == "noise":
+        for n in range(50):
+            print(f"Warning: something unexpected happened ({n})", flush=True)
+    if mode in ("silent", "noise"):
+        time.sleep(3600)
     messages: list[str] = []
     composed: list[bool] = []
     failed = False
@@ -100,7 +110,23 @@ def main(argv: list[str]) -> int:
         composed.append(data.get("client_composed") is True)  # sent verbatim: no slash commands, no @files
         send({"type": "system", "subtype": "init", "claude_code_version": VERSION, "session_id": "fake",
               "tools": [], "model": model, "cwd": os.getcwd()})
-        mode = (DIR / "mode").read_text(encoding="utf-8").strip() if (DIR / "mode").exists() else ""
+        if mode == "flood":
+            event = {"type": "stream_event", "uuid": "u", "session_id": "fake", "parent_tool_use_id": None,
+                     "event": {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "."}}}
+            line = json.dumps(event) + "\n"
+            while True:
+                sys.stdout.write(line * 1000)
+        if mode == "hugeline":
+            send({"type": "assistant", "message": {"content": [{"type": "text", "text": "x" * 3_000_000}], "model": model},
+                  "parent_tool_use_id": None, "session_id": "fake"})
+            time.sleep(3600)
+        if mode == "overloaded":
+            said = ('API Error: Repeated 529 Overloaded errors · {"type":"error","error":{"type":"overloaded_error",'
+                    '"message":"Overloaded"}}')
+            send({"type": "result", "subtype": "success", "duration_ms": 5, "duration_api_ms": 0, "is_error": True,
+                  "num_turns": 1, "session_id": "fake", "result": said, "total_cost_usd": 0,
+                  "usage": {"input_tokens": 0, "output_tokens": 0}})
+            return 1
         if mode == "hang":
             # A helper process of its own keeps the pipes open after this one is ended, as a
             # child of the real CLI can: the SDK then lets go of pipes it never closed.
@@ -113,7 +139,11 @@ def main(argv: list[str]) -> int:
         agent = found.group(1) if found else "unknown"
         n = claim(agent)
         calls = DIR / "calls"
+        system_file = option(argv, "--system-prompt-file")
+        system = Path(system_file).read_text(encoding="utf-8") if system_file else option(argv, "--system-prompt")
+        env = {k: v for k, v in os.environ.items() if k.startswith("CLAUDE_CODE_")}
         (calls / f"{agent}-{n}.json").write_text(json.dumps({"argv": argv, "messages": messages, "agent": agent,
+                                                             "system": system, "env": env,
                                                              "composed": composed, "cwd": os.getcwd()}, ensure_ascii=False), encoding="utf-8")
         if login() == "expired":
             failed = True

@@ -71,10 +71,16 @@ def test_each_character_sees_its_persona_and_the_scene_and_nothing_else(studio, 
     segments, turn = split_prompt(request)
     call = _call(fake, "emre", 0)
     argv = call["argv"]
-    # The persona and the reply contract are the system prompt, in place of Claude Code's own.
-    assert _option(argv, "--system-prompt") == "".join(segments) == (request.shared_prompt + request.stable_prompt
-                                                                            + request.day_prompt + request.memory_prompt)
-    assert "Emre hat Ur- und Frühgeschichte studiert" in _option(argv, "--system-prompt")
+    # The persona and the reply contract are the system prompt, in place of Claude Code's own, in a
+    # file: on the command line a long one would keep `claude` from starting ("Argument list too long").
+    assert "--system-prompt" not in argv and _option(argv, "--system-prompt-file")
+    assert call["system"] == "".join(segments) == (request.shared_prompt + request.stable_prompt
+                                                   + request.day_prompt + request.memory_prompt)
+    assert "Emre hat Ur- und Frühgeschichte studiert" in call["system"]
+    assert not Path(_option(argv, "--system-prompt-file")).exists()  # removed after the call
+    # Claude Code's own retries are bounded, so an API that stays overloaded is one line soon.
+    assert call["env"]["CLAUDE_CODE_MAX_RETRIES"] == "2"
+    assert "--include-partial-messages" in argv
     # The scene is the one message; the persona is not sent twice.
     assert call["messages"] == [turn]
     assert 'Antworte mit `"agent": "emre"` und `"scene": "day-001/scene-01"`' in turn
@@ -189,8 +195,9 @@ def test_the_run_says_which_claude_code_plays_and_on_what_login(studio, fake, cl
     result = cli("scene", "run", "--backend", "claude-code", root=studio.root)
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())
-    assert f"claude-code backend: characters are played by Claude Code ({fake.parent / 'bin' / 'claude'}) on your " \
-           "Claude login: calls count against your plan's usage" in said
+    assert f"claude-code backend: characters are played by Claude Code ({fake.parent / 'bin' / 'claude'}) with the " \
+           "model each agent or the world names, else Claude Code's default (priced as opus until its first answer " \
+           "says which), on your Claude login: calls count against your plan's usage" in said
     assert "API cost so far: $0.04 over 3 calls" in said
 
 
@@ -214,3 +221,27 @@ def test_a_call_claude_code_reports_as_free_is_priced_from_the_table(studio, fak
     assert "cost_usd" not in usage["calls"][0]
     # 1,000 input, 200 output, 300 cache-read tokens of Sonnet at list prices
     assert cost_report(studio)["agents"]["vera"]["usd"] == pytest.approx((1000 * 3 + 200 * 15 + 300 * 0.3) / 1e6)
+
+
+def test_an_unset_model_is_priced_as_the_dearest_until_claude_code_names_the_one_it_plays(studio, fake):
+    """With no model asked for, Claude Code plays its own default (Opus on some plans): the budget
+    prices Opus until the first answer names the model, then that one."""
+    from gamemaster.backends.claude_code import ClaudeCodeBackend
+
+    gm = GameMaster(studio)
+    requests = _prepare(gm, fake)
+    backend = ClaudeCodeBackend()
+    assert backend.model_for(requests["vera"]) == "opus"
+    run_scene(gm, backend)
+    assert backend.model_for(requests["vera"]) == "claude-sonnet-4-5-20250929"  # what the fake played
+    assert "--model" not in _call(fake, "vera", 0)["argv"]  # nothing was forced on Claude Code
+    assert ClaudeCodeBackend(model="haiku").model_for(requests["vera"]) == "haiku"
+
+
+def test_a_system_prompt_too_long_for_a_command_line_still_reaches_claude(fake):
+    from gamemaster.backends.claude_code import ClaudeCodeBackend
+
+    _queue(fake, "x", "ok")
+    system = "Du spielst X. " * 20_000  # 280,000 characters: more than one argument may hold
+    assert ClaudeCodeBackend().ask(system, '"agent": "x"', None, "x").text == "ok"
+    assert _call(fake, "x", 0)["system"] == system

@@ -54,6 +54,23 @@ class ClaudeCodeError(GamemasterError):
     """Claude Code is missing, not logged in, or a call failed for good."""
 
 
+#: Seconds a ``claude`` may stay silent (starting, or between two streamed pieces of its answer)
+#: before the call is given up: a model that writes streams a piece every second or so.
+IDLE_TIMEOUT = 60.0
+#: Messages one answer may take: a reply streams a few thousand pieces at most; a ``claude`` that
+#: floods its output is stopped within seconds, not when the whole timeout has passed.
+MESSAGE_LIMIT = 20_000
+#: What an unset model is priced at before Claude Code has said which one it plays.
+UNKNOWN_DEFAULT = "opus"
+#: Claude Code's own retries of an overloaded or rate-limited API (its default, 10, waits about
+#: three and a half minutes in all); the scene loop asks again, and a failure is one line sooner.
+CLI_RETRIES = "2"
+
+
+class _Stalled(Exception):
+    """The call gave no sign of life for ``IDLE_TIMEOUT`` seconds, or flooded its output."""
+
+
 def find_cli() -> str:
     """The ``claude`` to run: ``$GAMEMASTER_CLAUDE_CLI``, else the one on PATH (the one the
     user installed and logged in with), else the CLI the SDK's wheel bundles."""
@@ -98,6 +115,12 @@ def _child_env() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if key != "CLAUDECODE"}
 
 
+def _call_env() -> dict[str, str]:
+    """What a character's ``claude`` run gets added to the environment: fewer retries of its own,
+    unless the user set them."""
+    return {} if "CLAUDE_CODE_MAX_RETRIES" in os.environ else {"CLAUDE_CODE_MAX_RETRIES": CLI_RETRIES}
+
+
 class ClaudeCodeBackend:
     """Each character answered by its own one-turn, tool-less ``claude`` run."""
 
@@ -111,17 +134,21 @@ class ClaudeCodeBackend:
         retries: int = capabilities.retries,
         timeout: float = 300.0,
         cli_path: str | None = None,
+        idle_timeout: float = IDLE_TIMEOUT,
     ):
         self.model = model or None
         self.capabilities = dataclasses.replace(
             type(self).capabilities, parallel=max(1, int(concurrency)), retries=max(0, int(retries))
         )
         self.timeout = float(timeout)
+        self.idle_timeout = min(float(idle_timeout), self.timeout)
         self.cli = cli_path or find_cli()
         # Checked before any scene is opened: a missing login is one line, not a failed scene.
         self.login = login_status(self.cli)
         if self.login is not None and not self.login["loggedIn"]:
             raise ClaudeCodeError(f"backend claude-code: Claude Code ({self.cli}) is not logged in: {LOGIN_HINT}")
+        #: The model Claude Code played the last call with (its default where none is asked for).
+        self.played: str | None = None
         # An empty folder of its own, so nothing of the workspace is where Claude Code starts.
         self._folder = tempfile.TemporaryDirectory(prefix="gamemaster-claude-code-")
 
@@ -142,16 +169,26 @@ class ClaudeCodeBackend:
                    "your plan's usage; the dollar figures are what Claude Code reports at API prices")
         else:
             how = f"logged in with {method or 'an unknown method'}"
-        return f"characters are played by Claude Code ({self.cli}) {how}"
+        model = (f"with {self.model}" if self.model else
+                 "with the model each agent or the world names, else Claude Code's default (priced as "
+                 f"{UNKNOWN_DEFAULT} until its first answer says which)")
+        return f"characters are played by Claude Code ({self.cli}) {model}, {how}"
 
-    def model_for(self, request: ReplyRequest) -> str | None:
-        """The model asked for (``--model``, the agent's, the world's); None: Claude Code's default."""
-        return chosen_model(self.model, request)
+    def model_for(self, request: ReplyRequest) -> str:
+        """The model a request is priced at (``--budget``): the one asked for (``--model``, the
+        agent's, the world's), else the one Claude Code played the last call with (its default,
+        told in each run's first message), else — before the first call — Opus, the dearest it
+        may choose: an estimate at Sonnet's price would run low by the price ratio."""
+        return chosen_model(self.model, request) or self.played or UNKNOWN_DEFAULT
 
     def options(self, system: str, model: str | None, stderr: list[str]) -> Any:
-        """The SDK options for one character's answer."""
+        """The SDK options for one character's answer. The system prompt goes in a file: on the
+        command line one over 128 KiB would keep ``claude`` from starting at all."""
+        fd, path = tempfile.mkstemp(prefix="system-", suffix=".md", dir=self._folder.name)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(system)
         return sdk.ClaudeAgentOptions(
-            system_prompt=system,
+            system_prompt={"type": "file", "path": path},
             tools=[],
             allowed_tools=[],
             max_turns=1,
@@ -164,6 +201,9 @@ class ClaudeCodeBackend:
             strict_mcp_config=True,
             verbatim_prompts=True,
             extra_args={"no-session-persistence": None},
+            # Streamed pieces are the sign of life the idle timeout waits for.
+            include_partial_messages=True,
+            env=_call_env(),
             # As through the API: a character writes its reply without extended thinking,
             # which Claude Code turns on by default and which would count against the plan.
             thinking={"type": "disabled"},
@@ -172,7 +212,7 @@ class ClaudeCodeBackend:
 
     def reply(self, request: ReplyRequest) -> Answer:
         segments, turn = split_prompt(request)
-        return self.ask("".join(segments), turn, self.model_for(request), request.agent.id)
+        return self.ask("".join(segments), turn, chosen_model(self.model, request), request.agent.id)
 
     def interview(self, request) -> Answer:
         """An answer to ``gamemaster ask``: the whole interview prompt as the one message."""
@@ -181,20 +221,27 @@ class ClaudeCodeBackend:
     def ask(self, system: str, prompt: str, model: str | None, who: str) -> Answer:
         """One ``claude`` run; every way it can fail becomes one line naming ``who``."""
         stderr: list[str] = []
-        seen: dict[str, Any] = {"errors": [], "texts": [], "result": None}
+        seen: dict[str, Any] = {"errors": [], "texts": [], "result": None, "model": None}
+        options = self.options(system, model, stderr)
         try:
-            anyio.run(self._collect, prompt, self.options(system, model, stderr), seen)
+            anyio.run(self._collect, prompt, options, seen)
         except TimeoutError:
             raise ClaudeCodeError(f"claude-code: {who}: no answer within {self.timeout:g}s (timeout)") from None
+        except _Stalled as exc:
+            raise ClaudeCodeError(_one_line(f"claude-code: {who}: {exc}{_last(stderr)}")) from None
         except sdk.CLINotFoundError:
             raise ClaudeCodeError(f"backend claude-code: Claude Code is not installed at {self.cli}: {INSTALL_HINT}") from None
-        except sdk.ClaudeSDKError as exc:
+        except Exception as exc:  # noqa: BLE001 - the SDK raises bare Exceptions too (an initialize that timed out)
             raise ClaudeCodeError(self._describe(exc, who, seen, stderr)) from None
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(options.system_prompt["path"])
         result = seen["result"]
         if result is None:
             raise ClaudeCodeError(f"claude-code: {who}: Claude Code ended without a result{_last(stderr)}")
         if result.is_error:
             raise ClaudeCodeError(self._describe(None, who, seen, stderr))
+        self.played = model_of(result) or seen["model"] or self.played
         text = result.result if isinstance(result.result, str) else "".join(seen["texts"])
         usage = usage_of(result)
         dollars = _dollars(result.total_cost_usd)
@@ -206,22 +253,34 @@ class ClaudeCodeBackend:
     async def _collect(self, prompt: str, options: Any, seen: dict[str, Any]) -> None:
         # aclosing: on a timeout the SDK's cleanup (ending the claude process) runs inside
         # this event loop, not when the generator is collected after the loop is gone.
-        with anyio.move_on_after(self.timeout) as scope:
-            async with contextlib.aclosing(sdk.query(prompt=prompt, options=options)) as messages:
-                await self._read(messages, seen)
+        try:
+            with anyio.move_on_after(self.timeout) as scope:
+                async with contextlib.aclosing(sdk.query(prompt=prompt, options=options)) as messages:
+                    await self._read(messages, seen)
+        finally:
+            _close_ended_processes()  # however the call ended: no pipe is left to a closed loop
         if scope.cancelled_caught:
-            _close_ended_processes()
             raise TimeoutError
 
-    @staticmethod
-    async def _read(messages: Any, seen: dict[str, Any]) -> None:
-        async for message in messages:
-            if isinstance(message, sdk.AssistantMessage):
+    async def _read(self, messages: Any, seen: dict[str, Any]) -> None:
+        for count in range(MESSAGE_LIMIT + 1):
+            with anyio.move_on_after(self.idle_timeout) as wait:
+                message = await anext(messages, None)
+            if wait.cancelled_caught:
+                if count == 0:
+                    raise _Stalled(f"Claude Code said nothing within {self.idle_timeout:g}s of starting")
+                raise _Stalled(f"Claude Code stopped answering: nothing for {self.idle_timeout:g}s")
+            if message is None:
+                return
+            if isinstance(message, sdk.SystemMessage) and message.subtype == "init":
+                seen["model"] = message.data.get("model") if isinstance(message.data, dict) else None
+            elif isinstance(message, sdk.AssistantMessage):
                 if message.error:
                     seen["errors"].append(message.error)
                 seen["texts"] += [block.text for block in message.content if isinstance(block, sdk.TextBlock)]
             elif isinstance(message, sdk.ResultMessage):
                 seen["result"] = message
+        raise _Stalled(f"Claude Code sent more than {MESSAGE_LIMIT} messages for one answer (a flood)")
 
     def _describe(self, exc: BaseException | None, who: str, seen: dict[str, Any], stderr: list[str]) -> str:
         if "authentication_failed" in seen["errors"]:

@@ -10,6 +10,7 @@ Nothing here uses the project's own players or reply builders.
 Usage: backend_inside.py --claude PATH --workspace DIR --home DIR --out FILE --model M [--timeout S]
        [--backend claude-code|anthropic]   (``anthropic``: the same day through the API backend,
                                             for ``bench/claude_code_backend.py`` to compare)
+       [--fail-status 529]                 (every Messages request fails with that status)
 """
 
 from __future__ import annotations
@@ -91,10 +92,21 @@ def answer(body: dict) -> tuple[str, list[dict]]:
     return "character", [{"type": "text", "text": json.dumps(reply, ensure_ascii=False)}]
 
 
+#: Every Messages request answered with this HTTP status (``--fail-status``): an API that stays
+#: overloaded (529), rate-limited (429) or broken (500).
+FAIL_STATUS: int | None = None
+
+
 class Handler(run_inside.Handler):
     def do_POST(self):
         with _lock:
             USER_AGENTS.append(self.headers.get("User-Agent", ""))
+        if FAIL_STATUS is not None and self.path.split("?")[0].endswith("/v1/messages"):
+            self._read()
+            kind = {429: "rate_limit_error", 529: "overloaded_error"}.get(FAIL_STATUS, "api_error")
+            with _lock:
+                run_inside.REQUESTS.append({"method": "POST", "path": self.path, "t": time.time(), "kind": "failed"})
+            return self._send(FAIL_STATUS, json.dumps({"type": "error", "error": {"type": kind, "message": kind}}).encode())
         super().do_POST()
 
 
@@ -107,7 +119,10 @@ def main() -> int:
     parser.add_argument("--model", required=True)
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--backend", default="claude-code")
+    parser.add_argument("--fail-status", type=int, help="answer every Messages request with this HTTP status")
     args = parser.parse_args()
+    global FAIL_STATUS
+    FAIL_STATUS = args.fail_status
     # run_inside's handler answers every Messages request through its module's `answer`.
     run_inside.answer = answer
 

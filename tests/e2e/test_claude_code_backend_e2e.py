@@ -12,6 +12,7 @@ message with no tools, and every call's tokens and Claude Code's dollars are rec
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -145,3 +146,29 @@ def run_inside_text(content) -> str:
     import run_inside
 
     return run_inside._text_of(content)
+
+
+@pytest.mark.parametrize("status", [529, 429, 500])
+def test_an_api_that_stays_down_is_one_line_within_about_a_minute(tmp_path, unshare, status):  # noqa: F811
+    """Every Messages request fails with ``status``: the real Claude Code retries (bounded by the
+    backend), the loop asks once more, and the day ends with one `error:` line naming a character,
+    no traceback, the scene kept pending for a resume."""
+    claude = _install(VERSIONS[-1])
+    workspace = _studio(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    out = tmp_path / "result.json"
+    subprocess.run([*unshare, sys.executable, str(INSIDE), "--claude", str(claude), "--workspace",
+                    str(workspace.root), "--home", str(home), "--out", str(out), "--model", MODEL,
+                    "--timeout", "400", "--fail-status", str(status)],
+                   check=True, timeout=460, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    result = json.loads(out.read_text(encoding="utf-8"))
+    print(f"HTTP {status}: exit {result['returncode']} after {result['seconds']} s: {result['stderr'][-400:]}")
+    assert result["returncode"] == 1, result
+    lines = [line for line in result["stderr"].splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("error: ")]
+    assert len(errors) == 1 and re.match(r"error: claude-code: (emre|vera): ", errors[0]), lines
+    assert "Traceback" not in result["stderr"], result["stderr"]
+    assert result["seconds"] < 120, result["seconds"]
+    world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    assert world["pending"] == "day-001/scene-01"

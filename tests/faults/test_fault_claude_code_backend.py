@@ -77,22 +77,36 @@ def test_without_the_extra_installed(studio, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("mode, said", [
-    ("hang", "claude-code: vera: no answer within 2s (timeout)"),
+    ("hang", "claude-code: vera: Claude Code stopped answering: nothing for 2s"),
     ("crash", "claude-code: vera: Command failed with exit code 3 (exit code: 3) "
               "(TypeError: cannot read properties of undefined; at main (cli.js:1:1))"),
+    ("silent", "claude-code: vera: Claude Code said nothing within 2s of starting"),
+    ("noise", "claude-code: vera: Claude Code said nothing within 2s of starting"),
+    ("flood", "claude-code: vera: Claude Code sent more than 20000 messages for one answer (a flood)"),
+    ("hugeline", "claude-code: vera: Failed to decode JSON: JSON message exceeded maximum buffer size of 1048576 bytes..."),
+    ("overloaded", 'claude-code: vera: API Error: Repeated 529 Overloaded errors · {"type":"error","error":'
+                   '{"type":"overloaded_error","message":"Overloaded"}}'),
 ])
-def test_a_claude_that_hangs_or_crashes_is_one_line_naming_the_character(fake, mode, said):
-    """In a process of its own, so whatever the SDK or asyncio would print on the way out shows."""
+def test_every_way_claude_can_fail_is_one_line_naming_the_character(fake, mode, said):
+    """In a process of its own, so whatever the SDK or asyncio would print on the way out shows:
+    a hang, a crash, a ``claude`` that never starts the protocol or prints something else, one that
+    floods its output or writes a line too long to read, an API that stays overloaded."""
     (fake / "mode").write_text(mode, encoding="utf-8")
     script = (
+        "import time\n"
         "from gamemaster.backends.claude_code import ClaudeCodeBackend, ClaudeCodeError\n"
+        "started = time.monotonic()\n"
         "try:\n"
-        "    ClaudeCodeBackend(timeout=2).ask('Du spielst Vera.', 'Antworte mit \"agent\": \"vera\"', None, 'vera')\n"
+        "    ClaudeCodeBackend(timeout=30, idle_timeout=2).ask('Du spielst Vera.', 'Antworte mit \"agent\": \"vera\"', None, 'vera')\n"
         "except ClaudeCodeError as exc:\n"
         "    print(exc)\n"
         "import gc; gc.collect()\n"
+        "print(round(time.monotonic() - started))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent.parent)})
-    assert proc.stdout.strip() == said, show(proc)
+    lines = proc.stdout.strip().splitlines()
+    assert lines[:-1] == [said], show(proc)
     assert proc.stderr == "", show(proc)  # no SDK log, no "Exception ignored … Event loop is closed"
+    # Well before the call's own timeout (30 s): the idle watch or the failure itself ended it.
+    assert int(lines[-1]) < 30, show(proc)
