@@ -1,6 +1,6 @@
 """What playing through Claude Code adds to a day, against playing through the API backend.
 
-    python bench/claude_code_backend.py [--claude PATH] [--version 2.1.330]
+    python bench/claude_code_backend.py [--claude PATH] [--version 2.1.332]
 
 Plays day 1 of a two-character studio (emre, vera from the bundled studio) twice, inside a
 private network namespace (``unshare -n``) against the loopback fake Messages API of the
@@ -8,8 +8,9 @@ end-to-end tests (``tests/e2e/backend_inside.py``, characters written by hand): 
 ``--backend anthropic`` (the baseline), once with ``--backend claude-code`` through the real
 ``claude`` from npm (the e2e install cache, ``~/.cache/gamemaster-e2e/<version>``). The fake
 answers at once, so the time is the toolkit's and Claude Code's own. Reports per backend:
-wall time of the day, character calls, seconds per call, and the characters each call sends
-(system prompt and messages), so the difference is what Claude Code adds to every call.
+wall time of the day, character runs (for claude-code each is one ``claude`` process) and the API
+requests they made, the tokens recorded (``gamemaster cost``), and the characters each run's first
+request sends (system prompt and messages), so the difference is what Claude Code adds to a run.
 """
 
 from __future__ import annotations
@@ -50,16 +51,23 @@ def play(backend: str, claude: Path, folder: Path) -> dict:
     if result["returncode"] != 0:
         raise SystemExit(f"{backend}: day advance failed: {result['stderr'][-2000:]}")
     calls = [r for r in result["requests"] if r.get("kind") == "character"]
+    # A character's run (one `claude` process, one API call for `anthropic`) starts with its one message.
+    runs = [r for r in calls if len(r["body"]["messages"]) == 1]
     sizes = [len(_system_text(r["body"])) + sum(len(_text_of(m.get("content"))) for m in r["body"]["messages"])
-             for r in calls]
+             for r in runs]
     scenes = len(json.loads(result["stdout"])["scenes"])
-    return {"seconds": result["seconds"], "scenes": scenes, "calls": len(calls), "chars": statistics.mean(sizes),
+    cost = subprocess.run([sys.executable, "-m", "gamemaster", "--root", str(workspace.root), "cost", "--json"],
+                          capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    total = json.loads(cost.stdout)["total"]
+    tokens = sum(total[name] for name in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
+    return {"seconds": result["seconds"], "scenes": scenes, "runs": len(runs), "calls": len(calls),
+            "chars": statistics.mean(sizes), "input": tokens, "output": total["output_tokens"],
             "other": sum(1 for r in result["requests"] if r.get("kind") == "other")}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--version", default="2.1.330")
+    parser.add_argument("--version", default="2.1.332")
     parser.add_argument("--claude", help="the claude executable (default: the e2e install cache for --version)")
     args = parser.parse_args()
     cache = Path(os.environ.get("GAMEMASTER_E2E_CACHE") or Path.home() / ".cache" / "gamemaster-e2e")
@@ -71,13 +79,15 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             rows[backend] = play(backend, claude, Path(folder))
     print(f"day 1, two characters, fake API on loopback; claude {args.version}")
-    print("| backend | scenes | character calls | other API calls | day (s) | s per call | chars sent per call |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| backend | scenes | character runs (processes) | character API requests | other API requests | day (s) "
+          "| input tokens | output tokens | chars sent per run |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for backend, row in rows.items():
-        print(f"| {backend} | {row['scenes']} | {row['calls']} | {row['other']} | {row['seconds']:.1f} | "
-              f"{row['seconds'] / row['calls']:.2f} | {row['chars']:,.0f} |")
+        processes = row["runs"] if backend == "claude-code" else 0
+        print(f"| {backend} | {row['scenes']} | {row['runs']} ({processes}) | {row['calls']} | {row['other']} | "
+              f"{row['seconds']:.1f} | {row['input']:,} | {row['output']:,} | {row['chars']:,.0f} |")
     added = rows["claude-code"]["chars"] - rows["anthropic"]["chars"]
-    print(f"Claude Code adds {added:,.0f} characters (about {added / 4:,.0f} tokens) to every call.")
+    print(f"Claude Code adds {added:,.0f} characters (about {added / 4:,.0f} tokens) to every run's first request.")
 
 
 if __name__ == "__main__":

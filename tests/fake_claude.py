@@ -14,6 +14,9 @@ comes from ``$FAKE_CLAUDE_DIR``:
   ``silent`` — never answers the SDK's initialize; ``noise`` — prints lines that are not the protocol, then
   nothing; ``flood`` — streams JSON messages without end; ``hugeline`` — one 3 MB line; ``overloaded`` —
   the error result Claude Code gives when the API stays overloaded (529) through its retries;
+* with ``--json-schema`` (the reply's schema) a JSON answer comes back as Claude Code gives it, through
+  its ``StructuredOutput`` tool as ``structured_output``; a prose answer ends the run as Claude Code
+  does when the model never uses the tool (``error_max_turns``, the prose in the transcript);
 * ``calls/<agent>-<n>.json``: written here, one per call: ``argv``, the ``system`` prompt (from
   ``--system-prompt-file`` or ``--system-prompt``), ``env`` (the variables it got that name Claude Code), the user ``messages``
   (and whether each was ``composed`` by the client, to be taken verbatim), the ``agent``
@@ -36,6 +39,15 @@ from pathlib import Path
 AGENT = re.compile(r'"agent": "([^"]+)"')
 DIR = Path(os.environ.get("FAKE_CLAUDE_DIR", "."))
 VERSION = "2.1.999"
+
+
+USAGE = {"input_tokens": 1000, "output_tokens": 200, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 300,
+         "server_tool_use": {"web_search_requests": 0}}
+
+
+def model_usage(model: str) -> dict:
+    return {model: {"inputTokens": 1000, "outputTokens": 200, "cacheReadInputTokens": 300,
+                    "cacheCreationInputTokens": 0, "costUSD": 0.0125}}
 
 
 def send(message: dict) -> None:
@@ -155,15 +167,33 @@ def main(argv: list[str]) -> int:
                   "usage": {"input_tokens": 0, "output_tokens": 0}})
             continue
         reply = answer_for(agent, n)
-        send({"type": "assistant", "message": {"content": [{"type": "text", "text": reply}], "model": model},
-              "parent_tool_use_id": None, "session_id": "fake"})
-        usage = {"input_tokens": 1000, "output_tokens": 200, "cache_creation_input_tokens": 0,
-                 "cache_read_input_tokens": 300, "server_tool_use": {"web_search_requests": 0}}
+        structured = None
+        if option(argv, "--json-schema") is not None:
+            # As Claude Code does with a schema: the model answers through the StructuredOutput tool;
+            # one that writes prose instead is reminded, and gives up after the turns it has.
+            try:
+                structured = json.loads(reply)
+            except ValueError:
+                structured = None
+            if not isinstance(structured, dict):
+                send({"type": "assistant", "message": {"content": [{"type": "text", "text": reply}], "model": model},
+                      "parent_tool_use_id": None, "session_id": "fake"})
+                send({"type": "result", "subtype": "error_max_turns", "duration_ms": 5, "duration_api_ms": 4,
+                      "is_error": True, "num_turns": 3, "session_id": "fake", "total_cost_usd": 0.0125,
+                      "errors": ["Reached maximum number of turns (3)"], "usage": USAGE, "modelUsage": model_usage(model)})
+                continue
+            send({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "toolu_1", "name": "StructuredOutput",
+                                                                "input": structured}], "model": model},
+                  "parent_tool_use_id": None, "session_id": "fake"})
+        else:
+            send({"type": "assistant", "message": {"content": [{"type": "text", "text": reply}], "model": model},
+                  "parent_tool_use_id": None, "session_id": "fake"})
+        usage = USAGE
         send({"type": "result", "subtype": "success", "duration_ms": 5, "duration_api_ms": 4, "is_error": False,
-              "num_turns": 1, "session_id": "fake", "result": reply, "usage": usage,
+              "num_turns": 1, "session_id": "fake", "result": "" if structured else reply, "usage": usage,
+              **({"structured_output": structured} if structured else {}),
               "total_cost_usd": 0 if mode == "unpriced" else 0.0125,
-              "modelUsage": {model: {"inputTokens": 1000, "outputTokens": 200, "cacheReadInputTokens": 300,
-                                     "cacheCreationInputTokens": 0, "costUSD": 0.0125}}})
+              "modelUsage": model_usage(model)})
     return 1 if failed else 0
 
 

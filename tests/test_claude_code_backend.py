@@ -85,9 +85,16 @@ def test_each_character_sees_its_persona_and_the_scene_and_nothing_else(studio, 
     assert call["messages"] == [turn]
     assert 'Antworte mit `"agent": "emre"` und `"scene": "day-001/scene-01"`' in turn
     assert "Emre hat Ur- und Frühgeschichte" not in turn
-    # No tools, one turn, no settings, MCP servers, skills or saved session, a folder of its own.
+    # No tools but the reply's own, as the API backend's output format: Claude Code offers the model
+    # a tool of the kind's reply schema (the kind's own fields in it) and checks what it is given.
+    from gamemaster.backends.schema import reply_output_schema
+
+    assert json.loads(_option(argv, "--json-schema")) == reply_output_schema(request.spec.kind.reply_model)
+    assert "plan" in json.loads(_option(argv, "--json-schema"))["properties"]
+    # Three turns: the answer, Claude Code's reminder where the model wrote text instead, the end.
+    # No settings, MCP servers, skills or saved session, a folder of its own.
     assert _option(argv, "--tools") == ""
-    assert _option(argv, "--max-turns") == "1"
+    assert _option(argv, "--max-turns") == "3"
     assert _option(argv, "--thinking") == "disabled"
     assert "--setting-sources=" in argv and "--strict-mcp-config" in argv and "--no-session-persistence" in argv
     assert "--allowedTools" not in argv and "--mcp-config" not in argv

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import logging
 import os
 import re
@@ -36,11 +35,10 @@ import anthropic
 from anthropic.resources.messages import DEPRECATED_MODELS
 from anthropic.types.model_param import ModelParam
 
-from ..interview import InterviewAnswer
 from ..pricing import USAGE_FIELDS
 from ..problems import GamemasterError
-from ..reply_models import Reply, reply_schema
 from .base import Answer, Capabilities, ReplyRequest, chosen_model, prompt_parts
+from .schema import interview_output_schema, output_config, reply_output_schema
 
 log = logging.getLogger(__name__)
 
@@ -82,22 +80,6 @@ FAMILY_ALIASES = ("sonnet", "opus", "haiku")
 
 
 DEFAULT_MODEL = default_model()
-
-
-@functools.lru_cache(maxsize=None)
-def reply_output_schema(model: type[Reply] = Reply) -> dict[str, Any]:
-    """The JSON Schema of a reply (``model``: the scene kind's reply model) in the subset
-    structured outputs accept.
-
-    ``transform_schema`` closes every object (``additionalProperties: false``)
-    and moves constraints the API rejects (``pattern``, ``minLength``,
-    ``minimum``…) into descriptions; the loop's own validation still enforces them.
-    """
-    return anthropic.transform_schema(reply_schema(model))
-
-
-def output_config(model: type[Reply] = Reply) -> dict[str, Any]:
-    return {"format": {"type": "json_schema", "schema": reply_output_schema(model)}}
 
 
 #: Every breakpoint uses the default five-minute TTL. A day through the API makes its calls
@@ -241,7 +223,7 @@ class AnthropicBackend:
     def interview(self, request) -> Answer:
         """An answer to ``gamemaster ask``: one call, the interview answer's schema as output format."""
         model = self.model_for(request)
-        schema = anthropic.transform_schema(InterviewAnswer.model_json_schema())
+        schema = interview_output_schema()
         params = {
             "model": model,
             "max_tokens": self.max_tokens,

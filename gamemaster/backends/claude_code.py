@@ -10,7 +10,9 @@ Every call is one character answering one scene turn, and nothing else:
 * the stable start of the prompt (studio rules, persona, reply contract, this scene's
   memories) is the system prompt, replacing Claude Code's own; the rest is the one
   user message (``split_prompt``, the same cut the API backend caches at);
-* no tools, one turn, no extended thinking, no MCP servers, no skills, no settings files,
+* the kind's reply schema as structured output (Claude Code offers the model a tool of that
+  shape and checks it; at most three turns), no other tools, no extended thinking, no MCP servers,
+  no skills, no settings files,
   no saved session, and an empty working folder of its own: the character sees its prompt
   and nothing of the workspace or of the user's Claude Code setup (hooks, CLAUDE.md, plugins);
 * the prompt goes verbatim: a ``/`` or ``@`` in a memory is not a command or a file.
@@ -39,6 +41,7 @@ import claude_agent_sdk as sdk
 from ..pricing import USAGE_FIELDS
 from ..problems import GamemasterError
 from .base import Answer, Capabilities, ReplyRequest, chosen_model, split_prompt
+from .schema import interview_output_schema, reply_output_schema
 
 # The SDK logs a failed run ("Fatal error in message reader") and then raises it; the raise
 # becomes this backend's one line, so the log would only say it twice, unformatted.
@@ -60,6 +63,9 @@ IDLE_TIMEOUT = 60.0
 #: Messages one answer may take: a reply streams a few thousand pieces at most; a ``claude`` that
 #: floods its output is stopped within seconds, not when the whole timeout has passed.
 MESSAGE_LIMIT = 20_000
+#: Turns of a run with the reply's schema: the answer through Claude Code's tool for it, Claude
+#: Code's reminder where the model wrote text instead, and the model's end.
+STRUCTURED_TURNS = 3
 #: What an unset model is priced at before Claude Code has said which one it plays.
 UNKNOWN_DEFAULT = "opus"
 #: Claude Code's own retries of an overloaded or rate-limited API (its default, 10, waits about
@@ -181,7 +187,7 @@ class ClaudeCodeBackend:
         may choose: an estimate at Sonnet's price would run low by the price ratio."""
         return chosen_model(self.model, request) or self.played or UNKNOWN_DEFAULT
 
-    def options(self, system: str, model: str | None, stderr: list[str]) -> Any:
+    def options(self, system: str, model: str | None, stderr: list[str], schema: dict | None = None) -> Any:
         """The SDK options for one character's answer. The system prompt goes in a file: on the
         command line one over 128 KiB would keep ``claude`` from starting at all."""
         fd, path = tempfile.mkstemp(prefix="system-", suffix=".md", dir=self._folder.name)
@@ -191,7 +197,12 @@ class ClaudeCodeBackend:
             system_prompt={"type": "file", "path": path},
             tools=[],
             allowed_tools=[],
-            max_turns=1,
+            # The reply's schema, as the API backend sends it: Claude Code offers the model a tool
+            # of that shape and checks what it is given, so a reply out of shape is corrected in
+            # this run (a second turn, a third where Claude Code has to remind the model of the
+            # tool), not in another ``claude`` process.
+            output_format={"type": "json_schema", "schema": schema} if schema else None,
+            max_turns=STRUCTURED_TURNS if schema else 1,
             model=model,
             cli_path=self.cli,
             cwd=self._folder.name,
@@ -212,17 +223,19 @@ class ClaudeCodeBackend:
 
     def reply(self, request: ReplyRequest) -> Answer:
         segments, turn = split_prompt(request)
-        return self.ask("".join(segments), turn, chosen_model(self.model, request), request.agent.id)
+        return self.ask("".join(segments), turn, chosen_model(self.model, request), request.agent.id,
+                        reply_output_schema(request.spec.kind.reply_model))
 
     def interview(self, request) -> Answer:
         """An answer to ``gamemaster ask``: the whole interview prompt as the one message."""
-        return self.ask("", request.prompt, chosen_model(self.model, request), request.agent.id)
+        return self.ask("", request.prompt, chosen_model(self.model, request), request.agent.id,
+                        interview_output_schema())
 
-    def ask(self, system: str, prompt: str, model: str | None, who: str) -> Answer:
+    def ask(self, system: str, prompt: str, model: str | None, who: str, schema: dict | None = None) -> Answer:
         """One ``claude`` run; every way it can fail becomes one line naming ``who``."""
         stderr: list[str] = []
         seen: dict[str, Any] = {"errors": [], "texts": [], "result": None, "model": None}
-        options = self.options(system, model, stderr)
+        options = self.options(system, model, stderr, schema)
         try:
             anyio.run(self._collect, prompt, options, seen)
         except TimeoutError:
@@ -239,10 +252,17 @@ class ClaudeCodeBackend:
         result = seen["result"]
         if result is None:
             raise ClaudeCodeError(f"claude-code: {who}: Claude Code ended without a result{_last(stderr)}")
-        if result.is_error:
-            raise ClaudeCodeError(self._describe(None, who, seen, stderr))
         self.played = model_of(result) or seen["model"] or self.played
-        text = result.result if isinstance(result.result, str) else "".join(seen["texts"])
+        if isinstance(result.structured_output, dict):
+            text = json.dumps(result.structured_output, ensure_ascii=False)
+        elif result.is_error and result.subtype == "error_max_turns" and seen["texts"]:
+            # The model wrote text instead of using the reply's tool, reminded or not: the loop
+            # judges that text and, if it is no reply, asks again with the reason.
+            text = "\n".join(seen["texts"])
+        elif result.is_error:
+            raise ClaudeCodeError(self._describe(None, who, seen, stderr))
+        else:
+            text = result.result if isinstance(result.result, str) else "".join(seen["texts"])
         usage = usage_of(result)
         dollars = _dollars(result.total_cost_usd)
         if dollars == 0 and usage and any(usage.values()):

@@ -4,7 +4,8 @@ the loopback fake Messages API of ``run_inside.py``, with characters written her
 The real ``claude`` (first on PATH, as a user's install is) is started by the Agent SDK for
 every character. The fake API answers each character request by hand-written rules, per
 scene kind, from nothing but the prompt Claude Code sent: its first answer of the day is
-prose (the scene loop must ask again with the error), from then on a valid JSON reply.
+prose (Claude Code reminds it of the reply's tool, or the scene loop asks again with the
+error), from then on a valid reply, through the reply's tool where Claude Code offers one.
 Nothing here uses the project's own players or reply builders.
 
 Usage: backend_inside.py --claude PATH --workspace DIR --home DIR --out FILE --model M [--timeout S]
@@ -34,6 +35,8 @@ SCENE_KIND = re.compile(r"^## Die Szene: ([A-Z]+) \(", re.M)
 SHOWN_ID = re.compile(r"^- \[([a-z0-9_]+-\d{3,}) · ", re.M)
 LAST_TURN = "Das ist dein letzter Beitrag"
 RETRY = "Deine letzte Antwort war ungültig"
+#: The tool Claude Code offers for a reply schema (``--json-schema``).
+STRUCTURED = "StructuredOutput"
 
 _prosed: set[str] = set()
 _lock = threading.Lock()
@@ -75,13 +78,20 @@ def character_reply(agent: str, ref: str, kind: str, text: str) -> dict:
 
 
 def answer(body: dict) -> tuple[str, list[dict]]:
-    """A character's request (one scene prompt in the messages), or anything else Claude Code asks."""
-    text = "\n".join(run_inside._text_of(m.get("content")) for m in body.get("messages") or [])
+    """A character's request (one scene prompt in the messages), or anything else Claude Code asks.
+
+    Where Claude Code offers the reply's tool (``StructuredOutput``, from the reply schema), the
+    reply goes through it, and once the tool has answered, the character ends its turn."""
+    messages = body.get("messages") or []
+    text = "\n".join(run_inside._text_of(m.get("content")) for m in messages)
     found = REPLY_REF.search(text)
     kind = SCENE_KIND.search(text)
     if not found or not kind:
         return "other", [{"type": "text", "text": "OK"}]
     agent, ref = found.groups()
+    structured = any(t.get("name") == STRUCTURED for t in body.get("tools") or [])
+    if structured and run_inside._tool_results(messages):
+        return "character", [{"type": "text", "text": "Fertig."}]
     with _lock:
         first = agent not in _prosed
         _prosed.add(agent)
@@ -89,6 +99,8 @@ def answer(body: dict) -> tuple[str, list[dict]]:
         return "character", [{"type": "text", "text": f"Guten Morgen! Ich ({agent}) fange gleich an."}]
     # The memories shown (what a REFLECTION may cite) are in the system prompt, the scene in the message.
     reply = character_reply(agent, ref, kind.group(1), run_inside._system_text(body) + "\n" + text)
+    if structured:
+        return "character", [{"type": "tool_use", "name": STRUCTURED, "input": reply}]
     return "character", [{"type": "text", "text": json.dumps(reply, ensure_ascii=False)}]
 
 
