@@ -206,6 +206,8 @@ def test_the_run_says_which_claude_code_plays_and_on_what_login(studio, fake, cl
            "model each agent or the world names, else Claude Code's default (priced as opus until its first answer " \
            "says which), on your Claude login: calls count against your plan's usage" in said
     assert "API cost so far: $0.04 over 3 calls" in said
+    # No model asked for: the first answer names the one Claude Code plays, once.
+    assert said.count("note: Claude Code plays claude-sonnet-4-5-20250929 (its default: no model named for") == 1
 
 
 def test_an_interview_through_claude_code(studio, fake, cli):

@@ -32,6 +32,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +156,7 @@ class ClaudeCodeBackend:
             raise ClaudeCodeError(f"backend claude-code: Claude Code ({self.cli}) is not logged in: {LOGIN_HINT}")
         #: The model Claude Code played the last call with (its default where none is asked for).
         self.played: str | None = None
+        self._played_lock = threading.Lock()
         # An empty folder of its own, so nothing of the workspace is where Claude Code starts.
         self._folder = tempfile.TemporaryDirectory(prefix="gamemaster-claude-code-")
 
@@ -252,7 +254,13 @@ class ClaudeCodeBackend:
         result = seen["result"]
         if result is None:
             raise ClaudeCodeError(f"claude-code: {who}: Claude Code ended without a result{_last(stderr)}")
-        self.played = model_of(result) or seen["model"] or self.played
+        notice = None
+        played = model_of(result) or seen["model"]
+        with self._played_lock:  # characters answer side by side: said once, not once per thread
+            if played and not model and played != self.played:
+                # When Claude Code's own default first shows (or changes): the budget prices it from now on.
+                notice = f"Claude Code plays {played} (its default: no model named for {who}); priced as that from now on"
+            self.played = played or self.played
         if isinstance(result.structured_output, dict):
             text = json.dumps(result.structured_output, ensure_ascii=False)
         elif result.is_error and result.subtype == "error_max_turns" and seen["texts"]:
@@ -268,7 +276,7 @@ class ClaudeCodeBackend:
         if dollars == 0 and usage and any(usage.values()):
             # Claude Code reports $0 for a model it has no price for: the price table prices it.
             dollars = None
-        return Answer(text=text, usage=usage, model=model_of(result) or model, cost_usd=dollars)
+        return Answer(text=text, usage=usage, model=played or model, cost_usd=dollars, notice=notice)
 
     async def _collect(self, prompt: str, options: Any, seen: dict[str, Any]) -> None:
         # aclosing: on a timeout the SDK's cleanup (ending the claude process) runs inside
