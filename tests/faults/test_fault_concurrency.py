@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import threading
-import time
 
 import faultkit as fk
 
-DEADLINE = 60.0  # seconds; `day advance --days 2` alone takes a few
+#: A guard against a hang, not a speed limit: `day advance --days 2` takes a few seconds on an idle
+#: machine and minutes on a busy one, and a correct program must not fail for being slow.
+HANG_GUARD = 1800.0
 
 
 def test_day_advance_survives_three_terminals_looping_next_and_prompt(tmp_path):
@@ -24,12 +25,10 @@ def test_day_advance_survives_three_terminals_looping_next_and_prompt(tmp_path):
     )
     runs: list[subprocess.CompletedProcess] = []
     guard = threading.Lock()
-    started = time.monotonic()
-
     def loop(commands):
         position = 0
-        while advance.poll() is None and time.monotonic() - started < DEADLINE:
-            proc = fk.run(root, *commands[position % len(commands)], timeout=DEADLINE)
+        while advance.poll() is None:  # the other terminals go on for as long as the day runs
+            proc = fk.run(root, *commands[position % len(commands)], timeout=HANG_GUARD)
             position += 1
             with guard:
                 runs.append(proc)
@@ -42,7 +41,7 @@ def test_day_advance_survives_three_terminals_looping_next_and_prompt(tmp_path):
     for thread in loopers:
         thread.start()
     try:
-        advance.wait(timeout=DEADLINE)
+        advance.wait(timeout=HANG_GUARD)
     except subprocess.TimeoutExpired:
         advance.kill()
         advance.wait()
