@@ -224,10 +224,13 @@ def game_master_mcp(body: dict) -> list[dict]:
         if scenes:
             scenes[-1].append(use)
     if not scenes:
-        if not _has_mcp(body) and not any(u.get("name") == "ToolSearch" for u in uses):
+        offers_search = any(t.get("name") == "ToolSearch" for t in body.get("tools") or [])
+        if not _has_mcp(body) and offers_search and not any(u.get("name") == "ToolSearch" for u in uses):
             # Newer Claude Code defers MCP tools: their schemas come through ToolSearch first.
             names = ",".join(MCP_PREFIX + t for t in ("next_scene", "prompt", "apply", "status"))
             return [{"type": "tool_use", "name": "ToolSearch", "input": {"query": f"select:{names}", "max_results": 5}}]
+        if not _has_mcp(body) and not offers_search:
+            return [{"type": "text", "text": "Die gamemaster-MCP-Tools fehlen in dieser Sitzung."}]
         return [_mcp("next_scene")]
     steps = scenes[-1]
     scene = _json_in(results.get(steps[0]["id"], "")) or {}

@@ -289,6 +289,11 @@ def main() -> int:
         "DISABLE_TELEMETRY": "1",
         "DISABLE_ERROR_REPORTING": "1",
         "LANG": "C.UTF-8",
+        # The MCP server (Python, started through the launcher) may take longer than Claude Code's
+        # few seconds to connect on a busy machine; its tools would then be missing from the first
+        # request. The tests are about what the tools do, not how fast they start.
+        "MCP_CONNECT_TIMEOUT_MS": "60000",
+        "MCP_TIMEOUT": "120000",
     }
     started = time.time()
     result = {"port": port}
