@@ -1,16 +1,23 @@
 """What playing through Claude Code adds to a day, against playing through the API backend.
 
-    python bench/claude_code_backend.py [--claude PATH] [--version 2.1.332]
+    python bench/claude_code_backend.py [--claude PATH] [--version 2.1.332] [--python PY]
 
-Plays day 1 of a two-character studio (emre, vera from the bundled studio) twice, inside a
+Plays two things with a two-character studio (emre, vera from the bundled studio), inside a
 private network namespace (``unshare -n``) against the loopback fake Messages API of the
-end-to-end tests (``tests/e2e/backend_inside.py``, characters written by hand): once with
-``--backend anthropic`` (the baseline), once with ``--backend claude-code`` through the real
-``claude`` from npm (the e2e install cache, ``~/.cache/gamemaster-e2e/<version>``). The fake
-answers at once, so the time is the toolkit's and Claude Code's own. Reports per backend:
-wall time of the day, character runs (for claude-code each is one ``claude`` process) and the API
-requests they made, the tokens recorded (``gamemaster cost``), and the characters each run's first
-request sends (system prompt and messages), so the difference is what Claude Code adds to a run.
+end-to-end tests (``tests/e2e/backend_inside.py``, characters written by hand): **day 1** as
+the Game Master plans it (no scene in it is played in turns), and **a meeting** (their
+arrival, then a MEETING of three rounds: six turns). Each once with ``--backend anthropic``
+(the baseline), once with ``--backend claude-code`` through the real ``claude`` from npm (the
+e2e install cache, ``~/.cache/gamemaster-e2e/<version>``). The fake answers at once, so the time
+is the toolkit's and Claude Code's own. Reports per backend: wall time, character runs (for
+claude-code each is one ``claude`` process) and the API requests they made, the characters all
+character requests sent (system prompt, messages, tool calls and results), how many of them
+no earlier request started with, in whole blocks (what a prompt cache could not serve), and the input and
+output tokens the toolkit recorded (``gamemaster cost``) from what the fake reported: four
+characters a token, nothing cached — what the requests weigh, not a bill.
+
+``--python`` runs the toolkit of another checkout (its own virtual environment, with that
+checkout installed) under the same fake, to compare two commits.
 """
 
 from __future__ import annotations
@@ -19,7 +26,6 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,65 +35,94 @@ REPO = Path(__file__).resolve().parent.parent
 INSIDE = REPO / "tests" / "e2e" / "backend_inside.py"
 sys.path.insert(0, str(REPO / "tests" / "e2e"))
 
-from run_inside import _system_text, _text_of  # noqa: E402
+from run_inside import request_blocks  # noqa: E402
 
 MODEL = "claude-sonnet-4-5"
 
 
-def play(backend: str, claude: Path, folder: Path) -> dict:
+#: What each scenario plays, as gamemaster commands (``--backend`` and ``--model`` are added).
+SCENARIOS = {
+    "day 1": ["day advance --json"],
+    "a meeting": ["scene run --json", "scene run --type MEETING --with emre,vera --json"],
+}
+
+
+def fresh(requests: list[list[str]]) -> int:
+    """Characters of the requests that no earlier request started with, counted in whole blocks
+    as a prompt cache serves them (the longest run of leading blocks it has seen before): what
+    a cache could not serve."""
+    total = 0
+    for n, blocks in enumerate(requests):
+        shared = 0
+        for before in requests[:n]:
+            same = 0
+            while same < min(len(blocks), len(before)) and blocks[same] == before[same]:
+                same += 1
+            shared = max(shared, same)
+        total += sum(len(block) for block in blocks[shared:])
+    return total
+
+
+def play(backend: str, scenario: str, claude: Path, python: str, folder: Path) -> dict:
     from gamemaster.create import init_workspace
 
     workspace = init_workspace(folder / "studio", empty=True)
     for agent in ("emre", "vera"):
         shutil.copy(REPO / "gamemaster" / "bundled" / "state" / "agents" / f"{agent}.json",
                     workspace.agents_dir / f"{agent}.json")
+    # This checkout's toolkit, unless --python names another's (it imports its own).
+    env = {**os.environ, "PYTHONPATH": str(REPO) if python == sys.executable else ""}
+    if scenario == "a meeting":
+        subprocess.run([python, "-m", "gamemaster", "--root", str(workspace.root), "config", "kinds.meeting.rounds", "3"],
+                       check=True, capture_output=True, env=env, cwd=folder)
     home = folder / "home"
     home.mkdir()
     out = folder / "result.json"
-    subprocess.run(["unshare", "-n", sys.executable, str(INSIDE), "--claude", str(claude), "--workspace",
+    plays = [arg for command in SCENARIOS[scenario] for arg in ("--play", command)]
+    subprocess.run(["unshare", "-n", python, str(INSIDE), "--claude", str(claude), "--workspace",
                     str(workspace.root), "--home", str(home), "--out", str(out), "--model", MODEL,
-                    "--backend", backend], check=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+                    "--backend", backend, *plays], check=True, env=env, cwd=folder)  # `-m` looks in the cwd first
     result = json.loads(out.read_text(encoding="utf-8"))
     if result["returncode"] != 0:
-        raise SystemExit(f"{backend}: day advance failed: {result['stderr'][-2000:]}")
-    calls = [r for r in result["requests"] if r.get("kind") == "character"]
+        raise SystemExit(f"{backend}: {scenario} failed: {result['stderr'][-2000:]}")
+    # A meeting is measured from its own command on: the arrival before it only opens the day.
+    measured = result["plays"][-1] if scenario == "a meeting" else result
+    calls = [r for r in result["requests"][measured.get("first_request", 0):] if r.get("kind") == "character"]
     # A character's run (one `claude` process, one API call for `anthropic`) starts with its one message.
     runs = [r for r in calls if len(r["body"]["messages"]) == 1]
-    sizes = [len(_system_text(r["body"])) + sum(len(_text_of(m.get("content"))) for m in r["body"]["messages"])
-             for r in runs]
-    scenes = len(json.loads(result["stdout"])["scenes"])
-    cost = subprocess.run([sys.executable, "-m", "gamemaster", "--root", str(workspace.root), "cost", "--json"],
-                          capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(REPO)})
-    total = json.loads(cost.stdout)["total"]
-    tokens = sum(total[name] for name in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
-    return {"seconds": result["seconds"], "scenes": scenes, "runs": len(runs), "calls": len(calls),
-            "chars": statistics.mean(sizes), "input": tokens, "output": total["output_tokens"],
-            "other": sum(1 for r in result["requests"] if r.get("kind") == "other")}
+    # The tokens the toolkit recorded with the scenes measured (a meeting's arrival only opens the day).
+    scenes = workspace.root / "scenes" / "day-001"
+    files = (scenes / "scene-02").glob("usage/*.json") if scenario == "a meeting" else scenes.glob("*/usage/*.json")
+    recorded = [call for path in files for call in json.loads(path.read_text(encoding="utf-8"))["calls"]]
+    tokens = {name: sum(call.get(name) or 0 for call in recorded) for name in ("input_tokens", "output_tokens")}
+    blocks = [request_blocks(r["body"]) for r in calls]
+    return {"seconds": measured["seconds"], "runs": len(runs), "calls": len(calls),
+            "sent": sum(len(block) for request in blocks for block in request), "fresh": fresh(blocks), "input": tokens["input_tokens"],
+            "output": tokens["output_tokens"]}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--version", default="2.1.332")
     parser.add_argument("--claude", help="the claude executable (default: the e2e install cache for --version)")
+    parser.add_argument("--python", default=sys.executable, help="the Python whose gamemaster plays (default: this one)")
+    parser.add_argument("--backends", default="anthropic,claude-code")
     args = parser.parse_args()
     cache = Path(os.environ.get("GAMEMASTER_E2E_CACHE") or Path.home() / ".cache" / "gamemaster-e2e")
     claude = Path(args.claude) if args.claude else cache / args.version / "node_modules" / ".bin" / "claude"
     if not claude.exists():
         raise SystemExit(f"no claude at {claude}: run the e2e tests once (GAMEMASTER_E2E=1) or pass --claude")
-    rows = {}
-    for backend in ("anthropic", "claude-code"):
-        with tempfile.TemporaryDirectory() as folder:
-            rows[backend] = play(backend, claude, Path(folder))
-    print(f"day 1, two characters, fake API on loopback; claude {args.version}")
-    print("| backend | scenes | character runs (processes) | character API requests | other API requests | day (s) "
-          "| input tokens | output tokens | chars sent per run |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for backend, row in rows.items():
-        processes = row["runs"] if backend == "claude-code" else 0
-        print(f"| {backend} | {row['scenes']} | {row['runs']} ({processes}) | {row['calls']} | {row['other']} | "
-              f"{row['seconds']:.1f} | {row['input']:,} | {row['output']:,} | {row['chars']:,.0f} |")
-    added = rows["claude-code"]["chars"] - rows["anthropic"]["chars"]
-    print(f"Claude Code adds {added:,.0f} characters (about {added / 4:,.0f} tokens) to every run's first request.")
+    print(f"two characters, fake API on loopback; claude {args.version}")
+    print("| played | backend | character runs (processes) | character API requests | seconds "
+          "| characters sent | of them new | input tokens | output tokens |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for scenario in SCENARIOS:
+        for backend in args.backends.split(","):
+            with tempfile.TemporaryDirectory() as folder:
+                row = play(backend, scenario, claude, args.python, Path(folder))
+            processes = row["runs"] if backend == "claude-code" else 0
+            print(f"| {scenario} | {backend} | {row['runs']} ({processes}) | {row['calls']} | {row['seconds']:.1f} | "
+                  f"{row['sent']:,} | {row['fresh']:,} | {row['input']:,} | {row['output']:,} |", flush=True)
 
 
 if __name__ == "__main__":

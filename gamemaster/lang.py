@@ -101,6 +101,10 @@ PHRASES: dict[str, dict[str, str]] = {
             "Dein Zug {turn} in Szene {scene}. Dein Prompt steht in `{path}`: lies ihn (Read) und "
             "antworte genau so, wie er es verlangt."
         ),
+        "prompt_continued": (
+            "Dein Prompt für diesen Zug ist bis einschließlich der Zeile „{line}“ derselbe wie oben. "
+            "Ab dort lautet er jetzt so:"
+        ),
     },
     "en": {
         "and": "and",
@@ -189,6 +193,10 @@ PHRASES: dict[str, dict[str, str]] = {
         ),
         "invalid_reply": "Your last reply was invalid: {error}\nPlease correct it.",
         "handoff": "Your turn {turn} in scene {scene}. Your prompt is in `{path}`: read it (Read) and answer exactly as it asks.",
+        "prompt_continued": (
+            "Your prompt for this turn is the same as above up to and including the line “{line}”. "
+            "From there on it now reads:"
+        ),
     },
 }
 

@@ -7,6 +7,7 @@ The memories come from the world's retrieval strategy, the library excerpts from
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from . import claims, day_memories, news
 from .turns import ReplyRequest, Turn
@@ -62,6 +63,14 @@ def said_lately(exchanges, agent: Agent, listened: bool, name_of, world: World, 
     return news.recent_section(lines, fresh, listened, world.language)
 
 
+def _said_and_room(said, first_turn: bool) -> tuple[str, int]:
+    """This turn's paragraph of what was said lately, and the room it leaves the memories: the
+    first turn's, so every turn of a scene shows the same memories (its memory segment stays
+    cached, and a claude kept for the character's next turn keeps serving it)."""
+    text = said(first_turn=first_turn)
+    return text, len(text if first_turn else said(first_turn=True))
+
+
 def since_last_scene(memories: list[Memory], agent: Agent) -> list[Memory]:
     """What happened since the agent's last scene. What others brought in during that scene counts
     too: the agent was answering in parallel and could not react to it yet."""
@@ -111,9 +120,9 @@ def build_request(
     recent = news.recent_memories(newest, spec.day)
     exchanges = news.exchanges(recent, agent_id)
     hears_me = listeners(spec, agents, world, agent_id)
-    heard_recently = said_lately(exchanges, agent, bool(hears_me), speaker_names(workspace, names), world,
-                                 first_turn=agent_id not in pending.turns[:turn])
-    heard_chars = len(heard_recently)
+    heard_recently, heard_chars = _said_and_room(partial(
+        said_lately, exchanges, agent, bool(hears_me), speaker_names(workspace, names), world),
+        first_turn=agent_id not in pending.turns[:turn])
     # The day's memories only where the template shows them; else each scene chooses from the whole budget.
     chosen = day_memories.shown(workspace, world, agent) if uses_placeholder(workspace.template_path, "character.md",
                                                                              day_memories.PLACEHOLDER) else None

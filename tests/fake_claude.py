@@ -14,13 +14,15 @@ comes from ``$FAKE_CLAUDE_DIR``:
   ``silent`` — never answers the SDK's initialize; ``noise`` — prints lines that are not the protocol, then
   nothing; ``flood`` — streams JSON messages without end; ``hugeline`` — one 3 MB line; ``overloaded`` —
   the error result Claude Code gives when the API stays overloaded (529) through its retries;
+  ``once`` — ends after its first answer (a ``claude`` kept for a next turn that is gone by then);
 * with ``--json-schema`` (the reply's schema) a JSON answer comes back as Claude Code gives it, through
   its ``StructuredOutput`` tool as ``structured_output``; a prose answer ends the run as Claude Code
   does when the model never uses the tool (``error_max_turns``, the prose in the transcript);
 * ``calls/<agent>-<n>.json``: written here, one per call: ``argv``, the ``system`` prompt (from
   ``--system-prompt-file`` or ``--system-prompt``), ``env`` (the variables it got that name Claude Code), the user ``messages``
-  (and whether each was ``composed`` by the client, to be taken verbatim), the ``agent``
-  it answered and the ``cwd`` it ran in.
+  (all this process was sent, and whether each was ``composed`` by the client, to be taken
+  verbatim), the ``agent`` it answered (a message naming none: the one before), the ``pid``
+  and the ``cwd`` it ran in.
 
 Usage and cost are reported in every result: 1000 input, 200 output, 300 cache-read
 tokens and $0.0125, on model ``claude-sonnet-4-5-20250929`` unless ``--model`` names one.
@@ -107,6 +109,7 @@ def main(argv: list[str]) -> int:
     messages: list[str] = []
     composed: list[bool] = []
     failed = False
+    last_agent = None
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -148,13 +151,15 @@ def main(argv: list[str]) -> int:
             sys.stderr.write("TypeError: cannot read properties of undefined\n    at main (cli.js:1:1)\n")
             return 3
         found = AGENT.search(text)
-        agent = found.group(1) if found else "unknown"
+        # A next turn in the same process may send only what changed: the character stays the same.
+        agent = found.group(1) if found else (last_agent or "unknown")
+        last_agent = agent
         n = claim(agent)
         calls = DIR / "calls"
         system_file = option(argv, "--system-prompt-file")
         system = Path(system_file).read_text(encoding="utf-8") if system_file else option(argv, "--system-prompt")
         env = {k: v for k, v in os.environ.items() if k.startswith("CLAUDE_CODE_")}
-        (calls / f"{agent}-{n}.json").write_text(json.dumps({"argv": argv, "messages": messages, "agent": agent,
+        (calls / f"{agent}-{n}.json").write_text(json.dumps({"argv": argv, "messages": messages, "agent": agent, "pid": os.getpid(),
                                                              "system": system, "env": env,
                                                              "composed": composed, "cwd": os.getcwd()}, ensure_ascii=False), encoding="utf-8")
         if login() == "expired":
@@ -194,6 +199,8 @@ def main(argv: list[str]) -> int:
               **({"structured_output": structured} if structured else {}),
               "total_cost_usd": 0 if mode == "unpriced" else 0.0125,
               "modelUsage": model_usage(model)})
+        if mode == "once":
+            return 0
     return 1 if failed else 0
 
 

@@ -170,13 +170,13 @@ def test_a_prompt_that_starts_like_a_command_is_sent_verbatim(fake):
 
 
 def test_no_claude_anywhere_is_one_line_saying_how_to_install_it(tmp_path, monkeypatch, cli):
-    from gamemaster.backends import claude_code
+    from gamemaster.backends import claude_cli
 
     empty = tmp_path / "empty-bin"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
     monkeypatch.delenv("GAMEMASTER_CLAUDE_CLI", raising=False)
-    monkeypatch.setattr(claude_code, "bundled_cli", lambda: None)
+    monkeypatch.setattr(claude_cli, "bundled_cli", lambda: None)
     result = cli("day", "advance", "--backend", "claude-code")
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [

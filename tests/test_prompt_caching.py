@@ -301,3 +301,24 @@ def test_a_memory_quoting_the_cache_markers_is_shown_as_written_and_cuts_nothing
     assert request.prompt.startswith(request.shared_prompt + request.stable_prompt + request.day_prompt
                                       + request.memory_prompt)
     assert quoted in request.memory_prompt
+
+
+def test_every_turn_of_a_meeting_shows_a_character_the_same_memories(gm):
+    """The lines said lately are weighed in a character's first turn only, so its later turns'
+    paragraph is shorter; the memories must not fill the room it leaves, or the memory segment
+    (cached, and what a kept claude was started with) would change from turn to turn."""
+    from gamemaster.backends import get_backend
+    from gamemaster.backends.base import prompt_parts
+    from gamemaster.loop import ask
+
+    offline = get_backend("offline")
+    run_scene(gm, offline)  # the arrival: greetings everyone heard, new to the meeting
+    pending, _ = gm.open_next(Force(type=SceneType.MEETING, participants=["emre", "vera"]))
+    firsts = {agent: gm.build_request(pending, turn) for turn, agent in enumerate(pending.turns[:2])}
+    ask(gm, offline, pending, 0)
+    ask(gm, offline, pending, 1)
+    for turn, agent in enumerate(pending.turns[2:], start=2):
+        later = gm.build_request(pending, turn)
+        assert later.prompt != firsts[agent].prompt
+        assert "*neu*" in firsts[agent].prompt and "*neu*" not in later.prompt  # weighed once
+        assert prompt_parts(later)[0] == prompt_parts(firsts[agent])[0]

@@ -15,7 +15,10 @@ Every call is one character answering one scene turn, and nothing else:
   no skills, no settings files,
   no saved session, and an empty working folder of its own: the character sees its prompt
   and nothing of the workspace or of the user's Claude Code setup (hooks, CLAUDE.md, plugins);
-* the prompt goes verbatim: a ``/`` or ``@`` in a memory is not a command or a file.
+* the prompt goes verbatim: a ``/`` or ``@`` in a memory is not a command or a file;
+* in a scene played in turns (a MEETING) a character's ``claude`` is kept for its next turn,
+  which sends only the part of the prompt that changed (``claude_sessions``): one process per
+  character and scene instead of one per turn.
 
 What it answers is validated and, if invalid, asked again by the scene loop, as for every
 backend. Tokens and the dollar figure Claude Code reports are recorded with the scene.
@@ -25,38 +28,26 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import gc
 import json
 import logging
 import os
-import shutil
-import subprocess
 import tempfile
 import threading
-from pathlib import Path
+import weakref
 from typing import Any
 
 import anyio
 import claude_agent_sdk as sdk
 
 from ..pricing import USAGE_FIELDS
-from ..problems import GamemasterError
 from .base import Answer, Capabilities, ReplyRequest, chosen_model, split_prompt
+from .claude_cli import CLI_VARIABLE, INSTALL_HINT, LOGIN_HINT, ClaudeCodeError, find_cli, login_status
+from .claude_sessions import EventLoop, Place, Session, Sessions, continued
 from .schema import interview_output_schema, reply_output_schema
 
 # The SDK logs a failed run ("Fatal error in message reader") and then raises it; the raise
 # becomes this backend's one line, so the log would only say it twice, unformatted.
 logging.getLogger("claude_agent_sdk").addHandler(logging.NullHandler())
-
-#: Names the ``claude`` executable to use instead of the one on PATH.
-CLI_VARIABLE = "GAMEMASTER_CLAUDE_CLI"
-INSTALL_HINT = "install it with `npm install -g @anthropic-ai/claude-code` and log in by running `claude`"
-LOGIN_HINT = "run `claude` and log in with /login (or `claude auth login`), then try again"
-
-
-class ClaudeCodeError(GamemasterError):
-    """Claude Code is missing, not logged in, or a call failed for good."""
-
 
 #: Seconds a ``claude`` may stay silent (starting, or between two streamed pieces of its answer)
 #: before the call is given up: a model that writes streams a piece every second or so.
@@ -76,50 +67,6 @@ CLI_RETRIES = "2"
 
 class _Stalled(Exception):
     """The call gave no sign of life for ``IDLE_TIMEOUT`` seconds, or flooded its output."""
-
-
-def find_cli() -> str:
-    """The ``claude`` to run: ``$GAMEMASTER_CLAUDE_CLI``, else the one on PATH (the one the
-    user installed and logged in with), else the CLI the SDK's wheel bundles."""
-    named = os.environ.get(CLI_VARIABLE)
-    if named:
-        if not (os.path.isfile(named) and os.access(named, os.X_OK)):
-            raise ClaudeCodeError(f"backend claude-code: {CLI_VARIABLE}={named!r} is not an executable file")
-        return named
-    found = shutil.which("claude") or bundled_cli()
-    if found:
-        return found
-    raise ClaudeCodeError(f"backend claude-code: Claude Code is not installed (no `claude` on PATH): {INSTALL_HINT}")
-
-
-def bundled_cli() -> str | None:
-    """The ``claude`` the SDK's platform wheels carry (the SDK itself looks there first)."""
-    bundled = Path(sdk.__file__).parent / "_bundled" / ("claude.exe" if os.name == "nt" else "claude")
-    return str(bundled) if bundled.is_file() and os.access(bundled, os.X_OK) else None
-
-
-def login_status(cli: str, timeout: float = 60.0) -> dict[str, Any] | None:
-    """``claude auth status --json``: how Claude Code is logged in, None when it cannot tell.
-
-    A CLI that does not know the command (or answers something else) is not refused here;
-    a call it cannot authenticate is still caught when it answers.
-    """
-    try:
-        done = subprocess.run([cli, "auth", "status", "--json"], capture_output=True, text=True,
-                              timeout=timeout, stdin=subprocess.DEVNULL, env=_child_env())
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    try:
-        status = json.loads(done.stdout)
-    except ValueError:
-        return None
-    return status if isinstance(status, dict) and isinstance(status.get("loggedIn"), bool) else None
-
-
-def _child_env() -> dict[str, str]:
-    # Run from inside a Claude Code session (the Game Master's Bash tool), the CLI would
-    # otherwise take itself for a nested session; the SDK drops the variable the same way.
-    return {key: value for key, value in os.environ.items() if key != "CLAUDECODE"}
 
 
 def _call_env() -> dict[str, str]:
@@ -159,6 +106,10 @@ class ClaudeCodeBackend:
         self._played_lock = threading.Lock()
         # An empty folder of its own, so nothing of the workspace is where Claude Code starts.
         self._folder = tempfile.TemporaryDirectory(prefix="gamemaster-claude-code-")
+        self._loop = EventLoop()
+        self._sessions = Sessions()
+        # A scene cut short leaves its kept runs: they end with the program, not when a pipe closes.
+        weakref.finalize(self, _end_sessions, self._loop, self._sessions)
 
     def __repr__(self) -> str:
         return f"ClaudeCodeBackend(cli={self.cli!r}, model={self.model!r}, concurrency={self.capabilities.parallel})"
@@ -190,8 +141,8 @@ class ClaudeCodeBackend:
         return chosen_model(self.model, request) or self.played or UNKNOWN_DEFAULT
 
     def options(self, system: str, model: str | None, stderr: list[str], schema: dict | None = None) -> Any:
-        """The SDK options for one character's answer. The system prompt goes in a file: on the
-        command line one over 128 KiB would keep ``claude`` from starting at all."""
+        """The SDK options for one character's ``claude``, and the file its system prompt is in:
+        on the command line one over 128 KiB would keep ``claude`` from starting at all."""
         fd, path = tempfile.mkstemp(prefix="system-", suffix=".md", dir=self._folder.name)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(system)
@@ -221,39 +172,42 @@ class ClaudeCodeBackend:
             # which Claude Code turns on by default and which would count against the plan.
             thinking={"type": "disabled"},
             stderr=stderr.append,
-        )
+        ), path
 
     def reply(self, request: ReplyRequest) -> Answer:
         segments, turn = split_prompt(request)
+        spec = request.spec
+        # In a scene played in turns the character's claude is kept while it has a turn to come.
+        place = (Place(spec.ref, request.agent.id, request.language, keep=not request.final_turn)
+                 if spec.kind.in_sequence else None)
         return self.ask("".join(segments), turn, chosen_model(self.model, request), request.agent.id,
-                        reply_output_schema(request.spec.kind.reply_model))
+                        reply_output_schema(request.spec.kind.reply_model), place)
 
     def interview(self, request) -> Answer:
         """An answer to ``gamemaster ask``: the whole interview prompt as the one message."""
         return self.ask("", request.prompt, chosen_model(self.model, request), request.agent.id,
                         interview_output_schema())
 
-    def ask(self, system: str, prompt: str, model: str | None, who: str, schema: dict | None = None) -> Answer:
-        """One ``claude`` run; every way it can fail becomes one line naming ``who``."""
-        stderr: list[str] = []
-        seen: dict[str, Any] = {"errors": [], "texts": [], "result": None, "model": None}
-        options = self.options(system, model, stderr, schema)
+    def ask(self, system: str, prompt: str, model: str | None, who: str, schema: dict | None = None,
+            place: Place | None = None) -> Answer:
+        """One answer from ``claude``; every way it can fail becomes one line naming ``who``."""
+        seen: dict[str, Any] = {"errors": [], "texts": [], "result": None, "model": None, "stderr": [], "count": 0}
         try:
-            anyio.run(self._collect, prompt, options, seen)
+            self._loop.run(self._turn(system, prompt, model, schema, place, seen))
         except TimeoutError:
             raise ClaudeCodeError(f"claude-code: {who}: no answer within {self.timeout:g}s (timeout)") from None
         except _Stalled as exc:
-            raise ClaudeCodeError(_one_line(f"claude-code: {who}: {exc}{_last(stderr)}")) from None
+            raise ClaudeCodeError(_one_line(f"claude-code: {who}: {exc}{_last(seen['stderr'])}")) from None
         except sdk.CLINotFoundError:
             raise ClaudeCodeError(f"backend claude-code: Claude Code is not installed at {self.cli}: {INSTALL_HINT}") from None
         except Exception as exc:  # noqa: BLE001 - the SDK raises bare Exceptions too (an initialize that timed out)
-            raise ClaudeCodeError(self._describe(exc, who, seen, stderr)) from None
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(options.system_prompt["path"])
+            raise ClaudeCodeError(self._describe(exc, who, seen)) from None
+        return self._answer(seen, model, who)
+
+    def _answer(self, seen: dict[str, Any], model: str | None, who: str) -> Answer:
         result = seen["result"]
         if result is None:
-            raise ClaudeCodeError(f"claude-code: {who}: Claude Code ended without a result{_last(stderr)}")
+            raise ClaudeCodeError(f"claude-code: {who}: Claude Code ended without a result{_last(seen['stderr'])}")
         notice = None
         played = model_of(result) or seen["model"]
         with self._played_lock:  # characters answer side by side: said once, not once per thread
@@ -268,7 +222,7 @@ class ClaudeCodeBackend:
             # judges that text and, if it is no reply, asks again with the reason.
             text = "\n".join(seen["texts"])
         elif result.is_error:
-            raise ClaudeCodeError(self._describe(None, who, seen, stderr))
+            raise ClaudeCodeError(self._describe(None, who, seen))
         else:
             text = result.result if isinstance(result.result, str) else "".join(seen["texts"])
         usage = usage_of(result)
@@ -278,28 +232,79 @@ class ClaudeCodeBackend:
             dollars = None
         return Answer(text=text, usage=usage, model=played or model, cost_usd=dollars, notice=notice)
 
-    async def _collect(self, prompt: str, options: Any, seen: dict[str, Any]) -> None:
-        # aclosing: on a timeout the SDK's cleanup (ending the claude process) runs inside
-        # this event loop, not when the generator is collected after the loop is gone.
-        try:
-            with anyio.move_on_after(self.timeout) as scope:
-                async with contextlib.aclosing(sdk.query(prompt=prompt, options=options)) as messages:
-                    await self._read(messages, seen)
-        finally:
-            _close_ended_processes()  # however the call ended: no pipe is left to a closed loop
+    async def _turn(self, system: str, prompt: str, model: str | None, schema: dict | None,
+                    place: Place | None, seen: dict[str, Any]) -> None:
+        """One turn on the backend's loop: in the ``claude`` kept for it (sending what changed),
+        else in a new one; kept afterwards where the character has a turn to come."""
+        fitted = (system, model, json.dumps(schema, sort_keys=True))
+        kept = await self._sessions.take(place, fitted)
+        with anyio.move_on_after(self.timeout) as scope:
+            if kept is not None and await self._exchange(kept, continued(kept.sent, prompt, place.language), seen,
+                                                         kept=True):
+                session = kept
+            else:
+                session = await self._start(system, model, schema, fitted, seen)
+                await self._exchange(session, prompt, seen)
         if scope.cancelled_caught:
             raise TimeoutError
+        if place is not None and place.keep and seen["result"] is not None and not seen["result"].is_error:
+            self._sessions.keep(session, place, prompt)
+        else:
+            await session.close()
+
+    async def _exchange(self, session: Session, message: str, seen: dict[str, Any], kept: bool = False) -> bool:
+        """Send one message and read the answer to it. False where a kept ``claude`` turned out to
+        be gone before it answered anything (ended between turns): the turn starts a new one."""
+        seen["stderr"] = session.stderr
+        session.stderr.clear()
+        try:
+            await session.client.query(message)
+            async with contextlib.aclosing(session.client.receive_response()) as messages:
+                await self._read(messages, seen)
+        except Exception as exc:
+            await session.close()
+            if kept and not seen["count"] and not isinstance(exc, _Stalled):  # a silent one is not tried twice
+                return False
+            raise
+        except BaseException:
+            await session.close()
+            raise
+        if kept and seen["result"] is None and not seen["count"]:
+            await session.close()
+            return False
+        return True
+
+    async def _start(self, system: str, model: str | None, schema: dict | None, fitted: tuple,
+                     seen: dict[str, Any]) -> Session:
+        stderr: list[str] = []
+        seen["stderr"] = stderr
+        options, path = self.options(system, model, stderr, schema)
+        session = Session(sdk.ClaudeSDKClient(options=options), fitted, path, stderr)
+        with anyio.move_on_after(self.idle_timeout) as wait:
+            try:
+                await session.client.connect()
+            except BaseException:
+                await session.close()
+                raise
+        if wait.cancelled_caught:
+            await session.close()
+            raise _Stalled(f"Claude Code said nothing within {self.idle_timeout:g}s of starting")
+        return session
+
+    def close(self) -> None:
+        """End every ``claude`` kept for a next turn (also done when the program ends)."""
+        if self._loop.running and len(self._sessions):
+            self._loop.run(self._sessions.close_all())
 
     async def _read(self, messages: Any, seen: dict[str, Any]) -> None:
         for count in range(MESSAGE_LIMIT + 1):
             with anyio.move_on_after(self.idle_timeout) as wait:
                 message = await anext(messages, None)
             if wait.cancelled_caught:
-                if count == 0:
-                    raise _Stalled(f"Claude Code said nothing within {self.idle_timeout:g}s of starting")
                 raise _Stalled(f"Claude Code stopped answering: nothing for {self.idle_timeout:g}s")
             if message is None:
                 return
+            seen["count"] += 1
             if isinstance(message, sdk.SystemMessage) and message.subtype == "init":
                 seen["model"] = message.data.get("model") if isinstance(message.data, dict) else None
             elif isinstance(message, sdk.AssistantMessage):
@@ -310,7 +315,7 @@ class ClaudeCodeBackend:
                 seen["result"] = message
         raise _Stalled(f"Claude Code sent more than {MESSAGE_LIMIT} messages for one answer (a flood)")
 
-    def _describe(self, exc: BaseException | None, who: str, seen: dict[str, Any], stderr: list[str]) -> str:
+    def _describe(self, exc: BaseException | None, who: str, seen: dict[str, Any]) -> str:
         if "authentication_failed" in seen["errors"]:
             return f"backend claude-code: Claude Code ({self.cli}) is not logged in: {LOGIN_HINT}"
         result = seen["result"]
@@ -319,24 +324,13 @@ class ClaudeCodeBackend:
             said = result.result or "; ".join(result.errors or []) or result.subtype
         elif exc is not None:
             said = str(exc).split("\n", 1)[0] or type(exc).__name__
-        return _one_line(f"claude-code: {who}: {said}{_last(stderr)}")
+        return _one_line(f"claude-code: {who}: {said}{_last(seen['stderr'])}")
 
 
-def _close_ended_processes() -> None:
-    """Close the pipes of a ``claude`` the SDK ended on a timeout but let go of unclosed.
-
-    Left to the garbage collector, they would be closed after ``anyio.run`` has closed this
-    thread's event loop, and asyncio would print a traceback. Only transports of this loop
-    whose process has ended are touched, so another character's call is never disturbed.
-    """
-    import asyncio
-    from asyncio.base_subprocess import BaseSubprocessTransport
-
-    loop = asyncio.get_running_loop()
-    for found in gc.get_objects():
-        if (isinstance(found, BaseSubprocessTransport) and getattr(found, "_loop", None) is loop
-                and found.get_returncode() is not None and not found.is_closing()):
-            found.close()
+def _end_sessions(loop: EventLoop, sessions: Sessions) -> None:
+    if loop.running and len(sessions):
+        with contextlib.suppress(Exception):
+            loop.run(sessions.close_all())
 
 
 def usage_of(result: Any) -> dict[str, int] | None:

@@ -90,7 +90,14 @@ def answer(body: dict) -> tuple[str, list[dict]]:
         return "other", [{"type": "text", "text": "OK"}]
     agent, ref = found.groups()
     structured = any(t.get("name") == STRUCTURED for t in body.get("tools") or [])
-    if structured and run_inside._tool_results(messages):
+    # The reply's tool has just answered (the last message is its result) and no next turn came
+    # with it (a kept claude sends the tool's result and the next prompt in one message): the
+    # character ends its turn.
+    last = messages[-1].get("content") if messages else None
+    blocks = [b for b in last if isinstance(b, dict)] if isinstance(last, list) else []
+    answered = any(b.get("type") == "tool_result" for b in blocks)
+    asked = any(b.get("type") == "text" and REPLY_REF.search(b.get("text", "")) for b in blocks)
+    if structured and answered and not asked:
         return "character", [{"type": "text", "text": "Fertig."}]
     with _lock:
         first = agent not in _prosed
@@ -132,6 +139,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--backend", default="claude-code")
     parser.add_argument("--fail-status", type=int, help="answer every Messages request with this HTTP status")
+    parser.add_argument("--play", action="append",
+                        help="a gamemaster command to run, as one string (repeatable; default: day advance --json); "
+                             "--backend and --model are added to each")
     args = parser.parse_args()
     global FAIL_STATUS
     FAIL_STATUS = args.fail_status
@@ -154,15 +164,25 @@ def main() -> int:
         "DISABLE_ERROR_REPORTING": "1",
         "LANG": "C.UTF-8",
     }
+    result: dict = {"port": port, "plays": []}
     started = time.time()
-    result: dict = {"port": port}
-    try:
-        proc = subprocess.run([sys.executable, "-m", "gamemaster", "--root", args.workspace, "day", "advance",
-                               "--backend", args.backend, "--model", args.model, "--json"],
-                              env=env, capture_output=True, text=True, timeout=args.timeout, stdin=subprocess.DEVNULL)
-        result.update(returncode=proc.returncode, stdout=proc.stdout, stderr=proc.stderr[-5000:])
-    except subprocess.TimeoutExpired as exc:
-        result.update(returncode=None, timeout=True, stderr=str(exc.stderr or "")[-5000:])
+    for play in args.play or ["day advance --json"]:
+        with _lock:
+            first = len(run_inside.REQUESTS)
+        began = time.time()
+        command = [sys.executable, "-m", "gamemaster", "--root", args.workspace, *play.split(),
+                   "--backend", args.backend, "--model", args.model]
+        try:
+            proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=args.timeout,
+                                  stdin=subprocess.DEVNULL)
+            done = {"returncode": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr[-5000:]}
+        except subprocess.TimeoutExpired as exc:
+            done = {"returncode": None, "timeout": True, "stdout": "", "stderr": str(exc.stderr or "")[-5000:]}
+        result["plays"].append({"play": play, "first_request": first, "seconds": round(time.time() - began, 1), **done})
+        if done["returncode"] != 0:
+            break
+    # The first that failed, else the last: what the tests of one day look at.
+    result.update({key: value for key, value in result["plays"][-1].items() if key != "play"})
     result["seconds"] = round(time.time() - started, 1)
     server.shutdown()
     with _lock:

@@ -128,12 +128,40 @@ def _finish(blocks: list[dict]) -> tuple[list[dict], str]:
     return out, ("tool_use" if any(b["type"] == "tool_use" for b in out) else "end_turn")
 
 
-def _usage(output: int = 5) -> dict:
-    return {"input_tokens": 100, "output_tokens": output, "cache_creation_input_tokens": 0,
-            "cache_read_input_tokens": 0}
+def request_blocks(body: dict) -> list[str]:
+    """What a request sends, block by block in prompt order: the system prompt's blocks, then
+    each message's text, tool calls and tool results (what input tokens are counted from; a
+    prompt cache serves a request's start in whole blocks)."""
+    system = body.get("system")
+    parts = [system] if isinstance(system, str) else [b.get("text", "") for b in system or [] if isinstance(b, dict)]
+    for message in body.get("messages") or []:
+        content = message.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+        parts += [_block_text(block) for block in blocks if isinstance(block, dict)]
+    return parts
 
 
-def sse(model: str, blocks: list[dict], stop: str) -> bytes:
+def sent(body: dict) -> int:
+    return sum(len(part) for part in request_blocks(body))
+
+
+def _block_text(block: dict) -> str:
+    if block.get("type") == "tool_use":
+        return json.dumps(block.get("input"), ensure_ascii=False)
+    if block.get("type") == "tool_result":
+        inner = block.get("content")
+        return inner if isinstance(inner, str) else "".join(b.get("text", "") for b in inner or [])
+    return block.get("text", "")
+
+
+def _usage(body: dict, blocks: list[dict]) -> dict:
+    """Tokens as the API would count them, roughly: four characters each, nothing cached (the fake
+    caches nothing), so a request that sends more counts more."""
+    return {"input_tokens": -(-sent(body) // 4), "output_tokens": -(-sum(len(_block_text(b)) for b in blocks) // 4),
+            "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+
+
+def sse(model: str, blocks: list[dict], stop: str, usage: dict) -> bytes:
     events = []
 
     def emit(kind, data):
@@ -141,7 +169,7 @@ def sse(model: str, blocks: list[dict], stop: str) -> bytes:
 
     emit("message_start", {"message": {"id": f"msg_{next(_ids):06d}", "type": "message", "role": "assistant",
                                        "model": model, "content": [], "stop_reason": None,
-                                       "stop_sequence": None, "usage": _usage(1)}})
+                                       "stop_sequence": None, "usage": {**usage, "output_tokens": 1}}})
     for i, block in enumerate(blocks):
         if block["type"] == "text":
             emit("content_block_start", {"index": i, "content_block": {"type": "text", "text": ""}})
@@ -156,7 +184,8 @@ def sse(model: str, blocks: list[dict], stop: str) -> bytes:
                 emit("content_block_delta", {"index": i, "delta": {"type": "input_json_delta",
                                                                    "partial_json": raw[k:k + 200]}})
         emit("content_block_stop", {"index": i})
-    emit("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": 5}})
+    emit("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": None},
+                           "usage": {"output_tokens": usage["output_tokens"]}})
     emit("message_stop", {})
     return "".join(events).encode("utf-8")
 
@@ -216,10 +245,10 @@ class Handler(BaseHTTPRequestHandler):
             REQUESTS.append(entry)
         model = body.get("model", "claude-test")
         if body.get("stream"):
-            self._send(200, sse(model, blocks, stop), "text/event-stream")
+            self._send(200, sse(model, blocks, stop, _usage(body, blocks)), "text/event-stream")
         else:
             message = {"id": f"msg_{next(_ids):06d}", "type": "message", "role": "assistant", "model": model,
-                       "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": _usage()}
+                       "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": _usage(body, blocks)}
             self._send(200, json.dumps(message, ensure_ascii=False).encode("utf-8"))
 
 

@@ -46,7 +46,7 @@ def _studio(tmp_path: Path):
     return workspace
 
 
-def _play_a_day(tmp_path: Path, unshare: list[str], claude: Path, workspace) -> dict:
+def _play_a_day(tmp_path: Path, unshare: list[str], claude: Path, workspace, plays: tuple[str, ...] = ()) -> dict:
     home = tmp_path / "home"
     home.mkdir()
     out = tmp_path / "result.json"
@@ -54,7 +54,7 @@ def _play_a_day(tmp_path: Path, unshare: list[str], claude: Path, workspace) -> 
     try:
         subprocess.run([*unshare, sys.executable, str(INSIDE), "--claude", str(claude), "--workspace",
                         str(workspace.root), "--home", str(home), "--out", str(out), "--model", MODEL,
-                        "--timeout", str(timeout)],
+                        "--timeout", str(timeout), *[arg for play in plays for arg in ("--play", play)]],
                        check=True, timeout=timeout + 60, capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(REPO)})
     except subprocess.CalledProcessError as exc:
@@ -179,3 +179,29 @@ def test_an_api_that_stays_down_is_one_line_within_about_a_minute(tmp_path, unsh
     assert result["seconds"] < 120, result["seconds"]
     world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
     assert world["pending"] == "day-001/scene-01"
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_a_meeting_keeps_each_characters_claude_between_its_turns(tmp_path, unshare, version):  # noqa: F811
+    """Three rounds of emre and vera: two `claude` processes, and every later turn in the
+    conversation its first turn started, sending what changed."""
+    claude = _install(version)
+    workspace = _studio(tmp_path)
+    assert _gamemaster(workspace, "config", "kinds.meeting.rounds", "3").returncode == 0
+    result = _play_a_day(tmp_path, unshare, claude, workspace,
+                         plays=("scene run --json", "scene run --type MEETING --with emre,vera --json"))
+    meeting = result["plays"][-1]
+    calls = [r for r in result["requests"][meeting["first_request"]:] if r.get("kind") == "character"]
+    started = [r for r in calls if len(r["body"]["messages"]) == 1]
+    assert len(started) == 2, [len(r["body"]["messages"]) for r in calls]
+    continued = [r for r in calls if len(r["body"]["messages"]) > 1]
+    assert len(continued) == 4
+    for request in continued:
+        last = request["body"]["messages"][-1]["content"]
+        texts = [b.get("text", "") for b in last if isinstance(b, dict)] if isinstance(last, list) else [last]
+        assert any(text.startswith("Dein Prompt für diesen Zug ist bis einschließlich der Zeile") for text in texts)
+    record = json.loads((workspace.scenes / "day-001" / "scene-02" / "scene.json").read_text(encoding="utf-8"))
+    assert record["status"] == "applied"
+    for agent in ("emre", "vera"):
+        stream = (workspace.memories_dir / f"{agent}.jsonl").read_text(encoding="utf-8")
+        assert f"{agent} hat über die wachsenden Türme gesprochen." in stream  # its last turn's summary
