@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import date
 
 from .printable import without_controls
 
@@ -43,6 +44,18 @@ def front_matter(fields: dict[str, object]) -> str:
         width=math.inf,  # one line per value: a folded title is valid YAML but hard to grep
     )
     return f"---\n{text}---"
+
+
+def artifact_file(fields: dict[str, object], content: str, when: date | None) -> str:
+    """A gallery file: front matter as Obsidian and Hugo read it (``date`` of the scene's day,
+    ``draft: true``, the title once) and the character's Markdown. A first heading that only
+    repeats the title goes: the front matter holds it, and a site built from the gallery shows it."""
+    header = {**fields, **({"date": when} if when else {}), "draft": True}  # a YAML date, unquoted
+    body = content.strip()
+    first, _, rest = body.partition("\n")
+    if first.startswith("# ") and " ".join(first[2:].split()) == " ".join(str(fields.get("title", "")).split()):
+        body = rest.strip()
+    return f"{front_matter(header)}\n\n{body}\n"
 
 
 def _clean(value: object) -> object:

@@ -1,5 +1,5 @@
 """The lists of scene kinds, and the table of their settings, in the Game Master's own files and
-the README, written from the registry.
+the reference page of the state files (docs/reference/state-files.md), written from the registry.
 
 CLAUDE.md and the /scene command (and so the plugin's scene skill, made from it) tell the
 Game Master which kinds run side by side and which one turn after another. Those lists stand

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from . import day_memories
 from .fsio import dump_json
-from .gallery import front_matter, slug
+from .gallery import artifact_file, slug
 from .gatherings import write_reply as write_gathering_reply
 from .kinds import SceneWrite
 from .lang import phrase
@@ -142,7 +142,7 @@ def plan_scene(
                 tags=[*draft.tags, "own-work"] if "own-work" not in draft.tags else draft.tags,
                 metadata={"artifact_path": path, "kind": draft.kind, "title": draft.title},
             )
-            header = front_matter(
+            result.transaction.files[path] = artifact_file(
                 {
                     "title": draft.title,
                     "kind": draft.kind,
@@ -153,10 +153,10 @@ def plan_scene(
                     "memory": artifact.id,
                     "memories_referenced": _referenced_ids(draft.content),
                     "tags": draft.tags,
-                    "status": "draft",
-                }
+                },
+                draft.content,
+                _day_date(world, spec.day),
             )
-            result.transaction.files[path] = f"{header}\n\n{draft.content.strip()}\n"
             result.artifacts.append(path)
             for observer in spec.room_of(agent_id):
                 if observer == agent_id:
@@ -253,6 +253,14 @@ def brief_reaches(brief: Brief, agent: str, spec: SceneSpec) -> bool:
 def _name_parts(name: str) -> list[str]:
     """'Tobias „Tobi“ Richter' → Tobias, Tobi, Richter: any of them names the author."""
     return [part for part in re.split(r"[\s„“\"'”]+", name) if len(part) > 1]
+
+
+def _day_date(world: World, day: int):
+    """The calendar date of ``day`` for a gallery file, none past the last date there is."""
+    try:
+        return world.date(day)
+    except OverflowError:
+        return None
 
 
 def _referenced_ids(content: str) -> list[str]:

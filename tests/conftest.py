@@ -87,7 +87,7 @@ def cli(workspace):
 
 
 #: Test files that play whole days, start a process per command or drive a browser or Claude
-#: Code: `pytest -m "not slow"` leaves them out for a quick run while editing (see README).
+#: Code: `pytest -m "not slow"` leaves them out for a quick run while editing (docs/how-to/tests.md).
 @pytest.fixture
 def fake(tmp_path, monkeypatch) -> Path:
     """A fake ``claude`` first on PATH; returns the folder it reads replies from and logs calls to."""

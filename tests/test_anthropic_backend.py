@@ -8,6 +8,7 @@ what is asserted is what the API would actually receive.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -662,8 +663,30 @@ def test_registry_refuses_api_options_for_a_local_backend_and_unknown_names():
 
 
 def test_registry_without_a_key_says_which_variable():
-    with pytest.raises(BackendError, match="ANTHROPIC_API_KEY"):
+    from gamemaster.backends.registry import MissingKey
+
+    with pytest.raises(MissingKey, match="ANTHROPIC_API_KEY"):
         get_backend("anthropic")
+    with pytest.raises(BackendError, match="ANTHROPIC_API_KEY"):  # built by hand, the backend says the same
+        AnthropicBackend()
+
+
+def test_a_missing_key_is_said_before_the_sdk_is_imported(tmp_path):
+    """The SDK takes seconds to import: a run without a key says so at once."""
+    code = (
+        "import sys\n"
+        "from gamemaster.backends import get_backend\n"
+        "try:\n"
+        "    get_backend('anthropic')\n"
+        "except Exception as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+        "print('anthropic' in sys.modules)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.stdout.splitlines() == [
+        "MissingKey backend anthropic needs an API key: set ANTHROPIC_API_KEY (or play offline with --backend offline)",
+        "False"]
 
 
 def test_cli_and_gm_do_not_import_anthropic():

@@ -44,7 +44,7 @@ def answering(workspace, barrier=None, broken=()):
         reply = reply_for(call.body, workspace)
         seen[reply["agent"]] = seen.get(reply["agent"], 0) + 1
         if barrier is not None:
-            barrier.wait(timeout=5)  # passes only while every worker's request is open at once
+            barrier.wait(timeout=120)  # passes only while every worker's request is open at once (a wait, not a deadline)
         text = json.dumps(reply, ensure_ascii=False)
         if reply["agent"] in broken and seen[reply["agent"]] == 1:
             text = json.dumps({**reply, "memories": [{"description": "x", "importance": 11}]})

@@ -38,7 +38,7 @@ class FakeAPI(ScriptedBackend):
 
     def reply(self, request):
         if self.barrier is not None and request.spec.type == self.barrier_type:
-            self.barrier.wait(timeout=5)  # only passes when every worker is in flight at once
+            self.barrier.wait(timeout=120)  # only passes when every worker is in flight at once (a wait, not a deadline)
         return Answer(text=super().reply(request), usage=dict(USAGE), model=self.model_for(request))
 
     def submit_batch(self, requests):

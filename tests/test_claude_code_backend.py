@@ -254,3 +254,25 @@ def test_a_system_prompt_too_long_for_a_command_line_still_reaches_claude(fake):
     system = "Du spielst X. " * 20_000  # 280,000 characters: more than one argument may hold
     assert ClaudeCodeBackend().ask(system, '"agent": "x"', None, "x").text == "ok"
     assert _call(fake, "x", 0)["system"] == system
+
+
+def test_no_login_is_said_before_the_sdk_is_imported(fake, tmp_path):
+    """The Claude Agent SDK takes over a second to import: a run Claude Code cannot play says so at once."""
+    import os
+    import subprocess
+    import sys
+
+    (fake / "login").write_text("none", encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from gamemaster.backends import get_backend\n"
+        "try:\n"
+        "    get_backend('claude-code')\n"
+        "except Exception as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+        "print('claude_agent_sdk' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ), cwd=tmp_path)
+    said, imported = done.stdout.splitlines()
+    assert said.startswith("ClaudeCodeError backend claude-code: Claude Code (") and "is not logged in" in said
+    assert imported == "False"

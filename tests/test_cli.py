@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import json
 import subprocess
 import sys
@@ -169,7 +171,7 @@ def imported_by(*commands: list[str], packages: tuple[str, ...]) -> list[str]:
 def test_hot_commands_do_not_import_anthropic_or_rich(workspace):
     root = ["--root", str(workspace.root)]
     assert imported_by([*root, "next"], [*root, "prompt", "vera"],
-                       packages=("anthropic", "rich", "jsonlines", "httpx", "mcp")) == []
+                       packages=("anthropic", "rich", "httpx", "mcp")) == []
 
 
 def test_help_does_not_import_a_backend_or_the_mcp_server():
@@ -183,3 +185,51 @@ def test_status_for_people_shows_the_pending_scene_and_every_agent(cli):
     assert output.startswith("GenSoftworks · day 000 · scene 00\npending:\nday-001/scene-01 ARRIVAL\n")
     assert "replies: 0/7" in output and "│ emre   │ 81/100" in output
     assert "brief brief-001 waiting: Mehr Licht." in output
+
+
+def _plain(text: str) -> str:
+    """Rich's boxes and line breaks out of the way: the words as a reader takes them in."""
+    return " ".join(re.sub(r"[│╭╮╰╯─┃━]", " ", text).split())
+
+
+def test_a_choice_out_of_range_is_a_usage_error_naming_the_option_and_the_choices(cli):
+    wrong = cli("recall", "vera", "Türme", "--strategy", "hybird")
+    assert wrong.exit_code == 2
+    assert "Invalid value for '--strategy': 'hybird': choose hybrid, ranked, seed" in _plain(wrong.output)
+    assert "world.json" not in wrong.output  # it is the command line that is wrong, not the state
+    kind = cli("next", "--type", "PARTY")
+    assert kind.exit_code == 2
+    assert "Invalid value for '--type': 'PARTY': choose ARRIVAL, WORK, MEETING, REFLECTION" in _plain(kind.output)
+    opened = cli("next", "--type", "arrival", "--json")  # the choice is not case-sensitive
+    assert opened.exit_code == 0 and json.loads(opened.output)["type"] == "ARRIVAL"
+
+
+def test_help_shows_the_choices_and_what_each_argument_is(cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "250")  # a wide terminal: each option on one line
+    recall = _plain(cli("recall", "--help").output)
+    assert "recall [OPTIONS] {AGENT} {QUERY}" in recall
+    assert "--strategy <hybrid|ranked|seed>" in recall
+    nxt = _plain(cli("next", "--help").output)
+    assert "--type <ARRIVAL|WORK|MEETING|REFLECTION|ENCOUNTER|EVENT|GATHERING> Force the scene type." in nxt
+
+
+def test_shell_completion_completes_commands_choices_and_agent_ids(workspace, monkeypatch):
+    from typer.testing import CliRunner
+
+    from gamemaster.cli import app
+
+    script = CliRunner().invoke(app, ["--show-completion", "bash"], prog_name="gamemaster")
+    assert script.exit_code == 0 and "_GAMEMASTER_COMPLETE=complete_bash" in script.output
+
+    def complete(words: str) -> list[str]:
+        monkeypatch.setenv("_GAMEMASTER_COMPLETE", "complete_bash")
+        monkeypatch.setenv("COMP_WORDS", words)
+        monkeypatch.setenv("COMP_CWORD", str(len(words.split()) - (0 if words.endswith(" ") else 1)))
+        monkeypatch.setenv("GAMEMASTER_ROOT", str(workspace.root))
+        done = CliRunner().invoke(app, [], prog_name="gamemaster")
+        return done.output.split()
+
+    assert complete("gamemaster who") == ["who-knows"]
+    assert complete("gamemaster next --type MEE") == ["MEETING"]
+    assert complete("gamemaster recall v") == ["vera"]
+    assert complete("gamemaster memories ") == sorted(p.stem for p in workspace.agents_dir.glob("*.json"))

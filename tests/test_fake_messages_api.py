@@ -95,7 +95,7 @@ def test_a_request_in_flight_while_another_writes_the_prefix_misses_it(api):
     def slow_first(body):
         if not started.is_set():
             started.set()
-            release.wait(timeout=5)  # the first response has not begun yet
+            release.wait(timeout=120)  # the first response has not begun yet
         return "Gut."
 
     api.answer = slow_first
@@ -103,7 +103,7 @@ def test_a_request_in_flight_while_another_writes_the_prefix_misses_it(api):
     first: dict = {}
     writer = threading.Thread(target=lambda: first.update(call(api, block)))
     writer.start()
-    started.wait(timeout=5)
+    started.wait(timeout=120)
     meanwhile = call(api, block)
     release.set()
     writer.join()

@@ -12,7 +12,7 @@ from gamemaster.kind_docs import with_kinds
 
 REPO = Path(__file__).resolve().parent.parent
 GENERATED = ["CLAUDE.md", ".claude/commands/scene.md", "gamemaster/bundled/CLAUDE.md",
-             "gamemaster/bundled/.claude/commands/scene.md", "README.md"]
+             "gamemaster/bundled/.claude/commands/scene.md", "docs/reference/state-files.md"]
 
 
 @pytest.mark.parametrize("relative", GENERATED)
@@ -33,7 +33,7 @@ def test_a_list_that_is_not_one_is_named():
         with_kinds("(<!--kinds:sideways-->A<!--/kinds-->)")
 
 
-@pytest.mark.parametrize("relative", ["README.md", "CLAUDE.md", "gamemaster/bundled/CLAUDE.md"])
+@pytest.mark.parametrize("relative", ["docs/reference/state-files.md", "CLAUDE.md", "gamemaster/bundled/CLAUDE.md"])
 def test_the_kinds_settings_are_tabled_with_default_bounds_and_reason(relative):
     text = (REPO / relative).read_text(encoding="utf-8")
     assert ("| `kinds.meeting.rounds` | `2` | 2 to 50 (each round is one more turn, one model call, for every "

@@ -115,3 +115,18 @@ def test_ask_takes_a_subagents_answer_and_drops_ids_it_was_not_shown(workspace):
     prompt = run(workspace, "ask", "vera", "Knochentürme?", "--prompt")
     assert "Der Creative Director fragt dich: „Knochentürme?“" in prompt.stdout
     assert "vera-002" in prompt.stdout
+
+
+def test_recall_gives_a_reason_for_every_line_a_dense_hit_its_similarity(tmp_path):
+    """A memory brought in by meaning alone (``hybrid``) shares no word with the query: its
+    reason is how close it is; the others say the words, the neighbour or the section."""
+    workspace = init_workspace(tmp_path / "studio")
+    done = run(workspace, "recall", "vera", "Wie fühlt sich Angst an?", "--strategy", "hybrid", "--json")
+    assert done.exit_code == 0, done.output
+    picked = json.loads(done.stdout)["memories"]
+    assert all(p["reason"] for p in picked)
+    dense = [p for p in picked if p["similarity"] is not None]
+    assert dense and all(not p["matched"] and p["reason"] == f"close in meaning ({p['similarity']:.2f})" for p in dense)
+    assert {p["reason"] for p in picked if p["section"] == "recent"} == {"said or done lately"}
+    shown = run(workspace, "recall", "vera", "Wie fühlt sich Angst an?", "--strategy", "hybrid")
+    assert "close in meaning" in shown.output

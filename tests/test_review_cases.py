@@ -54,7 +54,7 @@ def test_an_abandoned_scene_does_not_lend_its_replies_to_the_next(gm, workspace)
     pending = gm.pending()
     gm.store_reply(pending, 0, valid_reply(gm.build_request(pending, 0)))
     world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
-    world["pending"] = None  # the README's way to choose again
+    world["pending"] = None  # the documented way to choose again (docs/how-to/hand-edit.md)
     workspace.world_path.write_text(json.dumps(world), encoding="utf-8")
     gm.open_next(Force(type=SceneType.MEETING, participants=["darius", "vera"], topic="Türme"))
     fresh = gm.pending()

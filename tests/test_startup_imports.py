@@ -34,7 +34,7 @@ RUN = (
 
 #: Never needed to play a scene by hand: the API backend and its HTTP stack, Claude Code's SDK,
 #: the MCP server, the offline player, the report and its Markdown.
-NEVER = ("anthropic", "httpx", "httpx2", "claude_agent_sdk", "mcp", "jsonlines", "gamemaster.backends.offline",
+NEVER = ("anthropic", "httpx", "httpx2", "claude_agent_sdk", "mcp", "gamemaster.backends.offline",
          "gamemaster.report", "gamemaster.mcp_server", "markdown_it")
 #: What a command that shows or stores one scene's part does not need: building prompts (the
 #: memory selection, the reply contract naming every kind), spreading news, the other scene

@@ -70,6 +70,25 @@ def test_work_artifact_lands_in_gallery_and_others_observe_it(gm, workspace):
     assert accumulators(gm)["darius"] == before["darius"]  # not in the room
 
 
+def test_a_gallery_file_has_its_date_draft_flag_and_title_once_as_hugo_and_obsidian_read_them(gm, workspace):
+    import yaml
+
+    play_arrival(gm)
+
+    def titled(request):
+        reply = valid_reply(request)
+        reply["artifacts"][0]["content"] = f"# {reply['artifacts'][0]['title']}\n\nDie Türme wachsen."
+        return reply
+
+    outcome = run_scene(gm, ScriptedBackend([titled]), Force(type=SceneType.WORK, participants=["vera"]))
+    text = (workspace.root / outcome.result.artifacts[0]).read_text(encoding="utf-8")
+    header, body = text.split("\n---\n\n", 1)
+    fields = yaml.safe_load(header.removeprefix("---\n"))
+    assert fields["date"] == gm.world().date(1) and "date: 2026-11-02\n" in header  # a YAML date, unquoted
+    assert fields["draft"] is True and "status" not in fields
+    assert text.count("Entwurf von Vera") == 1 and body == "Die Türme wachsen.\n"  # the title once
+
+
 def test_second_version_of_the_same_artifact_gets_v2(gm, workspace):
     play_arrival(gm)
     for _ in range(2):

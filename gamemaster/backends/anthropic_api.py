@@ -38,11 +38,11 @@ from anthropic.types.model_param import ModelParam
 from ..pricing import USAGE_FIELDS
 from ..problems import GamemasterError
 from .base import Answer, Capabilities, ReplyRequest, chosen_model, prompt_parts
+from .registry import API_KEY_VARIABLE, MISSING_KEY
 from .schema import interview_output_schema, output_config, reply_output_schema
 
 log = logging.getLogger(__name__)
 
-API_KEY_VARIABLE = "ANTHROPIC_API_KEY"
 #: What the Message Batches API accepts as a request's ``custom_id``.
 CUSTOM_ID_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
@@ -133,10 +133,7 @@ class AnthropicBackend:
         if client is None:
             key = os.environ.get(API_KEY_VARIABLE)
             if not key:
-                raise BackendError(
-                    f"backend anthropic needs an API key: set {API_KEY_VARIABLE} "
-                    "(or play offline with --backend offline)"
-                )
+                raise BackendError(MISSING_KEY)
             client = anthropic.Anthropic(api_key=key, max_retries=self.max_retries, timeout=self.timeout)
         else:
             # The backend's retry and timeout settings apply to a client handed in as well,

@@ -1,15 +1,19 @@
-"""Finding the ``claude`` to run and asking it how it is logged in (the claude-code backend)."""
+"""Finding the ``claude`` to run and asking it how it is logged in (the claude-code backend).
+
+Nothing here imports the Claude Agent SDK (over a second): the registry runs ``preflight``
+before it imports the backend, so a missing Claude Code or login is said at once.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import claude_agent_sdk as sdk
 
 from ..problems import GamemasterError
 
@@ -38,8 +42,13 @@ def find_cli() -> str:
 
 
 def bundled_cli() -> str | None:
-    """The ``claude`` the SDK's platform wheels carry (the SDK itself looks there first)."""
-    bundled = Path(sdk.__file__).parent / "_bundled" / ("claude.exe" if os.name == "nt" else "claude")
+    """The ``claude`` the SDK's platform wheels carry (the SDK itself looks there first); found
+    without importing the SDK."""
+    spec = importlib.util.find_spec("claude_agent_sdk")
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not folders:
+        return None
+    bundled = Path(folders[0]) / "_bundled" / ("claude.exe" if os.name == "nt" else "claude")
     return str(bundled) if bundled.is_file() and os.access(bundled, os.X_OK) else None
 
 
@@ -67,4 +76,22 @@ def _child_env() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if key != "CLAUDECODE"}
 
 
-__all__ = ["CLI_VARIABLE", "INSTALL_HINT", "LOGIN_HINT", "ClaudeCodeError", "bundled_cli", "find_cli", "login_status"]
+@dataclass(frozen=True)
+class Found:
+    """The ``claude`` to run and how it is logged in (None: it could not tell)."""
+
+    cli: str
+    login: dict[str, Any] | None
+
+
+def preflight(cli_path: str | None = None) -> Found:
+    """The ``claude`` to run, logged in: a missing one or a missing login is a ``ClaudeCodeError``."""
+    cli = cli_path or find_cli()
+    login = login_status(cli)
+    if login is not None and not login["loggedIn"]:
+        raise ClaudeCodeError(f"backend claude-code: Claude Code ({cli}) is not logged in: {LOGIN_HINT}")
+    return Found(cli, login)
+
+
+__all__ = ["CLI_VARIABLE", "INSTALL_HINT", "LOGIN_HINT", "ClaudeCodeError", "Found", "bundled_cli", "find_cli",
+           "login_status", "preflight"]

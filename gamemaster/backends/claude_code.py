@@ -41,7 +41,7 @@ import claude_agent_sdk as sdk
 
 from ..pricing import USAGE_FIELDS
 from .base import Answer, Capabilities, ReplyRequest, chosen_model, split_prompt
-from .claude_cli import CLI_VARIABLE, INSTALL_HINT, LOGIN_HINT, ClaudeCodeError, find_cli, login_status
+from .claude_cli import CLI_VARIABLE, INSTALL_HINT, ClaudeCodeError, Found, find_cli, login_status, preflight
 from .claude_sessions import EventLoop, Place, Session, Sessions, continued
 from .schema import interview_output_schema, reply_output_schema
 
@@ -89,6 +89,7 @@ class ClaudeCodeBackend:
         timeout: float = 300.0,
         cli_path: str | None = None,
         idle_timeout: float = IDLE_TIMEOUT,
+        found: Found | None = None,
     ):
         self.model = model or None
         self.capabilities = dataclasses.replace(
@@ -96,11 +97,10 @@ class ClaudeCodeBackend:
         )
         self.timeout = float(timeout)
         self.idle_timeout = min(float(idle_timeout), self.timeout)
-        self.cli = cli_path or find_cli()
-        # Checked before any scene is opened: a missing login is one line, not a failed scene.
-        self.login = login_status(self.cli)
-        if self.login is not None and not self.login["loggedIn"]:
-            raise ClaudeCodeError(f"backend claude-code: Claude Code ({self.cli}) is not logged in: {LOGIN_HINT}")
+        # Checked before any scene is opened (by the registry before this module and the SDK are
+        # imported, and handed in as ``found``): a missing Claude Code or login is one line at once.
+        found = found or preflight(cli_path)
+        self.cli, self.login = found.cli, found.login
         #: The model Claude Code played the last call with (its default where none is asked for).
         self.played: str | None = None
         self._played_lock = threading.Lock()

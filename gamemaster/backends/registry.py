@@ -8,8 +8,11 @@ module is imported only when it is chosen, so commands that play nothing pay for
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from typing import Any, Callable
+
+from ..problems import GamemasterError
 
 ENTRY_POINT_GROUP = "gamemaster.backends"
 
@@ -29,6 +32,15 @@ FLAGS = {"source": "--from", "fallback": "--fallback", "strict": "--strict"}
 EXTRAS = {"claude-code": ("claude_agent_sdk", "claude-code")}
 
 
+#: Where the anthropic backend reads its key from.
+API_KEY_VARIABLE = "ANTHROPIC_API_KEY"
+MISSING_KEY = f"backend anthropic needs an API key: set {API_KEY_VARIABLE} (or play offline with --backend offline)"
+
+
+class MissingKey(GamemasterError):
+    """An API backend chosen without its key: said before its SDK is imported (seconds)."""
+
+
 class BackendChoiceError(KeyError):
     """A backend that does not exist here, or options it does not take; nothing was started."""
 
@@ -38,7 +50,7 @@ class BackendChoiceError(KeyError):
 
 def default_backend_name() -> str:
     """``anthropic`` when its key is set, else ``offline``."""
-    return "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "offline"
+    return "anthropic" if os.environ.get(API_KEY_VARIABLE) else "offline"
 
 
 def installed_entry_points() -> dict[str, Any]:
@@ -65,6 +77,7 @@ def get_backend(name: str | None = None, **options) -> Any:
     name = name or default_backend_name()
     given = {key: value for key, value in options.items() if value is not None}
     if name in BACKENDS:
+        found = _preflight(name, given)
         factory, origin, third_party = _built_in(name), f"backend {name!r}", False
     else:
         entry_point = installed_entry_points().get(name)
@@ -74,7 +87,7 @@ def get_backend(name: str | None = None, **options) -> Any:
         factory = _load(entry_point, origin)
     _check_options(factory, origin, given)
     if not third_party:
-        return factory(**given)
+        return factory(**given, **found)
     try:
         backend = factory(**given)
     except Exception as exc:
@@ -99,6 +112,19 @@ def _check_options(factory: Any, origin: str, given: dict) -> None:
     if local and declared is None and all(key in API_OPTIONS for key in refused):
         raise BackendChoiceError(f"{flags} only apply to API backends")
     raise BackendChoiceError(f"{flags} {'does' if len(refused) == 1 else 'do'} not apply to {origin}")
+
+
+def _preflight(name: str, given: dict) -> dict:
+    """What a built-in backend needs that can be checked before its module and its SDK are
+    imported (seconds): the API key, the ``claude`` and its login. Returns what was found, for
+    the factory (so ``claude auth status`` runs once)."""
+    if name == "anthropic" and given.get("client") is None and not os.environ.get(API_KEY_VARIABLE):
+        raise MissingKey(MISSING_KEY)
+    if name == "claude-code" and importlib.util.find_spec("claude_agent_sdk") is not None:
+        from .claude_cli import preflight
+
+        return {"found": preflight(given.get("cli_path"))}
+    return {}
 
 
 def _built_in(name: str) -> Callable[..., Any]:

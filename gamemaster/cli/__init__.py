@@ -60,7 +60,7 @@ def command_word(argv: list[str]) -> str | None:
 app = _App(
     help="Run a studio of AI characters scene by scene.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
 

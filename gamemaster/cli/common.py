@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import errno
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from typer._types import TyperChoice
 
 from ..printable import printable
 from ..problems import GamemasterError, Problem, StateError
@@ -155,3 +157,78 @@ def describe_scene(console, spec, names: dict[str, str]) -> None:
     for line in people:
         console.print(line, markup=False, soft_wrap=True)
     console.print(f"[dim]{escape(why)}[/]", soft_wrap=True)
+
+
+class LazyChoice(TyperChoice):
+    """A choice of values found only when they are needed — for ``--help``, or to check a value
+    given — since finding them (every scene kind, every retrieval strategy) costs an import the
+    other commands do not pay for. The parser checks the value, so a wrong one is a usage error
+    (exit 2) naming the option, and ``--help`` shows the choices. (Typer's own choice type: typer
+    carries its own click, and takes no other click's types.)"""
+
+    def __init__(self, find: Callable[[], list[str]], case_sensitive: bool = False):
+        self._find = find
+        self._found: tuple[str, ...] | None = None
+        self.case_sensitive = case_sensitive
+
+    @property
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        if self._found is None:
+            self._found = tuple(self._find())
+        return self._found
+
+    @choices.setter
+    def choices(self, values) -> None:
+        self._found = tuple(values)
+
+    # Shown as they are named (ARRIVAL), not as they are compared (case-insensitively).
+    def get_metavar(self, param, ctx) -> str:
+        return f"<{'|'.join(self.choices)}>"
+
+    def get_invalid_choice_message(self, value, ctx) -> str:
+        return f"{value!r}: choose {', '.join(self.choices)}"
+
+
+def kind_choice() -> LazyChoice:
+    def kinds() -> list[str]:
+        from ..kinds import kind_names
+
+        return list(kind_names())
+
+    return LazyChoice(kinds)
+
+
+def memory_type_choice() -> LazyChoice:
+    def types() -> list[str]:
+        from typing import get_args
+
+        from ..models import MemoryType
+
+        return list(get_args(MemoryType))
+
+    return LazyChoice(types, case_sensitive=True)
+
+
+def strategy_choice() -> LazyChoice:
+    def strategies() -> list[str]:
+        from ..retrieval import available
+
+        return available()
+
+    return LazyChoice(strategies, case_sensitive=True)
+
+
+def complete_agent(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of an agent id: the agents of the workspace the command would use."""
+    from ..workspace import resolve_root
+
+    try:
+        root = resolve_root(ctx.find_root().params.get("root"))
+    except Exception:  # noqa: BLE001 - completion offers nothing rather than an error in the shell
+        return []
+    agents = root / "state" / "agents"
+    return sorted(p.stem for p in agents.glob("*.json") if p.stem.startswith(incomplete)) if agents.is_dir() else []
+
+
+#: An agent id as the first argument, completed from the workspace's agents.
+AgentArgument = Annotated[str, typer.Argument(metavar="AGENT", help="Agent id.", autocompletion=complete_agent)]

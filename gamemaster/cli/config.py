@@ -12,8 +12,8 @@ from .common import Context, JsonOption, print_json, run
 
 def config(
     ctx: typer.Context,
-    key: Annotated[Optional[str], typer.Argument(help="A setting, e.g. scenes_per_day or retrieval_weights.relevance.")] = None,
-    value: Annotated[Optional[str], typer.Argument(help="The new value: JSON (8, null, \"text\") or plain text; a negative number after --.")] = None,
+    key: Annotated[Optional[str], typer.Argument(metavar="KEY", help="A setting, e.g. scenes_per_day or retrieval_weights.relevance.")] = None,
+    value: Annotated[Optional[str], typer.Argument(metavar="VALUE", help="The new value: JSON (8, null, \"text\") or plain text; a negative number after --.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """The settings in world.json: all of them, one (KEY), or set one (KEY VALUE)."""

@@ -38,7 +38,7 @@ def doctor(
 
 def import_studio(
     ctx: typer.Context,
-    directory: Annotated[Path, typer.Argument(help="The studio's folder (with state/ and maybe gallery/), "
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="The studio's folder (with state/ and maybe gallery/), "
                                               "or its state/ folder. Only read.")],
     into: Annotated[Optional[Path], typer.Option("--into", help="The new workspace (default: --root or here); "
                                                  "must be new or empty.")] = None,

@@ -11,23 +11,24 @@ import typer
 from ..jsontext import Encoded
 from ..printable import printable
 from ..problems import GamemasterError
-from .common import Context, JsonOption, print_json, print_json_rows, rich_console, run
+from .common import AgentArgument, Context, JsonOption, print_json, print_json_rows, rich_console, memory_type_choice, run, strategy_choice
 from .play import BackendOption, choose_backend
 
 BudgetOption = Annotated[
     Optional[int], typer.Option("--budget", help="Characters of memory lines (default: memory_budget in world.json).")
 ]
 StrategyOption = Annotated[
-    Optional[str], typer.Option("--strategy", help="A retrieval strategy (default: selection in world.json).")
+    Optional[str], typer.Option("--strategy", click_type=strategy_choice(),
+                                help="A retrieval strategy (default: selection in world.json).")
 ]
 
 
 def memories(
     ctx: typer.Context,
-    agent: Annotated[str, typer.Argument(help="Agent id.")],
+    agent: AgentArgument,
     tag: Annotated[Optional[str], typer.Option("--tag", help="Only memories with this tag.")] = None,
     grep: Annotated[Optional[str], typer.Option("--grep", help="Only memories whose description contains TEXT.")] = None,
-    kind: Annotated[Optional[str], typer.Option("--type", help="Only this memory type.")] = None,
+    kind: Annotated[Optional[str], typer.Option("--type", click_type=memory_type_choice(), help="Only this memory type.")] = None,
     last: Annotated[Optional[int], typer.Option("--last", min=1, help="Only the last N matches.")] = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -35,8 +36,6 @@ def memories(
 
     def action(obj: Context):
         obj.workspace.require()
-        if kind is not None:
-            _check_memory_type(kind)
         stream = obj.workspace.stream(obj.workspace.check_agent(agent))
         encoded = (lambda item: _json_of(item.memory)) if as_json else (lambda item: item)
         if tag is not None or kind is not None:  # the search index knows tags and types: no full scan
@@ -93,7 +92,7 @@ def _print_memories(memories: list) -> None:
 
 def brief(
     ctx: typer.Context,
-    text: Annotated[str, typer.Argument(help="The Creative Director's feedback.")],
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="The Creative Director's feedback.")],
     to: Annotated[Optional[list[str]], typer.Option("--to", help="Addressee (repeatable); default everyone.")] = None,
     importance: Annotated[int, typer.Option("--importance", min=1, max=10, help="Importance of the observation.")] = 9,
     as_json: JsonOption = False,
@@ -115,8 +114,8 @@ def brief(
 
 def recall(
     ctx: typer.Context,
-    agent: Annotated[str, typer.Argument(help="Agent id.")],
-    query: Annotated[str, typer.Argument(help="What the scene is about, or any question.")],
+    agent: AgentArgument,
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What the scene is about, or any question.")],
     budget: BudgetOption = None,
     strategy: StrategyOption = None,
     as_json: JsonOption = False,
@@ -139,7 +138,7 @@ def recall(
 
 def who_knows(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help="A piece of news or any words.")],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="A piece of news or any words.")],
     as_json: JsonOption = False,
 ) -> None:
     """For every character: would they recall QUERY, since which scene, and from whom they heard it."""
@@ -173,8 +172,8 @@ def who_knows(
 
 def ask(
     ctx: typer.Context,
-    agent: Annotated[str, typer.Argument(help="Agent id.")],
-    question: Annotated[str, typer.Argument(help="What you ask the character.")],
+    agent: AgentArgument,
+    question: Annotated[str, typer.Argument(metavar="QUESTION", help="What you ask the character.")],
     backend: BackendOption = None,
     remember: Annotated[bool, typer.Option("--remember", help="Keep the exchange as a conversation memory.")] = False,
     show_prompt: Annotated[bool, typer.Option("--prompt", help="Only print the interview prompt (for a subagent).")] = False,
@@ -212,16 +211,6 @@ def ask(
     run(ctx, action)
 
 
-def _check_memory_type(kind: str) -> None:
-    """A type no memory can have would list nothing, as if there were none of it."""
-    from typing import get_args
-
-    from ..models import MemoryType
-
-    if kind not in get_args(MemoryType):
-        raise GamemasterError(f"--type: no memory type {kind!r}; the types are: {', '.join(get_args(MemoryType))}")
-
-
 def _print_selection(selection, title: str) -> None:
     from rich.table import Table
     from rich.text import Text
@@ -229,13 +218,12 @@ def _print_selection(selection, title: str) -> None:
     table = Table(title=Text(title), title_justify="left", show_lines=False, expand=False)
     for column in ("section", "id", "imp", "score"):
         table.add_column(column, no_wrap=True)
-    table.add_column("matched", overflow="fold", max_width=18)
+    table.add_column("why", overflow="fold", max_width=18)
     table.add_column("memory", overflow="fold", ratio=1)
     for p in selection.in_prompt_order():
-        matched = ", ".join(p.matched) or (f"next to {p.neighbour_of}" if p.neighbour_of else "")
         score = "" if p.score is None else f"{p.score:.2f}"
         memory = "\n".join([f"{p.memory.created or '?'} · {p.memory.description}", *(h.strip() for h in p.heard)])
-        cells = (p.section, p.memory.id, str(p.memory.importance), score, matched, memory)
+        cells = (p.section, p.memory.id, str(p.memory.importance), score, p.reason, memory)
         table.add_row(*(Text(printable(c)) for c in cells))  # Text, so nothing from a file is read as markup
     console = rich_console()
     console.print(table)

@@ -10,7 +10,7 @@ import typer
 from typer.core import TyperCommand
 
 from ..printable import printable
-from .common import Context, JsonOption, fail, print_json, run, scene_lines
+from .common import AgentArgument, Context, JsonOption, fail, kind_choice, print_json, run, scene_lines
 from .play import (BackendOption, BatchOption, ConcurrencyOption, FallbackOption, FromOption, ModelOption, PollOption,
                    RecordOption, StrictOption, outcome_json, play, replay_options)
 
@@ -30,7 +30,7 @@ class KindsCommand(TyperCommand):
         super().format_help(ctx, formatter)
 
 
-TypeOption = Annotated[Optional[str], typer.Option("--type", help="Force the scene type: {kinds}.")]
+TypeOption = Annotated[Optional[str], typer.Option("--type", click_type=kind_choice(), help="Force the scene type.")]
 WithOption = Annotated[Optional[str], typer.Option("--with", help="Force the participants: comma-separated agent ids.")]
 TopicOption = Annotated[Optional[str], typer.Option("--topic", help="Force the scene's topic.")]
 
@@ -72,7 +72,7 @@ def next_scene(
     run(ctx, action)
 
 
-def prompt(ctx: typer.Context, agent: Annotated[str, typer.Argument(help="Agent id.")]) -> None:
+def prompt(ctx: typer.Context, agent: AgentArgument) -> None:
     """Print AGENT's prompt for the pending scene (in a MEETING: for the current turn)."""
 
     def action(obj: Context):
@@ -84,8 +84,8 @@ def prompt(ctx: typer.Context, agent: Annotated[str, typer.Argument(help="Agent 
 
 def reply(
     ctx: typer.Context,
-    agent: Annotated[str, typer.Argument(help="Agent id.")],
-    source: Annotated[str, typer.Argument(help="A file with the reply, or - for standard input.")] = "-",
+    agent: AgentArgument,
+    source: Annotated[str, typer.Argument(metavar="FILE", help="A file with the reply, or - for standard input.")] = "-",
     as_json: JsonOption = False,
 ) -> None:
     """Store AGENT's reply for the pending scene: JSON, fenced or with prose around it."""

@@ -13,7 +13,7 @@ from .common import Context, JsonOption, print_json, run
 
 def event(
     ctx: typer.Context,
-    text: Annotated[str, typer.Argument(help="What happens, e.g. \"Playtest mit externen Testern\".")],
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="What happens, e.g. \"Playtest mit externen Testern\".")],
     day: Annotated[Optional[int], typer.Option("--day", min=1, help="Once, on this day (default: the current day).")] = None,
     weekday: Annotated[Optional[str], typer.Option("--weekday", help="Every such weekday: mon … sun.")] = None,
     to: Annotated[Optional[str], typer.Option("--to", help="Whom it concerns: comma-separated agent ids (default everyone).")] = None,

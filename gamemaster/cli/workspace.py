@@ -13,7 +13,7 @@ from .common import Context, JsonOption, describe_scene, print_json, rich_consol
 
 def init(
     ctx: typer.Context,
-    directory: Annotated[Optional[Path], typer.Argument(help="Where to create it (default: --root or here).")] = None,
+    directory: Annotated[Optional[Path], typer.Argument(metavar="DIR", help="Where to create it (default: --root or here).")] = None,
     empty: Annotated[bool, typer.Option("--empty", help="No characters: an empty studio.")] = False,
     plugin: Annotated[bool, typer.Option("--plugin", help="Claude Code runs the Game Master from the gamemaster plugin "
                                          "(claude --plugin-dir \"$(gamemaster plugin path)\"), not from workspace commands.")] = False,

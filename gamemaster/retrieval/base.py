@@ -22,6 +22,12 @@ from ..streams import MemoryStream
 from .render import memory_text
 
 SECTIONS = ("reflections", "relevant", "recent")
+#: Why a memory is in its section when no word of the query and no similarity brought it there.
+SECTION_REASONS = {
+    "reflections": "one of the newest reflections",
+    "recent": "said or done lately",
+    "relevant": "important and recent (no word of the query)",
+}
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,19 @@ class Picked:
     neighbour_of: str | None = None
     #: What others said that the memory keeps and the query asks for, rendered (``heard.py``).
     heard: tuple[str, ...] = ()
+    #: For a memory close in meaning to the query (``hybrid``): how close, the cosine similarity.
+    similarity: float | None = None
+
+    @property
+    def reason(self) -> str:
+        """Why it was picked, in a few words: what ``recall`` shows for every line."""
+        if self.matched:
+            return ", ".join(self.matched)
+        if self.similarity is not None:
+            return f"close in meaning ({self.similarity:.2f})"
+        if self.neighbour_of:
+            return f"next to {self.neighbour_of}"
+        return SECTION_REASONS.get(self.section, self.section)
 
     def chars(self, language: str) -> int:
         return len(memory_text(self.memory, language, self.heard)) + 1
@@ -136,7 +155,9 @@ class Selection:
                     "section": p.section,
                     "score": p.score,
                     "matched": list(p.matched),
+                    "similarity": p.similarity,
                     "neighbour_of": p.neighbour_of,
+                    "reason": p.reason,
                     "heard": list(p.heard),
                 }
                 for p in self.in_prompt_order()

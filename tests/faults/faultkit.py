@@ -34,7 +34,14 @@ def gm_cmd(root: Path) -> list[str]:
     return [sys.executable, "-m", "gamemaster", "--root", str(root)]
 
 
-def run(root: Path, *args: str, input: str | None = None, preexec_fn=None, timeout: float = 60) -> subprocess.CompletedProcess:
+#: How long a command may run before it counts as hung. A command of the fault suite takes well
+#: under a second on an idle machine; at a load of 30 it took up to a minute, so this only ever
+#: fails a hang, never a slow machine.
+HANG_GUARD = 600.0
+
+
+def run(root: Path, *args: str, input: str | None = None, preexec_fn=None,
+        timeout: float = HANG_GUARD) -> subprocess.CompletedProcess:
     """``gamemaster --root ROOT ARGS`` in its own process, as from a terminal."""
     return subprocess.run(
         [*gm_cmd(root), *args],

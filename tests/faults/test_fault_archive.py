@@ -13,7 +13,7 @@ from gamemaster.create import init_workspace
 def _played(tmp_path, days: int = 2):
     root = tmp_path / "studio"
     init_workspace(root)
-    proc = fk.run(root, "day", "advance", "--days", str(days), "--backend", "offline", timeout=300)
+    proc = fk.run(root, "day", "advance", "--days", str(days), "--backend", "offline", timeout=3 * fk.HANG_GUARD)
     assert proc.returncode == 0, fk.show(proc)
     return root
 

@@ -9,6 +9,8 @@ import shutil
 import subprocess
 import sys
 
+import faultkit as fk
+
 from gamemaster.claude_plugin import plugin_dir
 from gamemaster.create import init_workspace
 
@@ -28,7 +30,7 @@ def _run_hook(root, cwd, extra_env=None):
              "last_assistant_message": "Guten Morgen!"}
     # Claude Code runs a hook command through the shell, with CLAUDE_PROJECT_DIR set.
     return subprocess.run(["/bin/sh", "-c", _hook_command(root)], cwd=cwd, env=env, input=json.dumps(event),
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=fk.HANG_GUARD)
 
 
 def test_the_hook_runs_without_gamemaster_on_path(tmp_path):
@@ -84,7 +86,7 @@ def test_the_mcp_server_starts_without_gamemaster_on_path(tmp_path):
         line = proc.stdout.readline()
     finally:
         proc.stdin.close()
-        proc.wait(timeout=30)
+        proc.wait(timeout=fk.HANG_GUARD)
     assert json.loads(line)["result"]["serverInfo"]["name"] == "gamemaster", proc.stderr.read()[-2000:]
 
 
@@ -100,9 +102,9 @@ def test_without_gamemaster_the_fence_refuses_and_the_plugins_handoff_steps_asid
     event = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Read", "agent_id": "a1",
                         "agent_type": "character-vera", "tool_input": {"file_path": "state/world.json"}})
     done = subprocess.run(["/bin/sh", "-c", fence], cwd=root, env=env, input=event, capture_output=True, text=True,
-                          timeout=60)
+                          timeout=fk.HANG_GUARD)
     assert done.returncode == 2 and "gamemaster not found" in done.stderr, (done.returncode, done.stderr)
     launcher = f'sh "{plugin_dir()}/bin/gamemaster.sh" hook pre-tool-use --from-plugin'
     done = subprocess.run(["/bin/sh", "-c", launcher], cwd=root, env=env, input=event, capture_output=True, text=True,
-                          timeout=60)
+                          timeout=fk.HANG_GUARD)
     assert done.returncode == 127, (done.returncode, done.stderr)

@@ -71,7 +71,8 @@ def test_the_issues_repro_title_and_tags_read_back_as_written(tmp_path):
     fields = front_matter(text)
     assert fields["title"] == "[Entwurf] Turm", path
     assert fields["tags"] == ["no", "a,b", "2024-01-01", "x]y"], path
-    assert fields["agent"] == "vera" and fields["scene"] == ref and fields["status"] == "draft"
+    assert fields["agent"] == "vera" and fields["scene"] == ref and fields["draft"] is True
+    assert fields["date"] == GameMaster(workspace).world().date(1)  # a YAML date: Hugo's and Obsidian's
     assert text.endswith("---\n\n# Turm\n\nMark.\n")
 
 

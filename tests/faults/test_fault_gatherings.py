@@ -165,7 +165,7 @@ def test_status_and_the_report_show_held_and_upcoming_gatherings_with_who_came(t
     assert "<b>Kuchen</b>" not in page
 
     # Once day 1 is packed (`gamemaster day archive`), the gathering held on it still shows who came.
-    played = fk.run(workspace.root, "day", "advance", "--days", "2", "--backend", "offline", timeout=300)
+    played = fk.run(workspace.root, "day", "advance", "--days", "2", "--backend", "offline", timeout=3 * fk.HANG_GUARD)
     assert played.returncode == 0, fk.show(played)
     packed = fk.run(workspace.root, "day", "archive")
     assert packed.stdout.startswith("scenes/day-001/ → scenes/day-001.tar.xz"), fk.show(packed)

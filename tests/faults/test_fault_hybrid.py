@@ -32,7 +32,7 @@ def chat(tmp_path):
 
 def recalled(workspace, strategy: str) -> tuple[list[str], list[str]]:
     proc = fk.run(workspace.root, "recall", "ana", QUESTION, "--budget", "600", "--strategy", strategy, "--json",
-                  timeout=300)
+                  timeout=3 * fk.HANG_GUARD)
     fk.assert_no_traceback(proc)
     assert proc.returncode == 0, fk.show(proc)
     return [m["id"] for m in json.loads(proc.stdout)["memories"]], proc.stderr.splitlines()

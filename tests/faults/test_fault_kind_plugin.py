@@ -3,7 +3,7 @@ through the ``gamemaster.kinds`` entry point, and nothing else edited.
 
 The package is written to a temporary folder with its ``.dist-info`` (which is what installing it
 leaves), put on PYTHONPATH, and every command runs in its own process as a user's would. This is
-what README's "Adding a scene kind" describes, step for step.
+what docs/how-to/scene-kind.md ("Add a scene kind") describes, step for step.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +27,7 @@ def run_in(cwd: Path, *args: str, env: dict | None = None, input: str | None = N
     """``gamemaster ARGS`` started in ``cwd``, as from a terminal there."""
     return subprocess.run([sys.executable, "-m", "gamemaster", *args], cwd=cwd, capture_output=True, text=True,
                           env=env or fk.env(), input=input, stdin=None if input is not None else subprocess.DEVNULL,
-                          timeout=60)
+                          timeout=fk.HANG_GUARD)
 
 
 def only_error(proc: subprocess.CompletedProcess) -> str:
@@ -279,8 +280,12 @@ def test_memories_refuses_an_unknown_type(tmp_path):
 
     proc = fk.run(workspace.root, "memories", "vera", "--type", "reflektion")
 
-    assert only_error(proc) == ("error: --type: no memory type 'reflektion'; the types are: "
-                                "observation, reflection, plan, artifact, conversation")
+    # Bad usage (exit 2), named with the choices, as for every option that takes one of a few values.
+    fk.assert_no_traceback(proc)
+    assert proc.returncode == 2, fk.show(proc)
+    said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", proc.stderr).split())
+    assert "Invalid value for '--type': 'reflektion': choose observation, reflection, plan, artifact, " \
+           "conversation" in said, fk.show(proc)
     assert proc.stdout == ""
 
 
@@ -348,11 +353,11 @@ def test_mcp_server_outside_a_workspace_starts_and_answers_in_its_tools(tmp_path
             server.stdin.flush()
             if "id" in message:
                 line = server.stdout.readline()
-                assert line, f"the server exited: {server.communicate(timeout=30)[1][-2000:]}"
+                assert line, f"the server exited: {server.communicate(timeout=fk.HANG_GUARD)[1][-2000:]}"
                 answers[message["id"]] = _json.loads(line)
     finally:
         server.stdin.close()
-        server.wait(timeout=30)
+        server.wait(timeout=fk.HANG_GUARD)
     assert answers[1]["result"]["serverInfo"]["name"] == "gamemaster"
     call = answers[2]["result"]
     assert call["isError"] is True

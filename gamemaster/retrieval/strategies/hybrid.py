@@ -114,6 +114,13 @@ class _HybridRun(_Run):
         memory = self._memory(doc)
         return None if memory is None else memory.description
 
+    def _add(self, memory, doc_or_offset, section: str, line: int = 0, **extra) -> None:
+        # A memory among the nearest says how near: its reason where no word of the query is in it.
+        similar = dict(self.nearest).get(doc_or_offset.seq) if isinstance(doc_or_offset, Doc) else None
+        if similar is not None and section == "relevant":
+            extra["similarity"] = round(similar, 4)
+        super()._add(memory, doc_or_offset, section, line, **extra)
+
     def _fill(self, ranked: list[Doc], hits: set[int], scores: dict[int, float], tag_keys: list[str]) -> None:
         lexical = [d for d in ranked if d.seq in hits]
         fused = {d.seq: 1 / (RRF_K + rank) for rank, d in enumerate(lexical, 1)}
