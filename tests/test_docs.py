@@ -136,3 +136,29 @@ def test_every_page_of_the_site_is_in_its_table_of_contents():
     listed = set(re.findall(r"^([a-z][\w/-]*)$", index, re.M))
     pages = {str(p.relative_to(DOCS).with_suffix("")) for p in DOCS.rglob("*.md") if "_ext" not in p.parts}
     assert pages - {"index"} == listed
+
+
+def test_every_setting_is_in_the_reference(workspace):
+    """`gamemaster config` lists every setting world.json takes; the reference names each one."""
+    listed = json.loads(CliRunner().invoke(app, ["--root", str(workspace.root), "config", "--json"]).stdout)
+
+    def keys(prefix: str, value) -> list[str]:
+        if isinstance(value, dict) and value:
+            return [key for name, inner in value.items() for key in keys(f"{prefix}.{name}", inner)]
+        return [prefix]
+
+    reference = (DOCS / "reference/state-files.md").read_text(encoding="utf-8")
+    settings = [key for name, value in listed.items() for key in keys(name, value)]
+    assert len(settings) >= 30 and "kinds.meeting.rounds" in settings
+    assert [key for key in settings if f"`{key}`" not in reference and f"`{key.split('.')[0]}`" not in reference] == []
+
+
+def test_the_many_characters_how_to_runs(tmp_path):
+    root, results = _run_block(block_of("how-to/many-characters.md", "many"), None, tmp_path)
+    assert "0 error(s)" in results[-1].output
+    for agent, team in (("mira", "welt"), ("olek", "klang")):
+        assert json.loads((root / f"state/agents/{agent}.json").read_text(encoding="utf-8"))["team"] == team
+        assert (root / f"state/memories/{agent}.jsonl").read_text(encoding="utf-8").count("\n") > 5
+        assert (root / ".claude/agents" / f"character-{agent}.md").is_file()
+    world = json.loads((root / "state/world.json").read_text(encoding="utf-8"))
+    assert world["kinds"]["work"]["group_size"] == 4 and (root / "scenes/day-001/summary.md").is_file()
