@@ -25,7 +25,8 @@ comes from ``$FAKE_CLAUDE_DIR``:
   and the ``cwd`` it ran in.
 
 Usage and cost are reported in every result: 1000 input, 200 output, 300 cache-read
-tokens and $0.0125, on model ``claude-sonnet-4-5-20250929`` unless ``--model`` names one.
+tokens and $0.0125 (the cost as a running total of the process, as Claude Code reports it when
+one ``claude`` answers several messages), on model ``claude-sonnet-4-5-20250929`` unless ``--model`` names one.
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ def main(argv: list[str]) -> int:
     composed: list[bool] = []
     failed = False
     last_agent = None
+    answered = 0
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -181,10 +183,11 @@ def main(argv: list[str]) -> int:
             except ValueError:
                 structured = None
             if not isinstance(structured, dict):
+                answered += 1
                 send({"type": "assistant", "message": {"content": [{"type": "text", "text": reply}], "model": model},
                       "parent_tool_use_id": None, "session_id": "fake"})
                 send({"type": "result", "subtype": "error_max_turns", "duration_ms": 5, "duration_api_ms": 4,
-                      "is_error": True, "num_turns": 3, "session_id": "fake", "total_cost_usd": 0.0125,
+                      "is_error": True, "num_turns": 3, "session_id": "fake", "total_cost_usd": round(0.0125 * answered, 6),
                       "errors": ["Reached maximum number of turns (3)"], "usage": USAGE, "modelUsage": model_usage(model)})
                 continue
             send({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "toolu_1", "name": "StructuredOutput",
@@ -194,10 +197,11 @@ def main(argv: list[str]) -> int:
             send({"type": "assistant", "message": {"content": [{"type": "text", "text": reply}], "model": model},
                   "parent_tool_use_id": None, "session_id": "fake"})
         usage = USAGE
+        answered += 1  # Claude Code reports the cost of its whole run so far, not of this answer
         send({"type": "result", "subtype": "success", "duration_ms": 5, "duration_api_ms": 4, "is_error": False,
               "num_turns": 1, "session_id": "fake", "result": "" if structured else reply, "usage": usage,
               **({"structured_output": structured} if structured else {}),
-              "total_cost_usd": 0 if mode == "unpriced" else 0.0125,
+              "total_cost_usd": 0 if mode == "unpriced" else round(0.0125 * answered, 6),
               "modelUsage": model_usage(model)})
         if mode == "once":
             return 0

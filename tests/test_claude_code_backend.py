@@ -276,3 +276,15 @@ def test_no_login_is_said_before_the_sdk_is_imported(fake, tmp_path):
     said, imported = done.stdout.splitlines()
     assert said.startswith("ClaudeCodeError backend claude-code: Claude Code (") and "is not logged in" in said
     assert imported == "False"
+
+
+def test_a_login_that_expires_mid_run_is_one_line_and_the_scene_stays_pending(studio, fake, cli):
+    gm = GameMaster(studio)
+    _prepare(gm, fake)
+    (fake / "login").write_text("expired", encoding="utf-8")  # `auth status` still says logged in
+    result = cli("scene", "run", "--backend", "claude-code")
+    assert result.exit_code == 1
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "Traceback" not in result.output
+    assert errors[0].startswith("error: backend claude-code: Claude Code (") and "is not logged in" in errors[0]
+    assert GameMaster(studio).pending() is not None

@@ -112,6 +112,16 @@ def test_what_a_kept_claude_answered_lands_as_any_reply(met, fake):
     assert "Vera, zweite Runde von emre." in heard and "vera fasst die Besprechung zusammen." in heard
 
 
+def test_each_turn_of_a_kept_claude_is_charged_once(met, fake):
+    """Claude Code reports a kept ``claude``'s cost as a running total; a turn records its own part."""
+    workspace, outcome, _ = met
+    usage = workspace.scene_dir(outcome.spec.ref) / "usage"
+    calls = [call for path in sorted(usage.glob("*.json"))
+             for call in json.loads(path.read_text(encoding="utf-8"))["calls"]]
+    assert len(calls) == 4 and [call["cost_usd"] for call in calls] == [0.0125] * 4
+    assert _call(fake, "emre", 1)["pid"] == _call(fake, "emre", 0)["pid"]  # the second was a kept claude's
+
+
 def test_no_claude_is_kept_after_a_characters_last_turn(met):
     _, _, backend = met
     assert len(backend._sessions) == 0
@@ -139,6 +149,13 @@ def test_the_continuation_names_a_line_that_marks_one_place():
     # Nothing shared, or only lines that occur twice: the whole prompt again.
     assert continued("x\n", "y\n", "de") == "y\n"
     assert continued("—\n—\nx\n", "—\n—\ny\n", "en") == "—\n—\ny\n"
+    # A line that occurs again further on in what the character holds marks no one place either.
+    later = continued("A\nB\nC\nB\n", "A\nB\nD\n", "de")
+    assert "„A“" in later and later.endswith("\n\nB\nD\n")
+    # The same prompt again (asked again with the same error): never a lead with nothing after it.
+    same = continued("A\nB\n", "A\nB\n", "de")
+    assert "„A“" in same and same.endswith("\n\nB\n")
+    assert continued("A\n", "A\n", "de") == "A\n"
 
 
 FIXTURE = Path(__file__).parent / "fixtures" / "claude_session"

@@ -210,7 +210,7 @@ def test_help_shows_the_choices_and_what_each_argument_is(cli, monkeypatch):
     assert "recall [OPTIONS] {AGENT} {QUERY}" in recall
     assert "--strategy <hybrid|ranked|seed>" in recall
     nxt = _plain(cli("next", "--help").output)
-    assert "--type <ARRIVAL|WORK|MEETING|REFLECTION|ENCOUNTER|EVENT|GATHERING> Force the scene type." in nxt
+    assert "--type <ARRIVAL|WORK|MEETING|REFLECTION|ENCOUNTER|EVENT|GATHERING> Force the scene type: ARRIVAL," in nxt
 
 
 def test_shell_completion_completes_commands_choices_and_agent_ids(workspace, monkeypatch):

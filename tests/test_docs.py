@@ -124,6 +124,7 @@ def test_the_site_builds_without_a_warning_with_the_reference_written_from_the_c
     cli = text("reference/cli.html")
     for command in ("who-knows", "day advance", "agents sync", "hook pre-tool-use"):
         assert f"gamemaster {command}" in cli, command
+    assert "{kinds}" not in cli and "Force the scene type: ARRIVAL, WORK" in cli
     from gamemaster.kinds import all_kinds
 
     schemas = text("reference/schemas.html")

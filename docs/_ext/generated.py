@@ -24,6 +24,10 @@ def cli_reference() -> str:
 
     command = typer.main.get_command(app)
     text = get_docs_for_click(obj=command, ctx=click.Context(command, info_name="gamemaster"), name="gamemaster")
+    from gamemaster.kinds import kind_names
+
+    # Help that names the scene kinds is filled in when shown (``KindsCommand``): here too.
+    text = text.replace("{kinds}", ", ".join(kind_names()))
     # The page has its own title: the generated one goes, and its sections stay below it.
     return text.split("\n", 1)[1] if text.startswith("# ") else text
 

@@ -41,7 +41,7 @@ import claude_agent_sdk as sdk
 
 from ..pricing import USAGE_FIELDS
 from .base import Answer, Capabilities, ReplyRequest, chosen_model, split_prompt
-from .claude_cli import CLI_VARIABLE, INSTALL_HINT, ClaudeCodeError, Found, find_cli, login_status, preflight
+from .claude_cli import CLI_VARIABLE, INSTALL_HINT, LOGIN_HINT, ClaudeCodeError, Found, find_cli, login_status, preflight
 from .claude_sessions import EventLoop, Place, Session, Sessions, continued
 from .schema import interview_output_schema, reply_output_schema
 
@@ -191,7 +191,8 @@ class ClaudeCodeBackend:
     def ask(self, system: str, prompt: str, model: str | None, who: str, schema: dict | None = None,
             place: Place | None = None) -> Answer:
         """One answer from ``claude``; every way it can fail becomes one line naming ``who``."""
-        seen: dict[str, Any] = {"errors": [], "texts": [], "result": None, "model": None, "stderr": [], "count": 0}
+        seen: dict[str, Any] = {"errors": [], "texts": [], "result": None, "model": None, "stderr": [], "count": 0,
+                                "spent_before": 0.0}
         try:
             self._loop.run(self._turn(system, prompt, model, schema, place, seen))
         except TimeoutError:
@@ -226,7 +227,9 @@ class ClaudeCodeBackend:
         else:
             text = result.result if isinstance(result.result, str) else "".join(seen["texts"])
         usage = usage_of(result)
+        # A claude kept between turns reports what it cost since it started: this turn is the rest.
         dollars = _dollars(result.total_cost_usd)
+        dollars = None if dollars is None else max(0.0, round(dollars - seen["spent_before"], 10))
         if dollars == 0 and usage and any(usage.values()):
             # Claude Code reports $0 for a model it has no price for: the price table prices it.
             dollars = None
@@ -248,6 +251,7 @@ class ClaudeCodeBackend:
         if scope.cancelled_caught:
             raise TimeoutError
         if place is not None and place.keep and seen["result"] is not None and not seen["result"].is_error:
+            session.spent = _dollars(seen["result"].total_cost_usd) or session.spent
             self._sessions.keep(session, place, prompt)
         else:
             await session.close()
@@ -256,6 +260,7 @@ class ClaudeCodeBackend:
         """Send one message and read the answer to it. False where a kept ``claude`` turned out to
         be gone before it answered anything (ended between turns): the turn starts a new one."""
         seen["stderr"] = session.stderr
+        seen["spent_before"] = session.spent
         session.stderr.clear()
         try:
             await session.client.query(message)
@@ -330,7 +335,7 @@ class ClaudeCodeBackend:
 def _end_sessions(loop: EventLoop, sessions: Sessions) -> None:
     if loop.running and len(sessions):
         with contextlib.suppress(Exception):
-            loop.run(sessions.close_all())
+            loop.run(sessions.close_all(), wait=not loop.is_current())
 
 
 def usage_of(result: Any) -> dict[str, int] | None:

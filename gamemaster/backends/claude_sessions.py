@@ -39,14 +39,25 @@ class EventLoop:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
 
-    def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
-        """Run ``coro`` on the loop and wait for it; an interrupt of the waiting thread ends it."""
+    def run(self, coro: Coroutine[Any, Any, Any], wait: bool = True) -> Any:
+        """Run ``coro`` on the loop and wait for it; an interrupt of the waiting thread ends it.
+        On the loop's own thread (a finalizer run there) it is only scheduled: waiting would
+        block the loop it waits for."""
         future = asyncio.run_coroutine_threadsafe(coro, self._started())
+        if not wait:
+            return None
         try:
             return future.result()
         except BaseException:
             future.cancel()
             raise
+
+    def is_current(self) -> bool:
+        """Whether this is the loop's own thread."""
+        try:
+            return asyncio.get_running_loop() is self._loop
+        except RuntimeError:
+            return False
 
     @property
     def running(self) -> bool:
@@ -83,14 +94,19 @@ class Session:
     place: Place | None = None
     #: The last prompt it was sent in full: the next turn sends what changed since.
     sent: str = ""
+    #: What Claude Code said this ``claude`` cost so far (it reports a running total).
+    spent: float = 0.0
 
     async def close(self) -> None:
-        """End the ``claude`` (bounded, and not cut short by the caller's cancellation)."""
-        with anyio.CancelScope(shield=True), anyio.move_on_after(CLOSE_TIMEOUT):
-            with contextlib.suppress(Exception):
-                await self.client.disconnect()
-        with contextlib.suppress(OSError):
-            os.unlink(self.system_file)
+        """End the ``claude`` (bounded, and not cut short by the caller's cancellation; a task
+        cancelled by an interrupt still removes the system prompt's file)."""
+        try:
+            with anyio.CancelScope(shield=True), anyio.move_on_after(CLOSE_TIMEOUT):
+                with contextlib.suppress(Exception):
+                    await self.client.disconnect()
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(self.system_file)
 
 
 class Sessions:
@@ -105,7 +121,9 @@ class Sessions:
         if place is None:
             return None
         for key in [key for key in self._kept if key[0] != place.scene]:
-            await self._kept.pop(key).close()
+            stale = self._kept.pop(key, None)
+            if stale is not None:
+                await stale.close()
         session = self._kept.pop((place.scene, place.agent), None)
         if session is not None and session.fitted != fitted:
             await session.close()
@@ -134,14 +152,14 @@ def continued(previous: str, now: str, language: str) -> str:
         if before != after:
             break
         shared += 1
-    start = new[:shared]
+    # The line named must mark one place in what the character holds: count it in all of it.
     counts: dict[str, int] = {}
-    for line in start:
+    for line in old:
         counts[line.strip()] = counts.get(line.strip(), 0) + 1
     for index in range(shared - 1, -1, -1):
-        line = start[index].strip()
-        if line and counts[line] == 1:
-            rest = "".join(new[index + 1:]).lstrip("\n")
+        line = new[index].strip()
+        rest = "".join(new[index + 1:]).lstrip("\n")
+        if line and counts[line] == 1 and rest.strip():
             return phrase(language, "prompt_continued", line=line) + "\n\n" + rest
     return now
 

@@ -120,11 +120,19 @@ def _preflight(name: str, given: dict) -> dict:
     the factory (so ``claude auth status`` runs once)."""
     if name == "anthropic" and given.get("client") is None and not os.environ.get(API_KEY_VARIABLE):
         raise MissingKey(MISSING_KEY)
-    if name == "claude-code" and importlib.util.find_spec("claude_agent_sdk") is not None:
+    if name == "claude-code" and _installed_package("claude_agent_sdk"):
         from .claude_cli import preflight
 
         return {"found": preflight(given.get("cli_path"))}
     return {}
+
+
+def _installed_package(name: str) -> bool:
+    """Whether ``name`` is there as an installed package, found without importing it. Anything
+    else of that name (nothing, a stray module in the way) is left to the import, whose error
+    names the extra to install."""
+    spec = importlib.util.find_spec(name)
+    return spec is not None and bool(spec.submodule_search_locations)
 
 
 def _built_in(name: str) -> Callable[..., Any]:

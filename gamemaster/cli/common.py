@@ -164,22 +164,35 @@ class LazyChoice(TyperChoice):
     given — since finding them (every scene kind, every retrieval strategy) costs an import the
     other commands do not pay for. The parser checks the value, so a wrong one is a usage error
     (exit 2) naming the option, and ``--help`` shows the choices. (Typer's own choice type: typer
-    carries its own click, and takes no other click's types.)"""
+    carries its own click, and takes no other click's types.)
 
-    def __init__(self, find: Callable[[], list[str]], case_sensitive: bool = False):
+    ``resolve``, where given, turns a value into the choice it names without finding them all (a
+    built-in scene kind, without the installed packages' kinds). Values that cannot be found (an
+    installed kind package that does not load) are one ``error:`` line, not a traceback."""
+
+    def __init__(self, find: Callable[[], list[str]], case_sensitive: bool = False,
+                 resolve: Callable[[str], str | None] | None = None):
         self._find = find
+        self._resolve = resolve
         self._found: tuple[str, ...] | None = None
         self.case_sensitive = case_sensitive
 
     @property
     def choices(self) -> tuple[str, ...]:  # type: ignore[override]
         if self._found is None:
-            self._found = tuple(self._find())
+            try:
+                self._found = tuple(self._find())
+            except GamemasterError as exc:
+                fail(str(exc))
         return self._found
 
     @choices.setter
     def choices(self, values) -> None:
         self._found = tuple(values)
+
+    def convert(self, value, param, ctx):
+        quick = self._resolve(value) if self._resolve and isinstance(value, str) else None
+        return quick if quick is not None else super().convert(value, param, ctx)
 
     # Shown as they are named (ARRIVAL), not as they are compared (case-insensitively).
     def get_metavar(self, param, ctx) -> str:
@@ -195,7 +208,13 @@ def kind_choice() -> LazyChoice:
 
         return list(kind_names())
 
-    return LazyChoice(kinds)
+    def builtin(value: str) -> str | None:
+        from ..kinds import builtin_kind
+
+        kind = builtin_kind(value)
+        return None if kind is None else kind.name
+
+    return LazyChoice(kinds, resolve=builtin)
 
 
 def memory_type_choice() -> LazyChoice:

@@ -30,7 +30,7 @@ class KindsCommand(TyperCommand):
         super().format_help(ctx, formatter)
 
 
-TypeOption = Annotated[Optional[str], typer.Option("--type", click_type=kind_choice(), help="Force the scene type.")]
+TypeOption = Annotated[Optional[str], typer.Option("--type", click_type=kind_choice(), help="Force the scene type: {kinds}.")]
 WithOption = Annotated[Optional[str], typer.Option("--with", help="Force the participants: comma-separated agent ids.")]
 TopicOption = Annotated[Optional[str], typer.Option("--topic", help="Force the scene's topic.")]
 

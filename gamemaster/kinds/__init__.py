@@ -27,7 +27,8 @@ _SECTION_ERRORS = {
     "conversation": "only {kinds} replies carry one, this is {kind}",
 }
 
-__all__ = ["ENTRY_POINT_GROUP", "KindSettings", "ReplyCheck", "SECTIONS", "SceneKind", "SceneWrite", "all_kinds", "check_kind",
+__all__ = ["ENTRY_POINT_GROUP", "KindSettings", "ReplyCheck", "SECTIONS", "SceneKind", "SceneWrite", "all_kinds", "builtin_kind",
+           "check_kind",
            "decision_order", "get_kind", "kind_names"]
 
 _found: dict[str, SceneKind] | None = None
@@ -88,6 +89,11 @@ def get_kind(name: str, strict: bool = True) -> SceneKind:
             return _UNKNOWN
         raise ValueError(f"{name!r}: not a scene kind (choose {', '.join(kinds)})")
     return kind
+
+
+def builtin_kind(name: str) -> SceneKind | None:
+    """The built-in kind called ``name`` (any case), found without the installed packages' kinds."""
+    return _builtin(str(name).upper())
 
 
 def _builtin(name: str) -> SceneKind | None:

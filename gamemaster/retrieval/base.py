@@ -24,9 +24,9 @@ from .render import memory_text
 SECTIONS = ("reflections", "relevant", "recent")
 #: Why a memory is in its section when no word of the query and no similarity brought it there.
 SECTION_REASONS = {
-    "reflections": "one of the newest reflections",
+    "reflections": "a reflection",
     "recent": "said or done lately",
-    "relevant": "important and recent (no word of the query)",
+    "relevant": "ranked in without a word of the query",
 }
 
 
