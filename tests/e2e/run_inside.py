@@ -320,7 +320,11 @@ def main() -> int:
         "LANG": "C.UTF-8",
         # The MCP server (Python, started through the launcher) may take longer than Claude Code's
         # few seconds to connect on a busy machine; its tools would then be missing from the first
-        # request. The tests are about what the tools do, not how fast they start.
+        # request. The tests are about what the tools do, not how fast they start. In print mode
+        # Claude Code (2.1.144 on) does not wait for them at all unless told to: it sends the first
+        # request after about 2 s whatever the server's state (seen in its --debug-file log:
+        # "--mcp-config servers running fully async (nonblocking)").
+        "MCP_CONNECTION_NONBLOCKING": "false",
         "MCP_CONNECT_TIMEOUT_MS": "60000",
         "MCP_TIMEOUT": "120000",
     }
