@@ -71,6 +71,7 @@ def stage_replies(workspace: Workspace, snap: Snapshot, pending: Pending, given:
         if agent_id not in pending.spec.participants:
             raise GamemasterError(f"replies: {agent_id} is not in scene {pending.spec.ref}")
         queues[agent_id] = list(value) if isinstance(value, list) else [value]
+    repeated = _take_repeats(pending, queues)
     problems: list[str] = []
     staged = Pending(pending.spec, pending.dir, pending.record, dict(pending.replies))
     in_order = pending.spec.kind.in_sequence
@@ -87,11 +88,29 @@ def stage_replies(workspace: Workspace, snap: Snapshot, pending: Pending, given:
     for agent_id, rest in queues.items():
         if rest:
             problems.append(f"{agent_id}: {len(rest)} reply(s) more than the scene can take now")
-    if len(staged.replies) == len(pending.replies) and not problems:
+    if len(staged.replies) == len(pending.replies) and not problems and not repeated:
         problems.append(f"no reply for any open turn of {pending.spec.ref}")
     if problems:
         raise GamemasterError("replies rejected, nothing written:\n" + "\n".join(problems))
     return staged
+
+
+def _take_repeats(pending: Pending, queues: dict[str, list]) -> bool:
+    """Drop from each queue the replies that are the agent's stored turns given again, in order:
+    a command repeated after an interruption, when the first one got through, writes nothing and
+    is no error. Whether anything was dropped."""
+    dropped = False
+    for agent_id, queue in queues.items():
+        for turn in sorted(t for t in pending.replies if pending.turns[t] == agent_id):
+            try:
+                again = queue and parse_reply(queue[0], agent_id, pending.spec.kind.reply_model)
+            except ReplyError:
+                break
+            if not again or again.model_dump() != pending.replies[turn].model_dump():
+                break
+            queue.pop(0)
+            dropped = True
+    return dropped
 
 
 def apply_scene(workspace: Workspace, snap: Snapshot, pending: Pending) -> SceneResult:

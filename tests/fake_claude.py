@@ -15,6 +15,7 @@ comes from ``$FAKE_CLAUDE_DIR``:
   nothing; ``flood`` — streams JSON messages without end; ``hugeline`` — one 3 MB line; ``overloaded`` —
   the error result Claude Code gives when the API stays overloaded (529) through its retries;
   ``once`` — ends after its first answer (a ``claude`` kept for a next turn that is gone by then);
+  ``play`` — a character with no queued answers answers every scene validly from its prompt;
 * with ``--json-schema`` (the reply's schema) a JSON answer comes back as Claude Code gives it, through
   its ``StructuredOutput`` tool as ``structured_output``; a prose answer ends the run as Claude Code
   does when the model never uses the tool (``error_max_turns``, the prose in the transcript);
@@ -76,10 +77,25 @@ def claim(agent: str) -> int:
             n += 1
 
 
-def answer_for(agent: str, n: int) -> str:
+def answer_for(agent: str, n: int, seen: str) -> str:
+    """The queued answer, else (``mode`` ``play``) the valid reply a character writes from the
+    prompt text alone (``e2e/fake_character.py``), else a shrug."""
     path = DIR / "replies" / f"{agent}.json"
-    replies = json.loads(path.read_text(encoding="utf-8")) if path.exists() else ["Ich weiß nicht, was ich sagen soll."]
-    return replies[min(n, len(replies) - 1)]
+    if path.exists():
+        replies = json.loads(path.read_text(encoding="utf-8"))
+        return replies[min(n, len(replies) - 1)]
+    if mode_of() == "play":
+        sys.path.insert(0, str(Path(__file__).parent / "e2e"))
+        from fake_character import reply_for
+
+        reply = reply_for(seen)
+        if reply is not None:
+            return json.dumps(reply, ensure_ascii=False)
+    return "Ich weiß nicht, was ich sagen soll."
+
+
+def mode_of() -> str:
+    return (DIR / "mode").read_text(encoding="utf-8").strip() if (DIR / "mode").exists() else ""
 
 
 def text_of(content) -> str:
@@ -101,7 +117,7 @@ def main(argv: list[str]) -> int:
         print(f"{VERSION} (Claude Code)")
         return 0
     model = option(argv, "--model") or "claude-sonnet-4-5-20250929"
-    mode = (DIR / "mode").read_text(encoding="utf-8").strip() if (DIR / "mode").exists() else ""
+    mode = mode_of()
     if mode == "noise":
         for n in range(50):
             print(f"Warning: something unexpected happened ({n})", flush=True)
@@ -173,7 +189,7 @@ def main(argv: list[str]) -> int:
                   "num_turns": 1, "session_id": "fake", "result": said, "total_cost_usd": 0,
                   "usage": {"input_tokens": 0, "output_tokens": 0}})
             continue
-        reply = answer_for(agent, n)
+        reply = answer_for(agent, n, "\n".join([system or "", *messages]))
         structured = None
         if option(argv, "--json-schema") is not None:
             # As Claude Code does with a schema: the model answers through the StructuredOutput tool;

@@ -53,7 +53,7 @@ def test_the_readme_is_short_and_its_quick_start_is_what_ci_runs():
     blocks = re.findall(r"```bash\n(.*?)```", README.split("## Quick start")[1], re.S)
     assert "pip install -e .\ngamemaster day advance" in blocks[0]
     tests = re.findall(r"```bash\n(.*?)```", README.split("## Tests")[1], re.S)
-    assert tests[0].strip() == 'pip install -e ".[test]"\npytest'
+    assert tests[0].strip() == 'pip install -e ".[test]"\npytest' == block_of("how-to/tests.md", "suite").strip()
     assert 'pip install -e ".[test]"' in ci and "\npytest" in ci
     assert "python3 -m venv .venv" in ci and "python3 -m venv .venv" in blocks[0]
 
@@ -163,3 +163,16 @@ def test_the_many_characters_how_to_runs(tmp_path):
         assert (root / ".claude/agents" / f"character-{agent}.md").is_file()
     world = json.loads((root / "state/world.json").read_text(encoding="utf-8"))
     assert world["kinds"]["work"]["group_size"] == 4 and (root / "scenes/day-001/summary.md").is_file()
+
+
+def test_every_command_block_on_the_site_runs_as_a_test():
+    """A ```bash block is what a reader types; each one is named and run (here, in
+    test_docs_blocks.py or, for `claude` itself, tests/e2e)."""
+    untested = [f"{page.relative_to(DOCS)}:{page.read_text(encoding='utf-8')[:m.start()].count(chr(10)) + 1}"
+                for page in sorted(DOCS.rglob("*.md"))
+                for m in re.finditer(r"(<!-- tested: [\w-]+ -->\n)?```bash\n", page.read_text(encoding="utf-8"))
+                if not m.group(1)]
+    assert untested == []
+    tests = "".join(p.read_text(encoding="utf-8") for p in (REPO / "tests").rglob("test_*.py"))
+    names = {name for page in DOCS.rglob("*.md") for name in re.findall(r"<!-- tested: ([\w-]+) -->", page.read_text(encoding="utf-8"))}
+    assert sorted(n for n in names if f'"{n}")' not in tests and f"tested: {n} " not in tests) == []

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -176,3 +177,32 @@ def _character_reads(result: dict) -> dict[str, dict[tuple[str, str], str]]:
                     named = use["input"].get("file_path") or use["input"].get("path") or use["input"].get("pattern")
                     out.setdefault(found.group(1), {})[(use["name"], named)] = json.dumps(b.get("content"), ensure_ascii=False)
     return out
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_plugin_installed_with_claude_codes_own_commands(tmp_path, unshare, version):
+    """docs/how-to/claude-code.md's way in for good, as written, with the real CLI and no network:
+    the installed toolkit's folder as a local marketplace, the plugin installed for the project."""
+    import shlex
+
+    from gamemaster.claude_plugin import plugin_dir
+
+    claude = _install(version)
+    workspace = _two_characters(tmp_path, plugin=True)
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    page = (REPO / "docs/how-to/claude-code.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- tested: marketplace -->\n```bash\n(.*?)```", page, re.S).group(1)
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1"}
+    for line in block.strip().splitlines():
+        words = shlex.split(line.split("  #")[0].replace('"$(gamemaster plugin path)"', shlex.quote(str(plugin_dir()))))
+        assert words[0] == "claude", line
+        done = subprocess.run([*unshare, str(claude), *words[1:]], cwd=workspace.root, env=env, capture_output=True,
+                              text=True, timeout=300, stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, f"{line}\n{_tail(done.stdout)}\n{_tail(done.stderr)}"
+    installed = json.loads((home / ".claude/plugins/installed_plugins.json").read_text(encoding="utf-8"))
+    (entry,) = installed["plugins"]["gamemaster@gamemaster"]
+    assert (entry["scope"], entry["projectPath"]) == ("project", str(workspace.root))
+    assert (Path(entry["installPath"]) / "skills" / "scene" / "SKILL.md").is_file()
+    settings = json.loads((workspace.root / ".claude/settings.json").read_text(encoding="utf-8"))
+    assert settings["enabledPlugins"]["gamemaster@gamemaster"] is True
