@@ -20,6 +20,8 @@ At the end:
   ENCOUNTER (conversation memories naming each other), and the share who talked or heard one
   another (a heard memory naming the speaker).
 - memories per character-day: new memory lines over characters × days.
+- ``ask`` against ``who-knows``: of the characters who know an item at the end, how many mention
+  it when asked „Was weißt du über <query>?“ (offline; the answer holds two thirds of its words).
 
 ``--party`` (default on for 25 characters) plays a run of its own: after day 1's ARRIVAL the
 host gets a brief (``gamemaster brief --to emre``) to organise a quince party on day 3's weekday
@@ -205,12 +207,28 @@ def run(size: int, days: int, tmp: Path, seed: int, sample: int) -> dict:
                 shares[item][day] = known_share(workspace, query)
         log(f"  {size} characters, day {day}: " + ", ".join(f"{i} {shares[i].get(day, float('nan')):.0%}" for i in NEWS))
     agents = workspace.agent_ids()
+    answered = {item: ask_mentions(workspace, query) for item, (_, query, _) in NEWS.items()}
     recalled, asked = heard_recall(workspace, said_lines(workspace), sample, random.Random(seed))
     talked, talked_or_heard = density(workspace, agents)
     per_day = (memory_lines(workspace) - before) / (len(agents) * days)
     log(f"  {size} characters: {time.perf_counter() - start:.0f} s")
     return {"size": size, "shares": shares, "recalled": recalled, "asked": asked, "talked": talked,
-            "talked_or_heard": talked_or_heard, "per_day": per_day}
+            "talked_or_heard": talked_or_heard, "per_day": per_day, "answered": answered}
+
+
+def ask_mentions(workspace, query: str) -> tuple[int, int]:
+    """Of the characters who know an item (``knows``), how many mention it when asked about it
+    (`gamemaster ask`, offline): the answer holds two thirds of the query's words, as ``holds``."""
+    from gamemaster.backends.offline import OfflineBackend
+    from gamemaster.interview import build, run
+
+    words = [w.lower() for w in query.split()]
+    holding = [agent for agent in workspace.agent_ids() if knows(workspace, agent, query)]
+    said = 0
+    for agent in holding:
+        answer = run(build(workspace, agent, f"Was weißt du über {query}?"), OfflineBackend()).answer.lower()
+        said += 3 * sum(w in answer for w in words) >= 2 * len(words)
+    return said, len(holding)
 
 
 # -- the party ---------------------------------------------------------------------------------
@@ -322,12 +340,15 @@ def main() -> None:
         return
     days = [d for d in CHECKPOINTS if d <= args.days]
     print("| characters | news | " + " | ".join(f"knows after {d} d" for d in days)
-          + " | heard lines recalled | pairs who talked | talked or heard | memories / character-day |")
-    print("|---" * (len(days) + 6) + "|")
+          + " | `ask` mentions it (of those who know) | heard lines recalled | pairs who talked | talked or heard"
+            " | memories / character-day |")
+    print("|---" * (len(days) + 7) + "|")
     for r in results:
         for item in NEWS:
             cells = [percent(r["shares"][item].get(d)) for d in days]
-            extra = [f"{r['recalled']}/{r['asked']} ({r['recalled'] / max(r['asked'], 1):.0%})", percent(r["talked"]),
+            said, holding = r["answered"][item]
+            extra = [f"{said}/{holding} ({said / max(holding, 1):.0%})",
+                     f"{r['recalled']}/{r['asked']} ({r['recalled'] / max(r['asked'], 1):.0%})", percent(r["talked"]),
                      percent(r["talked_or_heard"]), f"{r['per_day']:.1f}"]
             print(f"| {r['size']} | {item} | " + " | ".join(cells) + " | " + " | ".join(extra) + " |")
 

@@ -10,7 +10,7 @@ usual transaction as a conversation memory.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -18,13 +18,15 @@ from .defaults import empty_list
 from .backends.base import Answer, InterviewRequest
 from .fsio import dump_json
 from .briefs import received_ref
-from .lang import phrase
+from .lang import join_names, phrase
 from .linesize import text_too_long
 from .models import Agent, Memory, World
 from .problems import GamemasterError
 from .prompts import bullet_list, render_template
 from .replies import extract_json
-from .retrieval import Selection, recall
+from .news import newest
+from .retrieval import Selection, recall, speaker_names
+from .retrieval.heard import heard_lines
 from .retrieval.render import memory_text
 from .transaction import Transaction, commit, recover
 from .workspace import Workspace
@@ -45,6 +47,8 @@ class Built:
     question: str
     selection: Selection
     prompt: str
+    #: Colleagues the character talked with lately (``partners``).
+    partners: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -80,8 +84,26 @@ def build(workspace: Workspace, agent_id: str, question: str) -> Built:
         "relevant": section("relevant"),
         "recent": section("recent"),
     }
+    talked = partners(workspace, agent_id)
+    values.update(plans=plans_text(agent, talked, world.language), partners=partners_text(talked, world.language))
     prompt = render_template(workspace.template_path, "ask.md", values).strip() + "\n"
-    return Built(workspace, world, agent, question.strip(), selection, prompt)
+    return Built(workspace, world, agent, question.strip(), selection, prompt, talked)
+
+
+def plans_text(agent: Agent, names: dict[str, str], language: str) -> str:
+    """Today's plan and whom the character wants to talk to about what, as the prompt's lines."""
+    plan = agent.today_plan
+    found = [phrase(language, "ask_plan", plan=plan.text) if plan else phrase(language, "ask_no_plan")]
+    for wish in agent.talk_wishes:
+        people = join_names(language, [names.get(p) or p.capitalize() for p in wish.with_])
+        found.append(phrase(language, "ask_wish", people=people, topic=wish.topic))
+    return "\n".join(found)
+
+
+def partners_text(names: dict[str, str], language: str) -> str:
+    if not names:
+        return phrase(language, "ask_no_partners")
+    return phrase(language, "ask_partners", people=", ".join(names.values()))
 
 
 def run(built: Built, backend) -> Result:
@@ -102,6 +124,9 @@ def run(built: Built, backend) -> Result:
         memories=[p.memory for p in built.selection.in_prompt_order()],
         relevant=relevant,
         default_model=built.world.model,
+        heard={p.memory.id: shown_heard(built.workspace, p) for p in built.selection.picked if p.heard},
+        studio=built.world.studio,
+        partners=built.partners,
     )
     answer = backend.interview(request)
     if isinstance(answer, Answer):
@@ -109,6 +134,28 @@ def run(built: Built, backend) -> Result:
         result.usage, result.model = answer.usage, answer.model
         return result
     return from_text(built, answer)
+
+
+def shown_heard(workspace: Workspace, picked) -> tuple[tuple[str, str], ...]:
+    """The lines the prompt shows under a picked memory, whole: (the speaker's name, what they said)."""
+    name_of = speaker_names(workspace)
+    return tuple((name_of(speaker), says) for speaker, says in heard_lines(picked.memory.metadata, picked.memory.id)
+                 if any(" ".join(says.split())[:80] in shown for shown in picked.heard))
+
+
+def partners(workspace: Workspace, agent_id: str) -> dict[str, str]:
+    """Whom the character talked with in its newest memories (its conversations), most often
+    first and, as often, most lately first; by the name colleagues use."""
+    counts: dict[str, int] = {}
+    last: dict[str, int] = {}
+    for position, memory in enumerate(newest(workspace.stream(agent_id))):
+        people = memory.metadata.get("with") if memory.type == "conversation" else None
+        for person in people if isinstance(people, list) else []:
+            if isinstance(person, str) and person != agent_id:
+                counts[person] = counts.get(person, 0) + 1
+                last[person] = position
+    names = speaker_names(workspace)
+    return {person: names(person) for person in sorted(counts, key=lambda p: (-counts[p], -last[p]))}
 
 
 def from_text(built: Built, text: str) -> Result:

@@ -63,9 +63,15 @@ def newest(stream) -> list[Memory]:
 
 
 def recent_memories(memories: list[Memory], day: int) -> list[Memory]:
-    """Those of ``memories`` from the last ``WINDOW_DAYS`` days."""
+    """Those of ``memories`` from the last ``WINDOW_DAYS`` days, and those written into the stream
+    after one of them whatever their ``created``: a line planted by hand at the end of a stream is
+    as recent as its place says (a stream the toolkit writes is in order, so nothing else moves)."""
     first = day - WINDOW_DAYS + 1
-    return [m for m in memories if m.scene_key is not None and m.scene_key[0] >= first]
+    found: list[Memory] = []
+    for memory in memories:
+        if found or (memory.scene_key is not None and memory.scene_key[0] >= first):
+            found.append(memory)
+    return found
 
 
 def exchanges(memories: list[Memory], agent_id: str) -> list[Exchange]:
@@ -92,13 +98,17 @@ def exchanges(memories: list[Memory], agent_id: str) -> list[Exchange]:
 
 
 def held(memories: list[Memory]) -> list[Memory]:
-    """The character's own observations important enough to tell others about; not those of day 0,
-    the backstory a studio starts with, which its people share."""
-    return [
-        m for m in memories
-        if m.type == "observation" and m.importance >= HELD_IMPORTANCE and m.metadata.get("source") not in NOT_NEWS
-        and m.scene_key is not None and m.scene_key[0] > 0
-    ]
+    """The character's own observations important enough to tell others about; not the backstory a
+    studio starts with, which its people share: the memories before the first one of day 1 or later
+    in the stream. A day-0 line written after that (planted by hand) is news like any other."""
+    found: list[Memory] = []
+    begun = False
+    for m in memories:
+        begun = begun or (m.scene_key is not None and m.scene_key[0] > 0)
+        if begun and m.type == "observation" and m.importance >= HELD_IMPORTANCE \
+                and m.metadata.get("source") not in NOT_NEWS:
+            found.append(m)
+    return found
 
 
 def recent_lines(lines: list[Exchange], agent_id: str) -> list[Exchange]:

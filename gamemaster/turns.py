@@ -96,3 +96,9 @@ class InterviewRequest:
     #: The ids among ``memories`` that matched the question (not just recent or reflections).
     relevant: list[str] = field(default_factory=list)
     default_model: str | None = None
+    #: The lines others said that a memory keeps and the prompt shows under it for the question,
+    #: as (the speaker's name, what they said), by memory id.
+    heard: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    studio: str = ""
+    #: Colleagues (id → the name colleagues use) the character talked with, most often first.
+    partners: dict[str, str] = field(default_factory=dict)

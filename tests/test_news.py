@@ -210,3 +210,64 @@ def test_the_host_of_an_invitation_the_prompt_shows_counts_as_heard(gm, workspac
     run_scene(gm, ScriptedBackend([meeting_reply({"takeaways": taken})]))
     weighed = [m for m in lines(workspace, "vera") if m["metadata"].get("source") == "takeaway"]
     assert [(m["metadata"]["from"], m["importance"]) for m in weighed] == [(host, 6)]
+
+
+def test_a_confidence_stays_with_the_one_it_was_told_to(arrived, workspace):
+    plant(workspace, "vera", "Erzähl es niemandem: Tobi bewirbt sich heimlich bei einem Studio in Lyon.",
+          "day-001/scene-01")
+    scenes = [meet(arrived, "vera", "darius"), meet(arrived, "vera", "emre", "nami", topic="Das Innere der Türme")]
+    rows = {row.agent: row for row in who_knows(workspace, "Tobi bewirbt Studio Lyon").rows}
+    assert [agent for agent, row in rows.items() if row.knows] == ["vera"]
+    for scene in scenes:
+        assert not any("Lyon" in r["says"] for r in replies_of(workspace, scene.spec.ref, "vera"))
+    # The other news she holds she still passes on.
+    assert rows and who_knows(workspace, QUERY).rows and \
+        {r.agent for r in who_knows(workspace, QUERY).rows if r.knows} >= {"vera", "darius", "emre", "nami"}
+
+
+def test_nobody_is_told_about_themselves_in_the_third_person(arrived, workspace):
+    about = "Darius wird ab Montag Art Director für die Knochentürme."
+    plant(workspace, "vera", about, "day-001/scene-01")
+    with_him = meet(arrived, "vera", "darius", topic="Das Innere der Türme")
+    assert not any("Art Director" in r["says"] for r in replies_of(workspace, with_him.spec.ref, "vera"))
+    with_emre = meet(arrived, "vera", "emre", topic="Das Innere der Türme")
+    assert any("Art Director" in r["says"] for r in replies_of(workspace, with_emre.spec.ref, "vera"))
+
+
+@pytest.mark.parametrize("says, items", [
+    ("Neuigkeiten aus der Technik: das Build-System ist seit heute früh kaputt.",
+     ["aus der Technik: das Build-System ist seit heute früh kaputt"]),
+    ("Ich habe eine Neuigkeit: Leo kandidiert für den Betriebsrat.", ["Leo kandidiert für den Betriebsrat"]),
+])
+def test_news_cues_are_whole_words_and_not_the_players_own_titles(says, items):
+    from gamemaster.backends.offline.news import told_in
+
+    assert told_in("de", says) == items
+
+
+def test_the_players_own_meeting_titles_are_no_news():
+    from gamemaster.backends.offline.news import told_in
+    from gamemaster.backends.offline.phrase_banks import phrase_bank
+
+    for code in ("de", "en"):
+        for title in phrase_bank(code)["news"]["wish_topics"]:
+            said = "Zum Thema " + title.format(short="Der Verlag will die Knochentürme im Artbook…", source="Vera")
+            assert told_in(code, said) == [], said
+
+
+def test_news_planted_by_hand_with_a_day_0_date_is_passed_on(gm, workspace):
+    run_scene(gm, ScriptedBackend([valid_reply] * 7))
+    plant(workspace, "vera", NEWS, "day-000/scene-00")  # after the day's ARRIVAL in her stream: written since the studio began
+    meet(gm, "vera", "darius")
+    rows = {row.agent: row for row in who_knows(workspace, QUERY).rows}
+    assert (rows["darius"].knows, rows["darius"].source) == (True, "vera")
+
+
+def test_the_backstory_a_studio_starts_with_is_not_news(gm, workspace):
+    before = {a: len(lines(workspace, a)) for a in ("vera", "darius")}
+    assert before["vera"] > 3  # the bundled studio's day-0 memories, some of importance 7 or more
+    run_scene(gm, ScriptedBackend([valid_reply] * 7))
+    scene = meet(gm, "vera", "darius")
+    from gamemaster.backends.offline.news import told_in
+
+    assert [told_in("de", r["says"]) for r in replies_of(workspace, scene.spec.ref, "vera")] == [[], []]

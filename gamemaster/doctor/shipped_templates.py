@@ -9,6 +9,9 @@ edited). When a bundled template changes, the hash of the one it replaces belong
 from __future__ import annotations
 
 SHIPPED: dict[str, dict[str, str]] = {
+    "ask.md": {
+        "d142b06854ae304c74c601d055302b4182f606b8f9e3ab5664de6473ab027265": "115c43d 2026-11-23",
+    },
     "reflection.md": {
         "c50bfa485c533545d23c09d027daa250eb4ff62ab5e2f910e590aa012485cd27": "ec8fd28 2026-11-22",
     },

@@ -1,7 +1,11 @@
-"""The offline player in an interview: answers from what the character recalls, citing it.
+"""The offline player in an interview: answers the question asked, from the character's own state.
 
-It invents nothing: every sentence is built from a recalled memory, and the
-memory's id goes into the answer's ``memories``.
+What the question asks for decides what the answer is made of: who the character is (name,
+role, studio, what it is working on), its plans (today's plan, whom it wants to talk to about
+what), the colleagues it talks with, or what it knows about a matter — the memories recall found
+for the question, and where one keeps what someone said about it, that line, with the speaker.
+It invents nothing: every sentence comes from the agent file or a recalled memory, and the ids of
+the memories it rests on go into the answer's ``memories``.
 """
 
 from __future__ import annotations
@@ -10,7 +14,9 @@ import random
 import re
 
 from ...models import Memory
+from ...retrieval.heard import cut
 from ..base import InterviewRequest
+from .news import told_in
 
 LINES = {
     "de": {
@@ -19,6 +25,16 @@ LINES = {
         "more": ["Außerdem: {text}", "Und dann noch: {text}", "Dazu passt: {text}"],
         "reflection": "Für mich heißt das: {text}",
         "nothing": "Dazu fällt mir ehrlich gesagt nichts ein – davon weiß ich nichts.",
+        "self": "Ich bin {name}, {role}{at}.",
+        "at": " bei {studio}",
+        "interests": "Am meisten beschäftigt mich gerade: {topics}.",
+        "plan": "Heute habe ich mir vorgenommen: {plan}",
+        "no_plan": "Einen festen Plan für heute habe ich noch nicht.",
+        "wish": "Mit {people} will ich über „{topic}“ sprechen.",
+        "partners": "Am meisten zu tun habe ich mit {people}.",
+        "no_partners": "Richtig lange gesprochen habe ich hier noch mit niemandem.",
+        "and": "und",
+        "told": "{name} hat erzählt: „{says}“",
     },
     "en": {
         "opening": ["A few things come to mind.", "Let me think.", "Yes, I remember that."],
@@ -26,13 +42,93 @@ LINES = {
         "more": ["Also: {text}", "And then: {text}", "Related to that: {text}"],
         "reflection": "What I take from it: {text}",
         "nothing": "Honestly, nothing comes to mind about that; I don't know.",
+        "self": "I am {name}, {role}{at}.",
+        "at": " at {studio}",
+        "interests": "What occupies me most right now: {topics}.",
+        "plan": "Today I mean to: {plan}",
+        "no_plan": "I have no fixed plan for today yet.",
+        "wish": "I want to talk with {people} about “{topic}”.",
+        "partners": "I work most with {people}.",
+        "no_partners": "I have not had a real conversation with anyone here yet.",
+        "and": "and",
+        "told": "{name} told me: “{says}”",
+    },
+}
+#: What a question asks about: patterns on the lower-cased question (``\b`` word boundaries).
+ASKS = {
+    "de": {
+        "self": (r"\bstelle? dich\b", r"\bwer bist du\b", r"\büber dich\b", r"\bvon dir\b", r"\bdeine rolle\b",
+                 r"\bwas machst du\b"),
+        "plans": (r"\b(hast|habt) (du|ihr)\b.*\bvor\b", r"\bdeine?n? pl(an|äne)\b", r"\bvorhaben\b",
+                  r"\bvorgenommen\b", r"\bwas planst du\b"),
+        "partners": (r"\bmit wem\b", r"\bwen (magst|mögen|schätzt)\b", r"\bkolleg", r"\bam liebsten\b",
+                     r"\bverstehst du dich\b"),
+    },
+    "en": {
+        "self": (r"\bintroduce yourself\b", r"\bwho are you\b", r"\babout yourself\b", r"\byour role\b",
+                 r"\bwhat do you do\b"),
+        "plans": (r"\byour plans?\b", r"\bplan(ning)? to\b", r"\bgoing to do\b", r"\bintend"),
+        "partners": (r"\bwho do you\b", r"\bwhom do you\b", r"\bcolleagues?\b", r"\bwork with\b", r"\bget along\b"),
     },
 }
 MOST = 3
 
 
 def answer(request: InterviewRequest) -> dict:
-    lines = LINES.get((request.language or "de").split("-")[0], LINES["en"])
+    code = (request.language or "de").split("-")[0]
+    lines = LINES.get(code, LINES["en"])
+    asked = _asks(ASKS.get(code, ASKS["en"]), request.question)
+    parts: list[str] = []
+    if "self" in asked:
+        parts += _introduction(request, lines)
+    if "plans" in asked:
+        parts += _plans(request, lines)
+    if "partners" in asked:
+        parts.append(_partners(request, lines))
+    if parts:
+        return {"answer": " ".join(parts), "memories": []}
+    return _matter(request, lines, code)
+
+
+def _asks(kinds: dict[str, tuple[str, ...]], question: str) -> list[str]:
+    lower = " ".join(question.lower().split())
+    return [kind for kind, patterns in kinds.items() if any(re.search(p, lower) for p in patterns)]
+
+
+def _introduction(request: InterviewRequest, lines: dict) -> list[str]:
+    agent = request.agent
+    at = lines["at"].format(studio=request.studio) if request.studio else ""
+    found = [lines["self"].format(name=agent.name, role=agent.role, at=at)]
+    topics = [interest.topic for interest in agent.interests[:3]]
+    if topics:
+        found.append(lines["interests"].format(topics=_join(topics, lines)))
+    return found
+
+
+def _plans(request: InterviewRequest, lines: dict) -> list[str]:
+    agent = request.agent
+    found = [lines["plan"].format(plan=_sentence_text(agent.today_plan.text)) if agent.today_plan else lines["no_plan"]]
+    for wish in agent.talk_wishes[:2]:
+        people = [request.partners.get(p) or p.capitalize() for p in wish.with_]
+        found.append(lines["wish"].format(people=_join(people, lines), topic=wish.topic))
+    return found
+
+
+def _partners(request: InterviewRequest, lines: dict) -> str:
+    names = list(request.partners.values())[:3]
+    return lines["partners"].format(people=_join(names, lines)) if names else lines["no_partners"]
+
+
+def _told(line: tuple[str, str], code: str, lines: dict) -> str:
+    """A line someone said, with the speaker: the news it passed on where it passed some on."""
+    name, says = line
+    items = told_in(code, says)
+    return lines["told"].format(name=name, says=items[0] if items else cut(says))
+
+
+def _matter(request: InterviewRequest, lines: dict, code: str) -> dict:
+    """What the character recalls about the matter asked: the best matches, each as the line
+    someone said about it where the memory keeps one, else as the memory itself."""
     rng = random.Random(f"{request.seed}:{request.agent.id}:{request.question}")
     by_id = {m.id: m for m in request.memories}
     chosen = [by_id[i] for i in request.relevant if i in by_id][:MOST]
@@ -40,7 +136,8 @@ def answer(request: InterviewRequest) -> dict:
         return {"answer": lines["nothing"], "memories": []}
     parts = [rng.choice(lines["opening"])]
     for position, memory in enumerate(chosen):
-        text = _sentence(memory)
+        heard = request.heard.get(memory.id)
+        text = _told(heard[0], code, lines) if heard else _sentence(memory)
         if memory.type == "reflection":
             parts.append(lines["reflection"].format(text=text))
         elif position == 0:
@@ -50,6 +147,14 @@ def answer(request: InterviewRequest) -> dict:
     return {"answer": " ".join(parts), "memories": [m.id for m in chosen]}
 
 
+def _join(items: list[str], lines: dict) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {lines['and']} " + items[-1]
+
+
 def _sentence(memory: Memory) -> str:
-    text = re.sub(r"\s+", " ", memory.description).strip()
-    return text if text.endswith((".", "!", "?", "…", "“", "\"")) else text + "."
+    return _sentence_text(memory.description)
+
+
+def _sentence_text(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    return text if text.endswith((".", "!", "?", "…", "“", "\"", "”")) else text + "."

@@ -4,7 +4,9 @@ An item is either first-hand (an own observation of importance 7 or more, ``news
 or heard: a line someone said to the character that passed news on, recognised by the
 phrase bank's own ``news`` templates, with the speaker as its source. Whether a listener
 knows an item is decided from the character's own exchanges only (``news.exchanges``):
-it told them, heard it from them, or they were there when someone said it. Items are
+it told them, heard it from them, or they were there when someone said it — and a colleague
+an item names knows their own affairs, so nobody is told about themselves in the third person.
+An item told in confidence („Erzähl es niemandem …“) stays with the one who holds it. Items are
 told most important first, then newest; one item a turn, to those who do not know it.
 """
 
@@ -38,6 +40,8 @@ class Item:
     source: str | None
     importance: int
     order: int
+    #: Told or noted in confidence: the character keeps it.
+    secret: bool = False
 
 
 @functools.cache
@@ -59,9 +63,20 @@ def _patterns(code: str) -> tuple[re.Pattern, ...]:
 CUES = {
     "de": ("hast du schon gehört", "habt ihr schon gehört", "schon gehört", "stell dir vor", "stellt euch vor",
            "wusstest du", "wusstet ihr", "weißt du schon", "wisst ihr schon", "hat erzählt", "hat mir erzählt",
-           "hat gesagt", "meinte", "ich habe gehört", "hab gehört", "habe ich gehört", "neuigkeit"),
+           "hat gesagt", "meinte", "ich habe gehört", "hab gehört", "habe ich gehört", "eine neuigkeit",
+           "neuigkeiten"),
     "en": ("did you hear", "have you heard", "heard that", "guess what", "told me", "said that", "apparently",
            "did you know", "some news"),
+}
+#: How people ask to keep something to oneself: a line or memory with one of these, lower-cased,
+#: is a confidence its holder keeps. Read, never said.
+SECRET = {
+    "de": ("erzähl es niemandem", "erzählt es niemandem", "sag es niemandem", "sagt es niemandem",
+           "erzähl das niemandem", "sag das niemandem", "nicht weitersagen", "nicht weiter sagen", "unter uns",
+           "behalte es für dich", "behalt es für dich", "behaltet es für euch", "bleibt unter uns", "vertraulich",
+           "streng geheim", "im vertrauen"),
+    "en": ("don't tell anyone", "do not tell anyone", "keep it to yourself", "between us", "between you and me",
+           "confidential", "in confidence", "keep this quiet", "keep it quiet"),
 }
 #: What a cue must be followed by to be news: a few words, not a greeting.
 CUED_WORDS = 4
@@ -81,12 +96,23 @@ def told_in(code: str, says: str) -> list[str]:
     return list(dict.fromkeys(items or _cued(code, says[:4000])))
 
 
+@functools.cache
+def _words_pattern(phrases: tuple[str, ...]) -> re.Pattern:
+    """Any of ``phrases`` as whole words: „Neuigkeiten“ is not the cue „neuigkeit“ and a rest."""
+    return re.compile("|".join(rf"(?<!\w){re.escape(p)}(?!\w)" for p in phrases))
+
+
+def confided(code: str, text: str) -> bool:
+    """Whether ``text`` asks that what it says be kept to oneself."""
+    return bool(_words_pattern(SECRET.get(code, SECRET["en"])).search(text.lower()))
+
+
 def _cued(code: str, says: str) -> list[str]:
-    cues = CUES.get(code, CUES["en"])
+    cues = _words_pattern(CUES.get(code, CUES["en"]))
     sentences = [m.group(0).strip() for m in _SENTENCES.finditer(says) if m.group(0).strip()]
     for index, sentence in enumerate(sentences):
         lower = sentence.lower()
-        ends = [lower.find(cue) + len(cue) for cue in cues if cue in lower]
+        ends = [m.end() for m in cues.finditer(lower)]
         if not ends:
             continue
         rest = sentence[max(ends):]
@@ -113,19 +139,21 @@ def items(player: Player) -> list[Item]:
     for memory in player.req.news:
         text = bare(memory.description, NEWS_CHARS)
         order += 1
-        found.setdefault(_plain(text), Item(text, None, memory.importance, order))
+        found.setdefault(_plain(text), Item(text, None, memory.importance, order,
+                                            confided(player.code, memory.description)))
     for line in player.req.exchanges:
         if line.speaker == player.agent.id:
             continue
         for text in told_in(player.code, line.says):
             order += 1
-            found.setdefault(_plain(text), Item(text, line.speaker, HEARD_IMPORTANCE, order))
+            found.setdefault(_plain(text), Item(text, line.speaker, HEARD_IMPORTANCE, order,
+                                                confided(player.code, line.says)))
     return sorted(found.values(), key=lambda i: (-i.importance, -i.order))
 
 
 def knows(player: Player, item: Item, person: str) -> bool:
-    """Does ``person`` know ``item``, as far as the character can tell?"""
-    if person == item.source:
+    """Does ``person`` know ``item``, as far as the character can tell? Their own affairs they do."""
+    if person == item.source or about(player, item, person):
         return True
     wanted = _plain(item.text)
     for line in player.req.exchanges:
@@ -134,10 +162,18 @@ def knows(player: Player, item: Item, person: str) -> bool:
     return False
 
 
+def about(player: Player, item: Item, person: str) -> bool:
+    """Whether ``item`` names ``person`` (by the name colleagues use, or the full one)."""
+    names = {player.name_of(person), *player.req.colleagues.get(person, "").split()}
+    return any(mention(item.text, name) for name in names if len(name) > 2)
+
+
 def untold(player: Player, listeners: list[str]) -> list[tuple[Item, list[str]]]:
-    """The items some of ``listeners`` do not know yet, each with who they are."""
+    """The items some of ``listeners`` do not know yet, each with who they are; never a confidence."""
     found = []
     for item in items(player):
+        if item.secret:
+            continue
         unaware = [p for p in listeners if p != player.agent.id and not knows(player, item, p)]
         if unaware:
             found.append((item, unaware))
