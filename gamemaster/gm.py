@@ -245,7 +245,7 @@ class GameMaster:
                 self._record(snap.world, pending, turn, given_reply, None, None)
             pending.replies.update(staged.replies)
             if pending.missing():
-                if pending.spec.kind.in_sequence:
+                if pending.spec.kind.in_sequence and new_turns:  # a repeated turn changes no prompt
                     from .scene_open import write_prompt
                     write_prompt(self.workspace, snap, pending, pending.missing()[0], self.warnings)
                 return None

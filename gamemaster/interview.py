@@ -47,8 +47,8 @@ class Built:
     question: str
     selection: Selection
     prompt: str
-    #: Colleagues the character talked with lately (``partners``).
-    partners: dict[str, str] = field(default_factory=dict)
+    #: The ids of the colleagues the character talked with lately (``partners``).
+    partners: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -85,25 +85,27 @@ def build(workspace: Workspace, agent_id: str, question: str) -> Built:
         "recent": section("recent"),
     }
     talked = partners(workspace, agent_id)
-    values.update(plans=plans_text(agent, talked, world.language), partners=partners_text(talked, world.language))
+    name_of = speaker_names(workspace)
+    values.update(plans=plans_text(agent, name_of, world.language),
+                  partners=partners_text([name_of(p) for p in talked], world.language))
     prompt = render_template(workspace.template_path, "ask.md", values).strip() + "\n"
     return Built(workspace, world, agent, question.strip(), selection, prompt, talked)
 
 
-def plans_text(agent: Agent, names: dict[str, str], language: str) -> str:
+def plans_text(agent: Agent, name_of, language: str) -> str:
     """Today's plan and whom the character wants to talk to about what, as the prompt's lines."""
     plan = agent.today_plan
     found = [phrase(language, "ask_plan", plan=plan.text) if plan else phrase(language, "ask_no_plan")]
     for wish in agent.talk_wishes:
-        people = join_names(language, [names.get(p) or p.capitalize() for p in wish.with_])
+        people = join_names(language, [name_of(p) for p in wish.with_])
         found.append(phrase(language, "ask_wish", people=people, topic=wish.topic))
     return "\n".join(found)
 
 
-def partners_text(names: dict[str, str], language: str) -> str:
+def partners_text(names: list[str], language: str) -> str:
     if not names:
         return phrase(language, "ask_no_partners")
-    return phrase(language, "ask_partners", people=", ".join(names.values()))
+    return phrase(language, "ask_partners", people=", ".join(names))  # a ranking, not a group
 
 
 def run(built: Built, backend) -> Result:
@@ -127,6 +129,7 @@ def run(built: Built, backend) -> Result:
         heard={p.memory.id: shown_heard(built.workspace, p) for p in built.selection.picked if p.heard},
         studio=built.world.studio,
         partners=built.partners,
+        names=_names(built),
     )
     answer = backend.interview(request)
     if isinstance(answer, Answer):
@@ -136,6 +139,12 @@ def run(built: Built, backend) -> Result:
     return from_text(built, answer)
 
 
+def _names(built: Built) -> dict[str, str]:
+    name_of = speaker_names(built.workspace)
+    wished = [p for wish in built.agent.talk_wishes for p in wish.with_]
+    return {person: name_of(person) for person in [*built.partners, *wished]}
+
+
 def shown_heard(workspace: Workspace, picked) -> tuple[tuple[str, str], ...]:
     """The lines the prompt shows under a picked memory, whole: (the speaker's name, what they said)."""
     name_of = speaker_names(workspace)
@@ -143,9 +152,9 @@ def shown_heard(workspace: Workspace, picked) -> tuple[tuple[str, str], ...]:
                  if any(" ".join(says.split())[:80] in shown for shown in picked.heard))
 
 
-def partners(workspace: Workspace, agent_id: str) -> dict[str, str]:
+def partners(workspace: Workspace, agent_id: str) -> list[str]:
     """Whom the character talked with in its newest memories (its conversations), most often
-    first and, as often, most lately first; by the name colleagues use."""
+    first and, as often, most lately first."""
     counts: dict[str, int] = {}
     last: dict[str, int] = {}
     for position, memory in enumerate(newest(workspace.stream(agent_id))):
@@ -154,8 +163,7 @@ def partners(workspace: Workspace, agent_id: str) -> dict[str, str]:
             if isinstance(person, str) and person != agent_id:
                 counts[person] = counts.get(person, 0) + 1
                 last[person] = position
-    names = speaker_names(workspace)
-    return {person: names(person) for person in sorted(counts, key=lambda p: (-counts[p], -last[p]))}
+    return sorted(counts, key=lambda p: (-counts[p], -last[p]))
 
 
 def from_text(built: Built, text: str) -> Result:

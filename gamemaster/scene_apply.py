@@ -71,8 +71,7 @@ def stage_replies(workspace: Workspace, snap: Snapshot, pending: Pending, given:
         if agent_id not in pending.spec.participants:
             raise GamemasterError(f"replies: {agent_id} is not in scene {pending.spec.ref}")
         queues[agent_id] = list(value) if isinstance(value, list) else [value]
-    repeated = _take_repeats(pending, queues)
-    problems: list[str] = []
+    repeated, problems = _take_repeats(pending, queues)
     staged = Pending(pending.spec, pending.dir, pending.record, dict(pending.replies))
     in_order = pending.spec.kind.in_sequence
     for turn in staged.missing():
@@ -95,22 +94,33 @@ def stage_replies(workspace: Workspace, snap: Snapshot, pending: Pending, given:
     return staged
 
 
-def _take_repeats(pending: Pending, queues: dict[str, list]) -> bool:
-    """Drop from each queue the replies that are the agent's stored turns given again, in order:
-    a command repeated after an interruption, when the first one got through, writes nothing and
-    is no error. Whether anything was dropped."""
-    dropped = False
+def _take_repeats(pending: Pending, queues: dict[str, list]) -> tuple[bool, list[str]]:
+    """Drop from each queue the replies that are the agent's stored turns given again: a command
+    repeated after an interruption, when the first one got through, writes nothing and is no
+    error. The queue's first reply is looked for among the agent's stored turns; from there each
+    next one must be the next stored turn, and one that differs is a problem (two answers for one
+    turn). Whether anything was dropped, and the problems."""
+    dropped, problems = False, []
     for agent_id, queue in queues.items():
-        for turn in sorted(t for t in pending.replies if pending.turns[t] == agent_id):
-            try:
-                again = queue and parse_reply(queue[0], agent_id, pending.spec.kind.reply_model)
-            except ReplyError:
+        stored = [pending.replies[t].model_dump() for t in sorted(pending.replies) if pending.turns[t] == agent_id]
+        first = _parsed(queue[0], agent_id, pending) if queue and stored else None
+        start = stored.index(first) if first in stored else len(stored)
+        for position, reply in enumerate(stored[start:], start + 1):
+            if not queue:
                 break
-            if not again or again.model_dump() != pending.replies[turn].model_dump():
+            if _parsed(queue[0], agent_id, pending) != reply:
+                problems.append(f"{agent_id}: the reply given for its stored turn {position} differs from the one stored")
                 break
             queue.pop(0)
             dropped = True
-    return dropped
+    return dropped, problems
+
+
+def _parsed(raw, agent_id: str, pending: Pending) -> dict | None:
+    try:
+        return parse_reply(raw, agent_id, pending.spec.kind.reply_model).model_dump()
+    except ReplyError:
+        return None
 
 
 def apply_scene(workspace: Workspace, snap: Snapshot, pending: Pending) -> SceneResult:

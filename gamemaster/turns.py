@@ -100,5 +100,7 @@ class InterviewRequest:
     #: as (the speaker's name, what they said), by memory id.
     heard: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     studio: str = ""
-    #: Colleagues (id → the name colleagues use) the character talked with, most often first.
-    partners: dict[str, str] = field(default_factory=dict)
+    #: The ids of the colleagues the character talked with lately, most often first.
+    partners: list[str] = field(default_factory=list)
+    #: How colleagues call everyone the answer may name (partners, those in talk wishes), by id.
+    names: dict[str, str] = field(default_factory=dict)

@@ -215,6 +215,19 @@ def test_a_meetings_turns_by_hand(tmp_path, monkeypatch):
     assert changed.exit_code == 1 and "vera: 1 reply(s) more than the scene can take now" in changed.output
     waiting = json.loads(CliRunner().invoke(app, ["status", "--json"]).stdout)["pending"]
     assert waiting["replied"] == ["01-vera"] and waiting["waiting"][0] == "02-emre"
+    # Round 2: a turn repeated from there on is taken as stored as well; a list that repeats the
+    # first turn and then differs from the stored second is two answers for one turn.
+    emre_turn = {"agent": "emre", "scene": ref, "action": "Emre nickt.", "says": "Nachts, ja. Dann hören wir sie knacken."}
+    vera_again = {**turn, "says": "Und tagsüber ruhen sie.",
+                  "conversation": {"summary": "Emre und ich sind uns einig: Die Türme wachsen nachts.", "importance": 5,
+                                   "tags": ["bone-towers"]}}
+    for given in ({"emre": emre_turn}, {"vera": vera_again}, {"vera": vera_again}):
+        done = CliRunner().invoke(app, ["apply", "--replies", "-"], input=json.dumps(given))
+        assert done.exit_code == 0, done.output
+    twice = CliRunner().invoke(app, ["apply", "--replies", "-"], input=json.dumps({"vera": [turn, {**turn, "says": "Anders."}]}))
+    assert twice.exit_code == 1 and "vera: the reply given for its stored turn 2 differs from the one stored" in twice.output
+    waiting = json.loads(CliRunner().invoke(app, ["status", "--json"]).stdout)["pending"]
+    assert waiting["replied"] == ["01-vera", "02-emre", "03-vera"] and waiting["waiting"] == ["04-emre"]
 
 
 def test_the_report_opens_in_the_browser(tmp_path, monkeypatch):

@@ -271,3 +271,21 @@ def test_the_backstory_a_studio_starts_with_is_not_news(gm, workspace):
     from gamemaster.backends.offline.news import told_in
 
     assert [told_in("de", r["says"]) for r in replies_of(workspace, scene.spec.ref, "vera")] == [[], []]
+
+
+def test_a_line_planted_at_the_end_of_a_stream_is_as_recent_as_its_place():
+    """On day 5 the window is days 3–5: a line dated day 0 written after them counts, as news
+    (importance 7 or more); the backstory before the first day does not."""
+    from gamemaster.models import Memory
+    from gamemaster.news import held, recent_memories
+
+    def memory(number: int, created: str, importance: int = 8) -> Memory:
+        return Memory.model_validate({"id": f"vera-{number:03d}", "created": created, "type": "observation",
+                                      "description": f"Notiz {number}", "importance": importance})
+
+    stream = [memory(1, "day-000/scene-00"), memory(2, "day-002/scene-01"), memory(3, "day-004/scene-02", 5),
+              memory(4, "day-000/scene-00")]
+    recent = recent_memories(stream, 5)
+    assert [m.id for m in recent] == ["vera-003", "vera-004"]
+    assert [m.id for m in held(recent)] == ["vera-004"]
+    assert [m.id for m in held(stream)] == ["vera-002", "vera-004"]  # vera-001: the backstory

@@ -81,3 +81,18 @@ def test_claude_answers_the_interview_prompt_as_recorded(workspace, gm):
     result = from_text(built, (FIXTURE / "darius.answer.json").read_text(encoding="utf-8"))
     assert "Lauschen als Kernmechanik" in result.answer and "Nami und Vera" in result.answer
     assert "darius-010" in result.memories  # the plan it rests on, shown in the prompt
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("Stell dich bitte kurz vor und sag, was du heute vorhast.", ["self", "plans"]),
+    ("Welche Pläne hast du?", ["plans"]),
+    ("Tell me about yourself.", ["self"]),  # every language's questions, whatever the studio's
+    ("Hast du Angst vor dem Release?", []),  # a matter: „vor“ is not „was hast du … vor“
+    ("Was machst du mit der Klapptafel?", []),
+    ("Mit wem hat Vera über den Quittenbaum gesprochen?", []),  # about Vera, not the one asked
+    ("Who do you think broke the build?", []),
+])
+def test_what_a_question_asks_for(question, asked):
+    from gamemaster.backends.offline.interview import _asks
+
+    assert _asks(question) == asked

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 
+from ...lang import join_names
 from ...models import Memory
 from ...retrieval.heard import cut
 from ..base import InterviewRequest
@@ -54,22 +55,19 @@ LINES = {
         "told": "{name} told me: “{says}”",
     },
 }
-#: What a question asks about: patterns on the lower-cased question (``\b`` word boundaries).
+#: What a question asks about: patterns on the lower-cased question, each with the one asked as
+#: its subject („was hast du … vor“, not „hast du Angst vor …“). Every language's are tried: a
+#: question in English gets its answer in a German studio too.
 ASKS = {
-    "de": {
-        "self": (r"\bstelle? dich\b", r"\bwer bist du\b", r"\büber dich\b", r"\bvon dir\b", r"\bdeine rolle\b",
-                 r"\bwas machst du\b"),
-        "plans": (r"\b(hast|habt) (du|ihr)\b.*\bvor\b", r"\bdeine?n? pl(an|äne)\b", r"\bvorhaben\b",
-                  r"\bvorgenommen\b", r"\bwas planst du\b"),
-        "partners": (r"\bmit wem\b", r"\bwen (magst|mögen|schätzt)\b", r"\bkolleg", r"\bam liebsten\b",
-                     r"\bverstehst du dich\b"),
-    },
-    "en": {
-        "self": (r"\bintroduce yourself\b", r"\bwho are you\b", r"\babout yourself\b", r"\byour role\b",
-                 r"\bwhat do you do\b"),
-        "plans": (r"\byour plans?\b", r"\bplan(ning)? to\b", r"\bgoing to do\b", r"\bintend"),
-        "partners": (r"\bwho do you\b", r"\bwhom do you\b", r"\bcolleagues?\b", r"\bwork with\b", r"\bget along\b"),
-    },
+    "self": (r"\bstelle? dich\b.*\bvor\b", r"\bwer bist du\b", r"\berzähl\w* (mal |uns |mir )?(etwas |was )?von dir\b",
+             r"\bdeine rolle\b", r"\bwas machst du\b(?! mit)", r"\bintroduce yourself\b", r"\bwho are you\b",
+             r"\babout yourself\b", r"\byour role\b", r"\bwhat do you do\b(?! with)"),
+    "plans": (r"\bwas (hast|habt) (du|ihr)\b[^?]*\bvor\b", r"\bwas (du|ihr)\b[^?]*\bvor(hast|habt)\b",
+              r"\bwelche pläne\b", r"\bdeine?n? pl(an|äne)\b", r"\bwas planst du\b", r"\bdir\b[^?]*\bvorgenommen\b",
+              r"\byour plans?\b", r"\bwhat are you (planning|going to do|up to)\b"),
+    "partners": (r"\bmit wem (arbeitest|sprichst|redest|verstehst) du\b", r"\bwen (magst|schätzt) du\b",
+                 r"\bdeine?n? kolleg", r"\bwho do you (like|work with|get along with)\b", r"\bwhom do you\b",
+                 r"\byour colleagues\b"),
 }
 MOST = 3
 
@@ -77,7 +75,7 @@ MOST = 3
 def answer(request: InterviewRequest) -> dict:
     code = (request.language or "de").split("-")[0]
     lines = LINES.get(code, LINES["en"])
-    asked = _asks(ASKS.get(code, ASKS["en"]), request.question)
+    asked = _asks(request.question)
     parts: list[str] = []
     if "self" in asked:
         parts += _introduction(request, lines)
@@ -90,9 +88,9 @@ def answer(request: InterviewRequest) -> dict:
     return _matter(request, lines, code)
 
 
-def _asks(kinds: dict[str, tuple[str, ...]], question: str) -> list[str]:
+def _asks(question: str) -> list[str]:
     lower = " ".join(question.lower().split())
-    return [kind for kind, patterns in kinds.items() if any(re.search(p, lower) for p in patterns)]
+    return [kind for kind, patterns in ASKS.items() if any(re.search(p, lower) for p in patterns)]
 
 
 def _introduction(request: InterviewRequest, lines: dict) -> list[str]:
@@ -101,7 +99,7 @@ def _introduction(request: InterviewRequest, lines: dict) -> list[str]:
     found = [lines["self"].format(name=agent.name, role=agent.role, at=at)]
     topics = [interest.topic for interest in agent.interests[:3]]
     if topics:
-        found.append(lines["interests"].format(topics=_join(topics, lines)))
+        found.append(lines["interests"].format(topics=join_names(request.language, topics)))
     return found
 
 
@@ -109,21 +107,27 @@ def _plans(request: InterviewRequest, lines: dict) -> list[str]:
     agent = request.agent
     found = [lines["plan"].format(plan=_sentence_text(agent.today_plan.text)) if agent.today_plan else lines["no_plan"]]
     for wish in agent.talk_wishes[:2]:
-        people = [request.partners.get(p) or p.capitalize() for p in wish.with_]
-        found.append(lines["wish"].format(people=_join(people, lines), topic=wish.topic))
+        people = [request.names.get(p, p) for p in wish.with_]
+        found.append(lines["wish"].format(people=join_names(request.language, people), topic=wish.topic))
     return found
 
 
 def _partners(request: InterviewRequest, lines: dict) -> str:
-    names = list(request.partners.values())[:3]
-    return lines["partners"].format(people=_join(names, lines)) if names else lines["no_partners"]
+    names = [request.names.get(p, p) for p in request.partners[:3]]
+    return lines["partners"].format(people=join_names(request.language, names)) if names else lines["no_partners"]
 
 
-def _told(line: tuple[str, str], code: str, lines: dict) -> str:
-    """A line someone said, with the speaker: the news it passed on where it passed some on."""
-    name, says = line
+def _told(heard: tuple[tuple[str, str], ...], question: str, code: str, lines: dict) -> str:
+    """The line someone said that shares most words with the question, with the speaker: the news
+    it passed on that shares most, where it passed some on."""
+    asked = set(re.findall(r"\w+", question.lower()))
+
+    def shared(text: str) -> int:
+        return len(asked & set(re.findall(r"\w+", text.lower())))
+
+    name, says = max(heard, key=lambda line: shared(line[1]))
     items = told_in(code, says)
-    return lines["told"].format(name=name, says=items[0] if items else cut(says))
+    return lines["told"].format(name=name, says=max(items, key=shared) if items else cut(says))
 
 
 def _matter(request: InterviewRequest, lines: dict, code: str) -> dict:
@@ -137,7 +141,7 @@ def _matter(request: InterviewRequest, lines: dict, code: str) -> dict:
     parts = [rng.choice(lines["opening"])]
     for position, memory in enumerate(chosen):
         heard = request.heard.get(memory.id)
-        text = _told(heard[0], code, lines) if heard else _sentence(memory)
+        text = _told(heard, request.question, code, lines) if heard else _sentence(memory)
         if memory.type == "reflection":
             parts.append(lines["reflection"].format(text=text))
         elif position == 0:
@@ -145,10 +149,6 @@ def _matter(request: InterviewRequest, lines: dict, code: str) -> dict:
         else:
             parts.append(rng.choice(lines["more"]).format(text=text))
     return {"answer": " ".join(parts), "memories": [m.id for m in chosen]}
-
-
-def _join(items: list[str], lines: dict) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {lines['and']} " + items[-1]
 
 
 def _sentence(memory: Memory) -> str:

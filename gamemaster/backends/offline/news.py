@@ -68,15 +68,16 @@ CUES = {
     "en": ("did you hear", "have you heard", "heard that", "guess what", "told me", "said that", "apparently",
            "did you know", "some news"),
 }
-#: How people ask to keep something to oneself: a line or memory with one of these, lower-cased,
-#: is a confidence its holder keeps. Read, never said.
+#: How people ask to keep something to oneself: a sentence with one of these, lower-cased, makes
+#: what it and the next sentence say a confidence its holder keeps. Requests only: „unter uns
+#: Artists“ or „der Vertrag ist vertraulich“ say nothing about passing on. Read, never said.
 SECRET = {
     "de": ("erzähl es niemandem", "erzählt es niemandem", "sag es niemandem", "sagt es niemandem",
-           "erzähl das niemandem", "sag das niemandem", "nicht weitersagen", "nicht weiter sagen", "unter uns",
-           "behalte es für dich", "behalt es für dich", "behaltet es für euch", "bleibt unter uns", "vertraulich",
-           "streng geheim", "im vertrauen"),
-    "en": ("don't tell anyone", "do not tell anyone", "keep it to yourself", "between us", "between you and me",
-           "confidential", "in confidence", "keep this quiet", "keep it quiet"),
+           "erzähl das niemandem", "sag das niemandem", "erzähl das keinem", "sag das keinem", "nicht weitersagen",
+           "nicht weiter sagen", "bleibt unter uns", "unter uns gesagt", "behalte es für dich", "behalt es für dich",
+           "behaltet es für euch", "behalte das für dich", "im vertrauen gesagt", "ganz im vertrauen"),
+    "en": ("don't tell anyone", "do not tell anyone", "don't tell anybody", "keep it to yourself",
+           "keep this to yourself", "between you and me", "just between us", "keep it quiet", "keep this quiet"),
 }
 #: What a cue must be followed by to be news: a few words, not a greeting.
 CUED_WORDS = 4
@@ -98,13 +99,18 @@ def told_in(code: str, says: str) -> list[str]:
 
 @functools.cache
 def _words_pattern(phrases: tuple[str, ...]) -> re.Pattern:
-    """Any of ``phrases`` as whole words: „Neuigkeiten“ is not the cue „neuigkeit“ and a rest."""
-    return re.compile("|".join(rf"(?<!\w){re.escape(p)}(?!\w)" for p in phrases))
+    """Any of ``phrases`` as whole words (as ``text.mention``): „Neuigkeiten“ and
+    „Neuigkeiten-Seite“ are not the cue „neuigkeit“ and a rest."""
+    return re.compile("|".join(rf"(?<![\w-]){re.escape(p)}(?![\w-])" for p in phrases))
 
 
-def confided(code: str, text: str) -> bool:
-    """Whether ``text`` asks that what it says be kept to oneself."""
-    return bool(_words_pattern(SECRET.get(code, SECRET["en"])).search(text.lower()))
+def confided(code: str, text: str, item: str | None = None) -> bool:
+    """Whether ``text`` asks that ``item`` (by default all it says) be kept to oneself: a request
+    to keep it in the sentence that holds the item or in the one before it."""
+    where = text.find(item[:40]) if item else -1
+    sentences = [m.group(0) for m in _SENTENCES.finditer(text[:where] if where > 0 else text)]
+    scope = " ".join(sentences[-2:] + ([item] if where > 0 and item else []))
+    return bool(_words_pattern(SECRET.get(code, SECRET["en"])).search(scope.lower()))
 
 
 def _cued(code: str, says: str) -> list[str]:
@@ -147,7 +153,7 @@ def items(player: Player) -> list[Item]:
         for text in told_in(player.code, line.says):
             order += 1
             found.setdefault(_plain(text), Item(text, line.speaker, HEARD_IMPORTANCE, order,
-                                                confided(player.code, line.says)))
+                                                confided(player.code, line.says, text)))
     return sorted(found.values(), key=lambda i: (-i.importance, -i.order))
 
 
@@ -164,7 +170,7 @@ def knows(player: Player, item: Item, person: str) -> bool:
 
 def about(player: Player, item: Item, person: str) -> bool:
     """Whether ``item`` names ``person`` (by the name colleagues use, or the full one)."""
-    names = {player.name_of(person), *player.req.colleagues.get(person, "").split()}
+    names = {player.name_of(person), player.req.colleagues.get(person, "")}
     return any(mention(item.text, name) for name in names if len(name) > 2)
 
 
