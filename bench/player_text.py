@@ -19,7 +19,10 @@ backend, ``--days`` days. Of the memories written in those days (their descripti
 - third person: the share in which a character names itself (its first name as a word),
   a notice, brief or heard line excepted (those quote others);
 - the gesture most often repeated: the most frequent ``action`` of all replies, with the
-  character's name taken out, and how often it came.
+  character's name taken out, and how often it came;
+- insights naming one topic as two: of the new insights, those said with a phrase-bank frame that
+  names two topics where both are the same („Immer wenn es um Vertical geht, taucht auch Vertical
+  auf“), out of all new insights (and how many name two topics at all).
 
 Runs on any commit of the project (``--root`` of a checkout on PYTHONPATH). The table goes to
 stdout, progress to stderr.
@@ -88,11 +91,37 @@ def measure(workspace, before: dict[str, int]) -> dict:
         if action:
             actions[action.replace(name, "X", 1) if name else action] += 1
     gesture, count = actions.most_common(1)[0] if actions else ("—", 0)
+    paired, tautologies = _tautologies([m for _, m in new if (m.get("depth") or 0) >= 1])
     total = len(new)
     split = _split(streams(workspace), before)
     split["said"], split["said_copies"] = _said_copies(workspace)
     return {"split": split, "memories": total, "copies": copies, "written": written, "written_copies": written_copies, "english": english, "third": third, "gesture": gesture,
-            "gesture_count": count}
+            "gesture_count": count, "insights": sum((m.get("depth") or 0) >= 1 for _, m in new), "paired": paired,
+            "tautologies": tautologies}
+
+
+def _tautologies(insights: list[dict]) -> tuple[int, int]:
+    """Of the insights said with a frame of the phrase bank that names two topics („Beim
+    Stichwort {tag_a} geht es eigentlich um {tag_b}“), how many there are and how many name the
+    same topic twice (one word holds the other: „Knochentürme und Knochentürme …“)."""
+    from gamemaster.backends.offline.phrase_banks import phrase_bank
+
+    patterns = []
+    for frame in phrase_bank("de")["reflection"]["frames"] + phrase_bank("de")["reflection"].get("frames_people", []):
+        if "{tag_a}" in frame and "{tag_b}" in frame:
+            pattern = re.escape(frame)
+            for name in re.findall(r"\{(\w+)\}", frame):
+                group = f"(?P<{name}>.+?)" if name in ("tag_a", "tag_b") else ".+?"
+                pattern = pattern.replace(re.escape("{" + name + "}"), group, 1)
+            patterns.append(re.compile(pattern + "$"))
+    paired = same = 0
+    for memory in insights:
+        found = next((m for m in (p.search(memory["description"]) for p in patterns) if m), None)
+        if found:
+            a, b = found.group("tag_a").lower(), found.group("tag_b").lower()
+            paired += 1
+            same += a in b or b in a
+    return paired, same
 
 
 def _split(found: dict[str, list[dict]], before: dict[str, int]) -> dict:
@@ -199,11 +228,12 @@ def main() -> None:
         r = run(args.days, args.size, Path(tmp))
     share = lambda n: f"{n} ({n / max(r['memories'], 1):.0%})"  # noqa: E731
     own = f"{r['written_copies']} of {r['written']} ({r['written_copies'] / max(r['written'], 1):.0%})"
+    taut = f"{r['tautologies']} of {r['insights']} ({r['paired']} name two topics)"
     print("| new memories | exact copies | of what characters wrote | „Stichwort <english-tag>“ | names itself "
-          "| most repeated gesture |")
-    print("|---|---|---|---|---|---|")
+          "| most repeated gesture | insights naming one topic as two |")
+    print("|---|---|---|---|---|---|---|")
     print(f"| {r['memories']} | {share(r['copies'])} | {own} | {share(r['english'])} | {share(r['third'])} | "
-          f"{r['gesture_count']}× „{r['gesture']}“ |")
+          f"{r['gesture_count']}× „{r['gesture']}“ | {taut} |")
     if args.split:
         print()
         print_split(r)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -211,3 +212,24 @@ def test_no_character_writes_the_same_memory_text_into_its_own_stream_again(thre
                 copies += memory["description"] in seen
             seen.add(memory["description"])
         assert copies <= 0.05 * new, (agent, copies, new)
+
+
+def test_no_insight_names_one_topic_as_two(three_days):
+    """„Immer wenn es um Vertical geht, taucht auch Vertical auf“: two tags said with one word made
+    a tautology of an insight (18 of 65 in five days of the bundled studio, bench/player_text.py)."""
+    from gamemaster.backends.offline.phrase_banks import phrase_bank
+
+    frames = [f for f in phrase_bank("de")["reflection"]["frames"] if "{tag_a}" in f and "{tag_b}" in f]
+    patterns = []
+    for frame in frames:
+        pattern = re.escape(frame)
+        for name in ("a", "b", "who", "who_possessive"):
+            pattern = pattern.replace(re.escape("{" + name + "}"), ".+?")
+        patterns.append(re.compile(pattern.replace(re.escape("{tag_a}"), "(.+?)").replace(re.escape("{tag_b}"), "(.+?)") + "$"))
+    root, _ = three_days
+    insights = [m for memories in streams(root).values() for m in memories
+                if m.get("depth", 0) >= 1 and not m["created"].startswith("day-000")]
+    paired = [found.groups() for m in insights for found in [next((p.search(m["description"]) for p in patterns
+                                                                   if p.search(m["description"])), None)] if found]
+    assert len(insights) >= 10 and len(paired) >= 3
+    assert [(a, b) for a, b in paired if a.lower() in b.lower() or b.lower() in a.lower()] == []

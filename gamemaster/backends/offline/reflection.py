@@ -84,8 +84,11 @@ def insight(player: Player, cited: list[Memory], lines: dict, frames_used: set[s
     content = player.content_tags(order)
     ctx: dict[str, Any] = {"a": cite(player, cited[0], lines)}
     ctx["tag_a"] = player.tag_word(content[0]) if content else player.display_tag([t for i in player.interests for t in i.tags])
-    if len(content) > 1:
-        ctx["tag_b"] = player.tag_word(content[1])
+    # A second topic only where it is another one: two tags said with the same word
+    # (``bone-towers`` and ``towers``: „Knochentürme“) would make a tautology of the insight.
+    second = next((word for word in map(player.tag_word, content[1:]) if _other_topic(word, ctx["tag_a"])), None)
+    if second:
+        ctx["tag_b"] = second
     if len(cited) > 1:
         ctx["b"] = cite(player, cited[1], lines)
     authors = [a for a in (player.author_of(m) for m in cited) if a]
@@ -127,3 +130,9 @@ def distinct(memories: Iterable[Memory]) -> list[Memory]:
         by_id[memory.id] = memory
         by_text[text] = memory.id
     return list(by_id.values())
+
+
+def _other_topic(word: str, than: str) -> bool:
+    """Whether ``word`` names a topic other than ``than`` (neither holds the other)."""
+    a, b = word.lower(), than.lower()
+    return a not in b and b not in a
