@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import json
+import os
 import subprocess
 import sys
 
@@ -218,7 +219,12 @@ def test_shell_completion_completes_commands_choices_and_agent_ids(workspace, mo
 
     from gamemaster.cli import app
 
-    script = CliRunner().invoke(app, ["--show-completion", "bash"], prog_name="gamemaster")
+    # As typed in bash: the shell is detected from the process's ancestors, which a test run
+    # started in the background (its shell gone) does not have.
+    import shellingham
+
+    monkeypatch.setattr(shellingham, "detect_shell", lambda *a, **k: ("bash", "/bin/bash"))
+    script = CliRunner().invoke(app, ["--show-completion"], prog_name="gamemaster")
     assert script.exit_code == 0 and "_GAMEMASTER_COMPLETE=complete_bash" in script.output
 
     def complete(words: str) -> list[str]:
@@ -233,3 +239,18 @@ def test_shell_completion_completes_commands_choices_and_agent_ids(workspace, mo
     assert complete("gamemaster next --type MEE") == ["MEETING"]
     assert complete("gamemaster recall v") == ["vera"]
     assert complete("gamemaster memories ") == sorted(p.stem for p in workspace.agents_dir.glob("*.json"))
+
+
+def test_a_reader_that_stops_early_gets_no_error_and_the_workspace_is_not_blamed(workspace):
+    # `gamemaster prompt vera | head`: the reader closes the pipe before the prompt is written.
+    env = {"GAMEMASTER_ROOT": str(workspace.root), "PATH": "/usr/bin:/bin"}
+    subprocess.run([sys.executable, "-m", "gamemaster", "next"], capture_output=True, env=env, check=True)
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        result = subprocess.run([sys.executable, "-m", "gamemaster", "prompt", "vera"], stdout=write,
+                                stderr=subprocess.PIPE, text=True, env=env)
+    finally:
+        os.close(write)
+    assert result.stderr == ""
+    assert result.returncode == 1  # click's convention for a broken pipe

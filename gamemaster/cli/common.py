@@ -119,6 +119,10 @@ def run(ctx: typer.Context, action):
         fail_blocked(ctx.obj.workspace, exc)
     except (GamemasterError, ReplyError, LockBusy) as exc:
         fail(str(exc))
+    except BrokenPipeError:
+        # The reader stopped (`gamemaster prompt vera | head`): click's own handling exits
+        # quietly, as `cat` does; it is no problem of the workspace.
+        raise
     except OSError as exc:
         fail(describe_os_error(ctx.obj.workspace, exc))
     finally:
