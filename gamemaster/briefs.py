@@ -46,7 +46,8 @@ def give_brief(workspace: Workspace, text: str, to: list[str] | None = None, imp
                 description=phrase(world.language, "brief", text=text) + dates,
                 importance=importance,
                 tags=["creative-director", "brief"],
-                metadata={"source": "brief", "brief": brief.id},
+                # Said to everyone: what the studio as a whole was told (``colleagues.common_ground``).
+                metadata={"source": "brief", "brief": brief.id, **({} if to else {"everyone": True})},
             )
             transaction.add_memory(agent_id, memory)
             agent = agents[agent_id]

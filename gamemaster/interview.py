@@ -25,6 +25,7 @@ from .problems import GamemasterError
 from .prompts import bullet_list, render_template
 from .replies import extract_json
 from .news import newest
+from .news import partners as news_partners
 from .retrieval import Selection, recall, speaker_names
 from .retrieval.heard import heard_lines
 from .retrieval.render import memory_text
@@ -153,17 +154,8 @@ def shown_heard(workspace: Workspace, picked) -> tuple[tuple[str, str], ...]:
 
 
 def partners(workspace: Workspace, agent_id: str) -> list[str]:
-    """Whom the character talked with in its newest memories (its conversations), most often
-    first and, as often, most lately first."""
-    counts: dict[str, int] = {}
-    last: dict[str, int] = {}
-    for position, memory in enumerate(newest(workspace.stream(agent_id))):
-        people = memory.metadata.get("with") if memory.type == "conversation" else None
-        for person in people if isinstance(people, list) else []:
-            if isinstance(person, str) and person != agent_id:
-                counts[person] = counts.get(person, 0) + 1
-                last[person] = position
-    return sorted(counts, key=lambda p: (-counts[p], -last[p]))
+    """Whom the character talked with in its newest memories (``news.partners``)."""
+    return news_partners(newest(workspace.stream(agent_id)), agent_id)
 
 
 def from_text(built: Built, text: str) -> Result:

@@ -21,6 +21,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "ask_partners": "In deinen letzten Erinnerungen hast du mit diesen Kolleginnen und Kollegen gesprochen, "
                         "die häufigsten zuerst: {people}.",
         "ask_no_partners": "In deinen letzten Erinnerungen hattest du mit niemandem hier ein Gespräch.",
+        "roster_team": "Team {team}",
+        "roster_works_on": "arbeitet an: {topics}",
         "artifact": "Erstellt: {title}. {summary}",
         "observed_artifact": "{name}: {summary}",
         "heard_line": "{name} hat erzählt: „{says}“",
@@ -29,7 +31,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "heard_said": "{name}: „{says}“",
         "heard_recently": (
             "**Was zuletzt gesagt wurde** – von anderen zu dir und von dir, mit wem du da warst. Was davon "
-            "wichtig ist und die, die dich hören, noch nicht wissen, gib weiter.\n{lines}{weigh}"
+            "die angeht, die dich hören, und sie noch nicht wissen, gib weiter; was dir im Vertrauen gesagt "
+            "wurde, behältst du für dich.\n{lines}{weigh}"
         ),
         "heard_recently_alone": (
             "**Was zuletzt gesagt wurde** – von anderen zu dir und von dir, mit wem du da warst. Hier hört "
@@ -121,6 +124,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "ask_wish": "- You want to talk with {people} about “{topic}”.",
         "ask_partners": "In your latest memories you talked with these colleagues, most often first: {people}.",
         "ask_no_partners": "In your latest memories you had no conversation with anyone here.",
+        "roster_team": "team {team}",
+        "roster_works_on": "works on: {topics}",
         "artifact": "Created: {title}. {summary}",
         "observed_artifact": "{name}: {summary}",
         "heard_line": "{name} said: “{says}”",
@@ -129,7 +134,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "heard_said": "{name}: “{says}”",
         "heard_recently": (
             "**What was said lately** – by others to you and by you, with who was there. Pass on what "
-            "matters and those who hear you do not know yet.\n{lines}{weigh}"
+            "concerns those who hear you and they do not know yet; keep what you were told in "
+            "confidence.\n{lines}{weigh}"
         ),
         "heard_recently_alone": (
             "**What was said lately** – by others to you and by you, with who was there. Nobody hears you "

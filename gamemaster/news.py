@@ -111,6 +111,21 @@ def held(memories: list[Memory]) -> list[Memory]:
     return found
 
 
+def partners(memories: list[Memory], agent_id: str) -> list[str]:
+    """Whom the character talked with in ``memories`` (its conversations, the backstory's too),
+    most often first and, as often, most lately first: how close it is to whom, as far as its own
+    mind can tell."""
+    counts: dict[str, int] = {}
+    last: dict[str, int] = {}
+    for position, memory in enumerate(memories):
+        people = memory.metadata.get("with") if memory.type == "conversation" else None
+        for person in people if isinstance(people, list) else []:
+            if isinstance(person, str) and person != agent_id:
+                counts[person] = counts.get(person, 0) + 1
+                last[person] = position
+    return sorted(counts, key=lambda p: (-counts[p], -last[p]))
+
+
 def recent_lines(lines: list[Exchange], agent_id: str) -> list[Exchange]:
     """The lines a prompt shows as said lately, in the order said: the newest ``SHOWN_LINES`` of
     others and the newest ``OWN_LINES`` of the character's own (so it knows whom it told what)."""

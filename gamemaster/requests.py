@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 
-from . import claims, day_memories, news
+from . import claims, colleagues, day_memories, news
 from .turns import ReplyRequest, Turn
 from .kinds.heard import listeners
 from .gatherings import declined, engagements, open_invitations, render_invitations
@@ -48,11 +48,6 @@ def library_for(workspace: Workspace, world: World, agent: Agent, spec: SceneSpe
     query = spec.topic or " ".join([plan.text, *plan.tags] if plan else [])
     return consult(workspace.root, query, world.language, world.library_budget,
                    asked=wants_library(plan.text if plan else None), warn=workspace.warn)
-
-
-def render_roster(agents: dict[str, Agent]) -> str:
-    """Everyone in the studio, one line each in id order: the same text in every prompt."""
-    return "\n".join(f"- {agents[a].name} (`{a}`): {agents[a].role}" for a in sorted(agents))
 
 
 def said_lately(exchanges, agent: Agent, listened: bool, name_of, world: World, first_turn: bool) -> str:
@@ -157,7 +152,7 @@ def build_request(
         invitations=render_invitations(world.language, world, invitations, names, engaged,
                                        declined(world, agent_id, spec.day), agent_id),
         library=readings,
-        roster=render_roster(agents),
+        roster=colleagues.render_roster(agents, world.language),
         bible=shelf_text,
         world=world,
         agent=agent,
@@ -216,4 +211,7 @@ def build_request(
         engagements=engaged,
         roster=names,
         weekday=world.weekday(spec.day),
+        profiles=colleagues.profiles(agents, world.language),
+        partners=news.partners(newest, agent_id),
+        common=colleagues.common_ground(newest),
     )

@@ -80,6 +80,13 @@ class ReplyRequest:
     #: what a brief to organise something names (whom, which day).
     roster: dict[str, str] = field(default_factory=dict)
     weekday: str = ""
+    #: What everyone knows of each colleague (id → role, team, what they work on:
+    #: ``colleagues.profile``), whom the character talked with lately, most often first
+    #: (``news.partners``), and what the whole studio was told (``colleagues.common_ground``):
+    #: whom a piece of news concerns and who is close.
+    profiles: dict[str, str] = field(default_factory=dict)
+    partners: list[str] = field(default_factory=list)
+    common: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ listener; a meeting has one outcome; what a character took away is validated and
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -172,9 +173,9 @@ def test_claude_characters_see_what_they_heard_lately_and_are_asked_to_pass_it_o
 
 
 @pytest.mark.parametrize("says", [
-    "Stellt euch vor, Vera meinte vorhin, dass der Quittenbaum im Innenhof nächste Woche gefällt wird!",
-    "Habt ihr schon gehört? Der Quittenbaum im Innenhof wird nächste Woche gefällt.",
-    "Wusstest du schon, dass der Quittenbaum im Innenhof nächste Woche gefällt wird? Schade drum.",
+    "Stellt euch vor, Vera meinte vorhin, dass die Eröffnungsszene einen eigenen Sprecher aus Lyon bekommt!",
+    "Habt ihr schon gehört? Die Eröffnungsszene bekommt einen eigenen Sprecher aus Lyon.",
+    "Wusstest du schon, dass die Eröffnungsszene einen eigenen Sprecher aus Lyon bekommt? Klingt gut.",
 ])
 def test_news_a_claude_character_relays_in_its_own_words_is_passed_on_by_an_offline_listener(arrived, workspace, says):
     offline = OfflineBackend()
@@ -187,10 +188,10 @@ def test_news_a_claude_character_relays_in_its_own_words_is_passed_on_by_an_offl
     turns = 2 * arrived.world().kind_settings("meeting").rounds
     run_scene(arrived, ScriptedBackend([reply] * turns),
               Force(type=SceneType.MEETING, participants=["darius", "emre"], topic="Farbpalette der Sumpfstädte"))
-    second = meet(arrived, "emre", "nami")
+    second = meet(arrived, "emre", "nami")  # the opening scene is what Nami works on
     emre = " ".join(r["says"] for r in replies_of(workspace, second.spec.ref, "emre"))
-    assert "Darius" in emre and "Quittenbaum im Innenhof" in emre, emre
-    rows = {row.agent: row for row in who_knows(workspace, "Quittenbaum Innenhof gefällt").rows}
+    assert "Darius" in emre and "eigenen Sprecher aus Lyon" in emre, emre
+    rows = {row.agent: row for row in who_knows(workspace, "Eröffnungsszene Sprecher Lyon").rows}
     assert (rows["nami"].knows, rows["nami"].source) == (True, "emre")
 
 
@@ -289,3 +290,97 @@ def test_a_line_planted_at_the_end_of_a_stream_is_as_recent_as_its_place():
     assert [m.id for m in recent] == ["vera-003", "vera-004"]
     assert [m.id for m in held(recent)] == ["vera-004"]
     assert [m.id for m in held(stream)] == ["vera-002", "vera-004"]  # vera-001: the backstory
+
+
+# -- passing on is a choice: whom it concerns, who is close, what the whole studio was told ------
+
+PLAYTEST = "Im Playtest hat niemand die Orientierung in den Aschen-Einöden ohne Karte gefunden."
+
+
+def plant_as(workspace, agent: str, text: str, importance: int) -> None:
+    plant(workspace, agent, text, "day-001/scene-01")
+    path = workspace.memories_dir / f"{agent}.jsonl"
+    rows = lines(workspace, agent)
+    rows[-1]["importance"] = importance
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+def told(workspace, scene, agent: str, words: str) -> bool:
+    return any(words in r["says"] for r in replies_of(workspace, scene.spec.ref, agent))
+
+
+def test_news_goes_to_whom_it_concerns_by_what_they_work_on(arrived, workspace):
+    # Leo works on orientation in the Aschen-Einöden (her interests, shown in the roster); Nami on
+    # Ilka and an opening scene; neither is one of the two vera talked with.
+    plant_as(workspace, "vera", PLAYTEST, 8)
+    with_nami = meet(arrived, "vera", "nami", topic="Das Innere der Türme")
+    with_leo = meet(arrived, "vera", "leo", topic="Das Innere der Türme")
+    assert not told(workspace, with_nami, "vera", "ohne Karte")
+    assert told(workspace, with_leo, "vera", "ohne Karte")
+    knowing = {r.agent for r in who_knows(workspace, "Playtest Orientierung Karte").rows if r.knows}
+    assert knowing == {"vera", "leo"}
+
+
+def test_own_news_is_told_to_the_few_one_is_close_to(arrived, workspace):
+    bike = "Mein Fahrrad ist gestern Abend vor der Tür gestohlen worden, samt Korb."
+    plant_as(workspace, "vera", bike, 8)
+    with_nami = meet(arrived, "vera", "nami", topic="Das Innere der Türme")
+    with_emre = meet(arrived, "vera", "emre", topic="Das Innere der Türme")  # they talked about the towers
+    assert not told(workspace, with_nami, "vera", "Fahrrad")
+    assert told(workspace, with_emre, "vera", "Fahrrad")
+    # Heard, not lived: emre passes it on to whom it concerns, and a stolen bike concerns nobody's work.
+    later = meet(arrived, "emre", "nami", topic="Glaube und Rituale der Lauschenden")
+    assert not told(workspace, later, "emre", "Fahrrad")
+
+
+def test_a_change_to_what_the_whole_studio_was_told_concerns_everyone(arrived, workspace):
+    from gamemaster.briefs import give_brief
+
+    give_brief(workspace, "Am Donnerstag ist Studioversammlung im großen Saal: Wir legen den Urlaubsplan fest.")
+    assert lines(workspace, "nami")[-1]["metadata"] == {"source": "brief", "brief": "brief-001", "everyone": True}
+    plant_as(workspace, "vera", "Die Studioversammlung zum Urlaubsplan ist auf Mittwochmorgen verlegt.", 8)
+    with_nami = meet(arrived, "vera", "nami", topic="Das Innere der Türme")
+    assert told(workspace, with_nami, "vera", "Mittwochmorgen")
+    # Nami passes the change on too: it is everyone's business.
+    later = meet(arrived, "nami", "finn", topic="Eine Eröffnungsszene ohne Erklärtext")
+    assert told(workspace, later, "nami", "Mittwochmorgen")
+
+
+def test_the_roster_says_what_each_colleague_works_on_and_their_team(gm, workspace):
+    path = workspace.agent_path("tobi")
+    agent = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**agent, "team": "Rendering"}, ensure_ascii=False), encoding="utf-8")
+    run_scene(gm, ScriptedBackend([valid_reply] * 7))
+    gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
+    prompt = gm.prompt_text("vera")
+    assert ("- Tobias „Tobi“ Richter (`tobi`): Technical Artist; Team Rendering; arbeitet an: Fallende Asche und "
+            "Nebel in Echtzeit, Prozedurales Wachstum der Türme entlang der Nervenbahnen, Lesbare Silhouetten auf "
+            "Distanz") in prompt
+
+
+JUDGEMENT = Path(__file__).parent / "fixtures" / "claude_judgement"
+
+
+def test_a_claude_character_tells_what_concerns_its_listeners_and_keeps_a_confidence(gm, workspace):
+    """Recorded: a real model's first turn in a meeting, holding three things (fixtures/claude_judgement)."""
+    run_scene(gm, OfflineBackend())
+    for text, importance in [
+        ("Im Playtest heute früh hat niemand die Orientierung in den Aschen-Einöden ohne Karte gefunden – "
+         "alle sind im Kreis gelaufen.", 8),
+        ("Tobi hat mir im Vertrauen erzählt, dass er sich heimlich bei einem Studio in Lyon bewirbt. "
+         "Erzähl es niemandem, hat er gesagt.", 8),
+        ("Mein Fahrrad ist gestern Abend vor der Tür gestohlen worden, samt Korb.", 6),
+    ]:
+        plant_as(workspace, "vera", text, importance)
+    pending, _ = gm.open_next(Force(type=SceneType.MEETING, participants=["vera", "nami", "finn", "leo"],
+                                    topic="Wie geht es mit dem Innern der Türme weiter?"))
+    prompt = gm.prompt_text("vera")
+    # What the decision needs is in the prompt: what Leo works on, and the three memories.
+    assert "(`leo`): QA-Leitung, Community; arbeitet an: Orientierung in den Aschen-Einöden" in prompt
+    assert all(words in prompt for words in ("ohne Karte gefunden", "Studio in Lyon", "Fahrrad"))
+    gm.store_reply(pending, 0, (JUDGEMENT / "vera.answer.json").read_text(encoding="utf-8"), None)
+    run_scene(gm, OfflineBackend())  # the meeting's other turns
+    knowing = lambda query: {r.agent for r in who_knows(workspace, query).rows if r.knows}  # noqa: E731
+    assert knowing("Playtest Orientierung Karte Kreis") == {"vera", "nami", "finn", "leo"}
+    assert knowing("Tobi bewirbt heimlich Lyon") == {"vera"}
+    assert knowing("Fahrrad gestohlen Korb") == {"vera"}

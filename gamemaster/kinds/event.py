@@ -129,7 +129,8 @@ class EventKind(SceneKind):
                 description=self.say(scene.language, "event", text=event.text) + dates,
                 importance=EVENT_IMPORTANCE,
                 tags=["event"],
-                metadata={"source": "event", "event": event.id},
+                # Said to everyone: what the studio as a whole was told (``colleagues.common_ground``).
+                metadata={"source": "event", "event": event.id, **({} if event.to else {"everyone": True})},
             )
 
     def write_back(self, scene: SceneWrite) -> None:

@@ -43,15 +43,14 @@ def play(player: Player) -> dict[str, Any]:
     if player.rng.random() < 0.5:
         reply["memories"] = [player.note(player.pick_fresh(lines["memories"], ctx), player.rng.randint(2, 4), focus.tags)]
     # News comes last in drawing order, so a character without any plays as before.
-    told = news.tell(player)
+    told, told_now = news.telling(player)
     if told:
         says.insert(1, told)
-    table = set(player.req.listeners)
-    wished = news.news_wish(player, [c for c in sorted(player.colleagues) if c not in table])
-    if wished:
-        wish, line = wished
+    wished = news.news_wishes(player, [c for c in sorted(player.colleagues) if c not in told_now])
+    for wish, _ in reversed(wished):
         wishes.insert(0, wish)
-        says.append(line)
+    if wished:
+        says.append(wished[0][1])
     reply["says"] = " ".join(says)
     if wishes:
         reply["talk_wishes"] = wishes

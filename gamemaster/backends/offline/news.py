@@ -6,8 +6,10 @@ phrase bank's own ``news`` templates, with the speaker as its source. Whether a 
 knows an item is decided from the character's own exchanges only (``news.exchanges``):
 it told them, heard it from them, or they were there when someone said it — and a colleague
 an item names knows their own affairs, so nobody is told about themselves in the third person.
-An item told in confidence („Erzähl es niemandem …“) stays with the one who holds it. Items are
-told most important first, then newest; one item a turn, to those who do not know it.
+An item told in confidence („Erzähl es niemandem …“) stays with the one who holds it. Whom the
+rest is told is a choice (``reason_to_tell``): whom it concerns, everyone when it changes what
+the whole studio was told, the few one is close to what one lived oneself. Items are told most
+important first, then newest; two a turn at most, to those who do not know them.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...ids import parse_scene_ref
+from ...lang import phrase
 from ...news import recent_lines
+from ...retrieval.text import analyzer
 from .phrase_banks import phrase_bank
 from .text import bare, clip, mention
 
@@ -175,21 +179,83 @@ def about(player: Player, item: Item, person: str) -> bool:
 
 
 def untold(player: Player, listeners: list[str]) -> list[tuple[Item, list[str]]]:
-    """The items some of ``listeners`` do not know yet, each with who they are; never a confidence."""
+    """The items some of ``listeners`` do not know yet and would want to, each with who they
+    are (``reason_to_tell``); never a confidence."""
     found = []
     for item in items(player):
         if item.secret:
             continue
-        unaware = [p for p in listeners if p != player.agent.id and not knows(player, item, p)]
+        unaware = [p for p in listeners if p != player.agent.id and not knows(player, item, p)
+                   and reason_to_tell(player, item, p)]
         if unaware:
             found.append((item, unaware))
     return found
 
 
-def to_tell(player: Player, listeners: list[str]) -> tuple[Item, list[str]] | None:
-    """The first item some of ``listeners`` do not know yet, and who they are."""
-    found = untold(player, listeners)
-    return found[0] if found else None
+#: Of the colleagues a character talked with lately (``news.partners``, most often first), the
+#: ones it tells what it holds whatever it is about: a handful, as people have a few they tell
+#: everything. Not tuned on a bench: the number of people one confides in.
+CLOSE = 3
+#: An own observation this important ("einschneidend" on seed 001's scale) is told to anyone who
+#: will listen; a heard one is judged by whom it concerns, as the holder did not live it.
+EVERYONE_IMPORTANCE = 9
+#: Terms an item must share with what the whole studio was told to concern everyone: one shared
+#: word („Studio“) is chance, two are the same matter.
+COMMON_TERMS = 2
+
+
+def reason_to_tell(player: Player, item: Item, person: str) -> str | None:
+    """Why the character would tell ``person`` the item, or None: it changes what the whole studio
+    was told (``common``), it touches what ``person`` works on (their role, team and topics, as the
+    roster shows them), ``person`` is one of the few the character is close to, or the character
+    lived it and it is einschneidend. What one lived one tells the few one is close to; what one
+    heard one passes on to whom it concerns. Whom an item names knows their own affairs (``knows``)."""
+    terms = _terms(player.code, item.text) - _names(player)
+    if len(terms & _common_terms(player)) >= COMMON_TERMS:
+        return "everyone"
+    subject = _subject_terms(player.code, item.text) - _names(player)
+    if subject & _profile_terms(player.code, player.req.profiles.get(person, "")):
+        return "concerned"
+    if item.source is None and person in player.req.partners[:CLOSE]:
+        return "close"
+    if item.source is None and item.importance >= EVERYONE_IMPORTANCE:
+        return "einschneidend"
+    return None
+
+
+@functools.cache
+def _terms(code: str, text: str) -> frozenset[str]:
+    return frozenset(analyzer(code).query_terms(text))
+
+
+_WORD = re.compile(r"[\w-]+")
+
+
+@functools.cache
+def _subject_terms(code: str, text: str) -> frozenset[str]:
+    """The terms of what an item is about: in German its nouns (capitalised words), so that a verb
+    („fällen“) does not stand for a noun with the same stem („Fall“); elsewhere every term."""
+    if code != "de":
+        return _terms(code, text)
+    return _terms(code, " ".join(w for w in _WORD.findall(text) if w[:1].isupper()))
+
+
+@functools.cache
+def _profile_terms(code: str, profile: str) -> frozenset[str]:
+    """A roster line's terms without the words the roster itself adds („Team“, „arbeitet an“)."""
+    frame = phrase(code, "roster_team", team="") + " " + phrase(code, "roster_works_on", topics="")
+    return _terms(code, profile) - _terms(code, frame)
+
+
+def _common_terms(player: Player) -> frozenset[str]:
+    """What the whole studio was told, without the words of the brief's frame („Creative Director“)."""
+    told = frozenset().union(*(_terms(player.code, text) for text in player.req.common))
+    return told - _terms(player.code, phrase(player.code, "brief", text=""))
+
+
+def _names(player: Player) -> frozenset[str]:
+    """The terms of everyone's names: a name says whom an item is about, not what."""
+    return frozenset().union(*(_terms(player.code, name) for name in player.req.roster.values()))
 
 
 def line(player: Player, item: Item) -> str:
@@ -201,28 +267,38 @@ def line(player: Player, item: Item) -> str:
 
 
 def tell(player: Player) -> str | None:
-    """What to say to the scene's listeners (``PER_TURN`` items at most); ``None`` when none of them
-    would learn anything."""
+    """What to say to the scene's listeners; ``None`` when none of them would learn anything."""
+    return telling(player)[0]
+
+
+def telling(player: Player) -> tuple[str | None, set[str]]:
+    """What to say to the scene's listeners (``PER_TURN`` items at most) and whom it tells something."""
     found = untold(player, list(player.req.listeners))[:PER_TURN]
-    return " ".join(line(player, item) for item, _ in found) or None
+    return " ".join(line(player, item) for item, _ in found) or None, {p for _, who in found for p in who}
 
 
-def news_wish(player: Player, candidates: list[str]) -> tuple[dict[str, Any], str] | None:
-    """A talk wish to tell one or two colleagues who do not know the top item, with the line announcing it."""
-    found = to_tell(player, candidates)
-    if found is None:
-        return None
-    item, unaware = found
-    ranked = sorted(unaware)
-    player.rng.shuffle(ranked)
-    chosen = ranked[:2]
-    ctx = {"short": clip(item.text, 50)}
-    if item.source is not None:
-        ctx["source"] = player.name_of(item.source)
-    topic = player.pick(player.lines["news"]["wish_topics"], ctx)
-    wish = {"with": chosen, "topic": topic, "tags": ["news"]}
-    says = player.pick(player.lines["news"]["wish_says"], {"colleague": player.name_of(chosen[0])})
-    return wish, says
+def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, Any], str]]:
+    """A talk wish per item some of ``candidates`` should hear (``PER_TURN`` items at most), each
+    to one or two of them, nobody twice, with the line announcing it."""
+    found: list[tuple[dict[str, Any], str]] = []
+    taken: set[str] = set()
+    for item, unaware in untold(player, candidates):
+        ranked = sorted(p for p in unaware if p not in taken)
+        if not ranked:
+            continue
+        player.rng.shuffle(ranked)
+        chosen = ranked[:2]
+        taken.update(chosen)
+        ctx = {"short": clip(item.text, 50)}
+        if item.source is not None:
+            ctx["source"] = player.name_of(item.source)
+        topic = player.pick(player.lines["news"]["wish_topics"], ctx)
+        wish = {"with": chosen, "topic": topic, "tags": ["news"]}
+        says = player.pick(player.lines["news"]["wish_says"], {"colleague": player.name_of(chosen[0])})
+        found.append((wish, says))
+        if len(found) == PER_TURN:
+            break
+    return found
 
 
 def takeaways(player: Player) -> list[dict[str, str]]:
