@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -351,7 +350,7 @@ def test_sdk_default_when_nobody_names_a_model(gm, scene):
     [(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"),
      (529, "overloaded_error", "Overloaded")],
 )
-def test_transient_error_then_success(gm, scene, status, kind, message):
+def test_transient_error_then_success(gm, scene, status, kind, message, no_sleep):
     request = request_for(gm, scene)
     ok = replying(request)
 
@@ -361,16 +360,14 @@ def test_transient_error_then_success(gm, scene, status, kind, message):
         return ok(req, call, number)
 
     api = FakeAPI(respond)
-    started = time.monotonic()
     answer = api.backend().reply(request)
-    elapsed = time.monotonic() - started
 
+    assert no_sleep == [0.001]  # waited as long as retry-after-ms said, not the SDK's own backoff
     assert len(api.calls) == 2
     assert [c.headers["x-stainless-retry-count"] for c in api.calls] == ["0", "1"]
     assert api.bodies[0] == api.bodies[1]
     assert parse_reply(answer.text, "vera").agent == "vera"
     assert answer.usage == USAGE
-    assert elapsed < 0.5
 
 
 def test_overload_without_retry_after_backs_off_and_succeeds(gm, scene, no_sleep):
@@ -383,10 +380,8 @@ def test_overload_without_retry_after_backs_off_and_succeeds(gm, scene, no_sleep
         return ok(req, call, number)
 
     api = FakeAPI(respond)
-    started = time.monotonic()
     answer = api.backend().reply(request)
 
-    assert time.monotonic() - started < 0.5
     assert len(api.calls) == 2
     assert len(no_sleep) == 1 and 0 < no_sleep[0] <= 8
     assert parse_reply(answer.text, "vera").scene == scene.spec.ref
@@ -423,11 +418,10 @@ def test_persistent_overload_raises_a_clear_error_without_the_key(gm, scene, no_
     api = FakeAPI(lambda req, call, number: httpx2.Response(529, json=error_body("overloaded_error", "Overloaded")))
     backend = api.backend()
 
-    started = time.monotonic()
     with pytest.raises(BackendError) as caught:
         backend.reply(request)
 
-    assert time.monotonic() - started < 1.0
+    assert sum(no_sleep) <= 4 * 8  # each backoff within the SDK's cap; none of them waited for real
     assert str(caught.value) == "anthropic: vera: 529 overloaded_error: Overloaded (after 4 retries)"
     assert len(api.calls) == 5 and len(no_sleep) == 4
     assert all(c.headers["authorization"] == f"Bearer {KEY}" for c in api.calls)  # the key was in play

@@ -125,6 +125,17 @@ def test_a_crash_before_the_journal_changes_nothing_and_apply_can_run_again(work
     assert state_files(workspace) == reference
 
 
+def _inside_a_new_scene(root, before: int) -> bool:
+    """This run has written the world since `before` and is inside a scene (its plan is on disk)."""
+    try:
+        if (root / "state/world.json").stat().st_mtime_ns == before:
+            return False
+        world = json.loads((root / "state/world.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return bool(world.get("pending")) or (root / "state/.journal.json").exists()
+
+
 def test_killed_day_advance_resumes_without_losing_or_duplicating(tmp_path):
     root = tmp_path / "studio"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -132,12 +143,14 @@ def test_killed_day_advance_resumes_without_losing_or_duplicating(tmp_path):
     gm_cmd = [sys.executable, "-m", "gamemaster", "--root", str(root)]
     subprocess.run([*gm_cmd, "init"], check=True, capture_output=True, env=env)
     mid_scene = 0
-    # Kill at growing delays; on a slow machine more tries are needed before one lands mid-scene.
-    for attempt, delay in enumerate(0.7 + 0.3 * k for k in range(12)):
-        if attempt >= 5 and mid_scene:
-            break
+    # Each kill waits for the run to be inside a scene (its plan written), then a little longer each
+    # time: on progress, not on the clock, so a slow start on a busy machine kills nothing too early.
+    for attempt in range(6):
+        before = (root / "state/world.json").stat().st_mtime_ns
         process = subprocess.Popen([*gm_cmd, "day", "advance", "--days", "3"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        time.sleep(delay)
+        while process.poll() is None and not _inside_a_new_scene(root, before):
+            time.sleep(0.005)
+        time.sleep(0.1 * attempt)
         process.send_signal(signal.SIGKILL)
         process.wait()
         world = json.loads((root / "state/world.json").read_text(encoding="utf-8"))
