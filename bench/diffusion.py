@@ -18,7 +18,8 @@ At the end:
   counts the room, everyone at ARRIVAL).
 - relationship density: of all pairs of characters, the share who talked in a MEETING or
   ENCOUNTER (conversation memories naming each other), and the share who talked or heard one
-  another (a heard memory naming the speaker).
+  another (a heard memory naming the speaker); the first also after day 2, without and with the
+  backstory's (day 0) conversations.
 - memories per character-day: new memory lines over characters × days.
 - ``ask`` against ``who-knows``: of the characters who know an item at the end, how many mention
   it when asked „Was weißt du über <query>?“ (offline; the answer holds two thirds of its words).
@@ -161,17 +162,20 @@ def heard_recall(workspace, lines: list, sample: int, rng: random.Random) -> tup
     return recalled, asked
 
 
-def density(workspace, agents: list[str]) -> tuple[float, float]:
+def density(workspace, agents: list[str], backstory: bool = False) -> tuple[float, float]:
+    """Shares of all pairs who talked, and who talked or heard each other, on the days played
+    (with ``backstory``: day 0's conversation memories too, partners on the roster only)."""
     talked, heard = set(), set()
     for agent in agents:
         stream = workspace.memories_dir / f"{agent}.jsonl"
         for raw in stream.read_text(encoding="utf-8").splitlines():
             memory = json.loads(raw)
-            if not str(memory.get("created", "")).startswith("day-") or memory["created"].startswith("day-000"):
+            created = str(memory.get("created", ""))
+            if not created.startswith("day-") or (created.startswith("day-000") and not backstory):
                 continue
             meta = memory.get("metadata") or {}
             if memory.get("type") == "conversation" and isinstance(meta.get("with"), list):
-                talked |= {frozenset((agent, other)) for other in meta["with"] if other != agent}
+                talked |= {frozenset((agent, other)) for other in meta["with"] if other != agent and other in agents}
             if meta.get("source") == "heard":
                 heard |= {frozenset((agent, h["speaker"])) for h in meta.get("heard", []) if h["speaker"] != agent}
     pairs = len(agents) * (len(agents) - 1) / 2
@@ -200,11 +204,15 @@ def run(size: int, days: int, tmp: Path, seed: int, sample: int) -> dict:
         plant(workspace, CARRIER, text, tags, arrival.spec.ref)
     before += len(NEWS)
     shares: dict[str, dict[int, float]] = {item: {} for item in NEWS}
+    talked_2 = (float("nan"), float("nan"))
     for day in range(1, days + 1):
         advance_days(gm, backend, 1)
         if day in CHECKPOINTS:
             for item, (_, query, _) in NEWS.items():
                 shares[item][day] = known_share(workspace, query)
+        if day == 2:
+            talked_2 = (density(workspace, workspace.agent_ids())[0],
+                        density(workspace, workspace.agent_ids(), backstory=True)[0])
         log(f"  {size} characters, day {day}: " + ", ".join(f"{i} {shares[i].get(day, float('nan')):.0%}" for i in NEWS))
     agents = workspace.agent_ids()
     answered = {item: ask_mentions(workspace, query) for item, (_, query, _) in NEWS.items()}
@@ -213,7 +221,7 @@ def run(size: int, days: int, tmp: Path, seed: int, sample: int) -> dict:
     per_day = (memory_lines(workspace) - before) / (len(agents) * days)
     log(f"  {size} characters: {time.perf_counter() - start:.0f} s")
     return {"size": size, "shares": shares, "recalled": recalled, "asked": asked, "talked": talked,
-            "talked_or_heard": talked_or_heard, "per_day": per_day, "answered": answered}
+            "talked_or_heard": talked_or_heard, "per_day": per_day, "answered": answered, "talked_2": talked_2}
 
 
 def ask_mentions(workspace, query: str) -> tuple[int, int]:
@@ -340,15 +348,16 @@ def main() -> None:
         return
     days = [d for d in CHECKPOINTS if d <= args.days]
     print("| characters | news | " + " | ".join(f"knows after {d} d" for d in days)
-          + " | `ask` mentions it (of those who know) | heard lines recalled | pairs who talked | talked or heard"
-            " | memories / character-day |")
-    print("|---" * (len(days) + 7) + "|")
+          + " | `ask` mentions it (of those who know) | heard lines recalled | pairs who talked after 2 d"
+            " (day 0 too) | pairs who talked | talked or heard | memories / character-day |")
+    print("|---" * (len(days) + 8) + "|")
     for r in results:
         for item in NEWS:
             cells = [percent(r["shares"][item].get(d)) for d in days]
             said, holding = r["answered"][item]
             extra = [f"{said}/{holding} ({said / max(holding, 1):.0%})",
-                     f"{r['recalled']}/{r['asked']} ({r['recalled'] / max(r['asked'], 1):.0%})", percent(r["talked"]),
+                     f"{r['recalled']}/{r['asked']} ({r['recalled'] / max(r['asked'], 1):.0%})",
+                     f"{percent(r['talked_2'][0])} ({percent(r['talked_2'][1])})", percent(r["talked"]),
                      percent(r["talked_or_heard"]), f"{r['per_day']:.1f}"]
             print(f"| {r['size']} | {item} | " + " | ".join(cells) + " | " + " | ".join(extra) + " |")
 

@@ -19,7 +19,8 @@ the secret's subject), as the carrier's own observation of importance 8 unless s
 After each of ``--days`` days: the share of the studio that knows each item (``who-knows``:
 recalled at the default budget by a memory that holds two thirds of the query's words), the
 carrier and the secret's subject left out. For the team item also the share of the team and of
-the others. Runs on any commit with ``gamemaster.who_knows`` (a checkout of it on
+the others. Then the pairs of characters who shared a MEETING or ENCOUNTER (``diffusion.density``,
+the backstory's conversations counted) and the memories written per character and day so far. Runs on any commit with ``gamemaster.who_knows`` (a checkout of it on
 ``PYTHONPATH``). Table to stdout, progress to stderr.
 """
 
@@ -35,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from diffusion import density  # noqa: E402
 from scale import build_studio, log  # noqa: E402
 
 TEAM = "Rendering"
@@ -111,6 +113,9 @@ def run(size: int, days: int, seed: int, tmp: Path) -> dict:
     counted = {item: [a for a in agents if a != planted[item] and (item != "secret" or a != subject)] for item in ITEMS}
     shares: dict[str, dict[int, tuple[int, int]]] = {item: {} for item in ITEMS}
     team_split: dict[int, tuple[int, int]] = {}
+    talked: dict[int, float] = {}
+    lines: dict[int, float] = {}
+    before = memory_lines(workspace)
     for day in range(1, days + 1):
         advance_days(gm, backend, 1)
         for item, (_, query, _, _) in ITEMS.items():
@@ -118,9 +123,16 @@ def run(size: int, days: int, seed: int, tmp: Path) -> dict:
             shares[item][day] = (len(knows & set(counted[item])), len(counted[item]))
             if item == "team":
                 team_split[day] = (len(knows & set(team) - {planted[item]}), len(knows & set(others) - {planted[item]}))
+        talked[day] = density(workspace, agents, backstory=True)[0]
+        lines[day] = (memory_lines(workspace) - before) / (len(agents) * day)
         log(f"  seed {seed}, day {day}: " + ", ".join(f"{i} {shares[i][day][0]}" for i in ITEMS))
     log(f"  seed {seed}: {time.perf_counter() - start:.0f} s")
-    return {"seed": seed, "shares": shares, "team": team_split, "others": len(others) - 1}
+    return {"seed": seed, "shares": shares, "team": team_split, "others": len(others) - 1, "talked": talked,
+            "lines": lines}
+
+
+def memory_lines(workspace) -> int:
+    return sum(len(p.read_text(encoding="utf-8").splitlines()) for p in workspace.memories_dir.glob("*.jsonl"))
 
 
 def main() -> None:
@@ -141,6 +153,10 @@ def main() -> None:
         print(f"| {item} | " + " | ".join(cells) + " |")
     cells = [" · ".join(f"{r['team'][d][0]}/{TEAM_SIZE} + {r['team'][d][1]}/{r['others']}" for r in results) for d in days]
     print("| team item: team + others | " + " | ".join(cells) + " |")
+    cells = [" · ".join(f"{r['talked'][d]:.0%}" for r in results) for d in days]
+    print("| pairs who talked (day 0 too) | " + " | ".join(cells) + " |")
+    cells = [" · ".join(f"{r['lines'][d]:.1f}" for r in results) for d in days]
+    print("| memories / character-day | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

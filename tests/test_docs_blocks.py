@@ -130,8 +130,8 @@ def test_a_day_on_the_api_and_its_cost(tmp_path, monkeypatch):
     shell = Shell(monkeypatch, root, tmp_path, env={"ANTHROPIC_API_KEY": "sk-test"})
     advanced, cost = shell.run(block_of("how-to/backends.md", "anthropic"))
     assert "offline backend" not in advanced.output and len(api.calls) >= 7
-    assert f"API cost so far: $0.19 over {len(api.calls)} calls" in advanced.output  # the day summary
-    assert re.search(rf"│ total +│ {len(api.calls)} +│ [\d,]+ +│ [\d,]+ +│ 0 +│ 0 +│ 0\.1944 │", cost.output)
+    assert f"API cost so far: $0.22 over {len(api.calls)} calls" in advanced.output  # the day summary
+    assert re.search(rf"│ total +│ {len(api.calls)} +│ [\d,]+ +│ [\d,]+ +│ 0 +│ 0 +│ 0\.2232 │", cost.output)
     assert "E2E-Notiz von vera zu day-001/scene-01: die Knochentürme wachsen nur nachts." in \
         {m["description"] for m in _stream(root, "vera")}  # what the API answered
 

@@ -194,11 +194,28 @@ def test_arrival_passes_the_contract(seed):
         assert wish.topic and wish.tags
 
 
-def test_arrival_wishes_come_about_six_times_in_ten():
-    with_wish = sum(
-        bool(validated(make_request(SceneType.ARRIVAL, seed=seed)).talk_wishes) for seed in range(100)
-    )
-    assert 45 <= with_wish <= 75
+def test_an_arrival_wish_comes_from_a_colleague_whose_work_shares_the_day_not_from_a_die():
+    """Vera wants to talk with whoever's remembered work shares her topic, not with someone she
+    talked with since yesterday, and with nobody when her day concerns no one's work."""
+    agent = make_agent("vera", interests=[{"topic": "Knochentürme", "tags": ["bone-towers", "ashen-wastes"]}])
+    spec = make_spec(SceneType.ARRIVAL, participants=("vera", "darius", "leo"))
+    darius_work = Memory(id="vera-010", type="observation", description="Darius zeigt den Dungeon-Plan.",
+                         importance=6, tags=["ashen-wastes", "bone-towers", "dungeon"], metadata={"author": "darius"})
+    leo_work = Memory(id="vera-011", type="observation", description="Leo sammelt Umfragen.",
+                      importance=4, tags=["community"], metadata={"author": "leo"})
+    talked = Memory(id="vera-012", type="conversation", created="day-001/scene-04", importance=5,
+                    description="Mit Darius über die Knochentürme gesprochen.", tags=["bone-towers"],
+                    metadata={"with": ["darius"]})
+
+    def wishes(memories):
+        return [validated(make_request(SceneType.ARRIVAL, agent, spec=spec, seed=seed, memories=memories)).talk_wishes
+                for seed in range(20)]
+
+    with_both = wishes([darius_work, leo_work])
+    assert all(w and w[0].with_ == ["darius" if "bone-towers" in w[0].tags else "leo"] for w in with_both)
+    assert all(not w for w in wishes([]))  # no colleague's work remembered: nobody to seek out
+    # Talked with Darius yesterday: not him again today; Leo only on a day about his surveys.
+    assert all(not w or w[0].with_ == ["leo"] and "community" in w[0].tags for w in wishes([darius_work, leo_work, talked]))
 
 
 def test_arrival_wish_prefers_the_colleague_who_shares_the_tags():

@@ -67,7 +67,7 @@ def test_meetings_leave_conversations_for_participants_and_a_notice_for_the_rest
     root, report = three_days
     memories = streams(root)
     meetings = [s for s in report["scenes"] if s["type"] == "MEETING"]
-    assert len(meetings) >= 6
+    assert len(meetings) >= 4  # a talk with one colleague is an ENCOUNTER in a break, not a meeting
     heard: dict[tuple[str, str], int] = {}
     for meeting in meetings:
         day = meeting["scene"].split("/")[0]

@@ -49,7 +49,7 @@ def recorded_day(tmp_path_factory):
     studio = init_workspace(base / "studio")
     result = invoke(studio.root, "day", "advance", "--record", str(base / "rec"))
     assert result.exit_code == 0, result.output
-    assert f"recorded 35 answer(s) into {base / 'rec'}" in " ".join(result.output.split())
+    assert f"recorded 40 answer(s) into {base / 'rec'}" in " ".join(result.output.split())
     return studio.root, base / "rec"
 
 
@@ -58,7 +58,7 @@ def test_a_recorded_day_replayed_in_a_fresh_studio_writes_the_same_streams_byte_
     fresh = init_workspace(tmp_path / "fresh")
     result = invoke(fresh.root, "day", "advance", "--backend", "replay", "--from", str(recording))
     assert result.exit_code == 0, result.output
-    assert "replayed 35 answer(s)" in result.output and "differs" not in result.output
+    assert "replayed 40 answer(s)" in result.output and "differs" not in result.output
     assert studio_files(fresh.root) == studio_files(played)
     memories = sorted(p.name for p in (fresh.root / "state" / "memories").glob("*.jsonl"))
     assert memories == ["darius.jsonl", "emre.jsonl", "finn.jsonl", "leo.jsonl", "nami.jsonl", "tobi.jsonl", "vera.jsonl"]
@@ -189,7 +189,7 @@ def test_a_recording_of_another_studio_is_not_mixed_into(recorded_day, tmp_path)
     gm = GameMaster(other)
     run_scene(gm, OfflineBackend())  # its ARRIVAL, not recorded
     gm.recorder = open_recorder(other, recording, "GenSoftworks")
-    with pytest.raises(RecordingError, match=r"scene.json: this recording already has day-001/scene-02 as WORK with "):
+    with pytest.raises(RecordingError, match=r"scene.json: this recording already has day-001/scene-02 as ENCOUNTER with .*, not WORK with vera"):
         gm.open_next(Force(type="WORK", participants=["vera"]))  # day-001/scene-02, recorded with others
     with pytest.raises(RecordingError, match="not a gamemaster recording"):
         open_recorder(other, other.root.parent, "GenSoftworks")  # a folder of other things

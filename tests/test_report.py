@@ -305,6 +305,7 @@ def test_a_work_scene_in_rooms_shows_who_sat_in_which_room(tmp_path):
     root = tmp_path / "studio"
     workspace = init_workspace(root)
     grow(workspace, 25)
+    gamemaster(root, "config", "kinds.encounter.per_day", "0")  # no talk in the break before the WORK
     gamemaster(root, "scene", "run")
     gamemaster(root, "scene", "run")
     record = json.loads((root / "scenes/day-001/scene-02/scene.json").read_text(encoding="utf-8"))

@@ -106,7 +106,7 @@ def test_a_brief_to_the_same_agent_twice_is_delivered_once(gm, workspace):
     assert [p for p in validate_workspace(workspace) if not p.warning] == []
 
 
-def test_a_wish_naming_someone_unknown_is_cleared_by_the_meeting(gm, workspace):
+def test_a_wish_naming_someone_unknown_is_cleared_by_the_talk_it_becomes(gm, workspace):
     arrival(gm)
     vera = json.loads((workspace.agents_dir / "vera.json").read_text(encoding="utf-8"))
     vera["talk_wishes"] = [{"with": ["emre", "bob"], "topic": "X"}]
@@ -115,9 +115,9 @@ def test_a_wish_naming_someone_unknown_is_cleared_by_the_meeting(gm, workspace):
     world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
     world["reflection_threshold"] = 1000  # keep reflections out of this story
     workspace.world_path.write_text(json.dumps(world), encoding="utf-8")
-    run_scene(gm, ScriptedBackend([valid_reply] * 3))  # WORK first
-    outcome = run_scene(gm, ScriptedBackend([valid_reply] * 4))
-    assert outcome.spec.type == SceneType.MEETING and outcome.spec.participants == ["vera", "emre"]
+    # Emre is the one colleague it names who exists: Vera seeks him out in the next break.
+    outcome = run_scene(gm, ScriptedBackend([valid_reply] * 2))
+    assert outcome.spec.type == "ENCOUNTER" and outcome.spec.participants == ["vera", "emre"]
     assert gm.agents()["vera"].talk_wishes == []
 
 

@@ -45,9 +45,11 @@ def test_exactly_at_the_threshold_is_not_over_it():
 
 
 def test_talk_wishes_become_a_meeting_once_work_is_under_way():
+    """With no ENCOUNTER to take it (``test_encounter``: a wish for one colleague is met in the break)."""
     wish = {"with": ["dia"], "topic": "Knochentürme", "tags": ["bone-towers"]}
-    assert decide_next(world(today=MORNING), agents(bob={"talk_wishes": [wish]})).type == SceneType.WORK
-    spec = decide_next(world(today=MORNING + [("WORK", ["ana"])]), agents(bob={"talk_wishes": [wish]}))
+    quiet = {"encounters_per_day": 0}
+    assert decide_next(world(today=MORNING, **quiet), agents(bob={"talk_wishes": [wish]})).type == SceneType.WORK
+    spec = decide_next(world(today=MORNING + [("WORK", ["ana"])], **quiet), agents(bob={"talk_wishes": [wish]}))
     assert (spec.type, spec.participants, spec.topic, spec.topic_tags) == (
         SceneType.MEETING, ["bob", "dia"], "Knochentürme", ["bone-towers"])
     assert spec.rounds == 2 and spec.turns == ["bob", "dia", "bob", "dia"]

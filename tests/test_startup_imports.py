@@ -68,7 +68,12 @@ def studio(tmp_path_factory):
     for turn, agent in enumerate(pending.turns):
         gm.submit_reply(agent, OfflineBackend().reply(gm.build_request(pending, turn)))
     gm.apply_pending()
+    # A WORK scene next, not a talk in the break: a reply to it writes no follow-up prompt.
+    world = json.loads(gm.workspace.world_path.read_text(encoding="utf-8"))
+    world["kinds"]["encounter"]["per_day"] = 0
+    gm.workspace.world_path.write_text(json.dumps(world, ensure_ascii=False), encoding="utf-8")
     pending, _ = gm.open_next()
+    assert pending.spec.type == "WORK"
     first = pending.turns[0]
     event = {"hook_event_name": "SubagentStop", "agent_type": "character-" + first.replace("_", "-"),
              "last_assistant_message": OfflineBackend().reply(gm.build_request(pending, 0))}

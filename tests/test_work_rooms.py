@@ -130,6 +130,7 @@ def test_everyone_in_a_studio_of_25_acts_every_day(workspace):
 
 def test_next_prints_each_room_on_its_own_line(workspace, cli):
     grow(workspace, 25)
+    assert cli("config", "kinds.encounter.per_day", "0").exit_code == 0  # no talk in the break before it
     assert cli("scene", "run", "--backend", "offline").exit_code == 0  # ARRIVAL
     shown = cli("next")  # after the ARRIVAL of day 1: WORK
     assert shown.exit_code == 0, shown.output

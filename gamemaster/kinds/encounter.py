@@ -2,14 +2,16 @@
 
 One or two turns each, one after another; each keeps a conversation memory, a
 talk wish between the two is settled by it and a new one may come out of it.
-An encounter happens between the day's scenes, like a coffee break, so it does
-not use up one of them; ``kinds.encounter.per_day`` bounds how many a day has.
+An encounter happens in the break between two of the day's scenes, like a coffee
+break, so it does not use up one of them.
 
-It is chosen at the day's lunch slot (half of ``scenes_per_day`` done), and
-when two people want to talk but a MEETING cannot follow right now (there was
-one just before): they meet in the hallway instead. Two people who talked
-today already are not picked again; without a talk wish, the pair with the
-most shared interest tags is.
+Whoever wants to talk with one colleague seeks them out in the next break (a wish
+for several people is a MEETING's). A large studio has several such talks going
+on in the same break, as it has several WORK rooms: the day's encounters, at most
+``kinds.encounter.per_character`` for anyone and ``kinds.encounter.per_day`` in
+all, are shared evenly among the day's other breaks. Lunch is the break everyone
+takes: it holds what the day has left, and those without a wish sit with whom they
+share the most interest tags. Two people who talked today already are not picked again.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pydantic import Field
 from ..models import at_most
 from ..scenes import SceneSpec, counted_scenes
 from ..slots import lunch_position
-from . import get_kind, meeting
+from . import get_kind
 from .base import KindSettings, ReplyCheck, SceneKind, SceneWrite
 from .conversation import conversation_problems, remember_conversation
 from .fairness import oldest_wishes_first, waited_longest
@@ -30,8 +32,12 @@ from .fairness import oldest_wishes_first, waited_longest
 class EncounterSettings(KindSettings):
     """``kinds.encounter`` in world.json."""
 
-    per_day: Annotated[int, Field(ge=0, description="ENCOUNTERs a day may have (they come between the counted scenes)"),
-                       at_most(100, "`day advance` plays all of a day's scenes in one run")] = 2
+    per_day: Annotated[int, Field(ge=0, description="ENCOUNTERs a day may have in all (they come between the counted scenes)"),
+                       at_most(100, "`day advance` plays all of a day's scenes in one run")] = 20
+    # A few short talks a day each: enough to seek out whoever one has something to tell, few
+    # enough that they do not crowd out work (each is a conversation memory for both).
+    per_character: Annotated[int, Field(ge=0, description="ENCOUNTERs one character may have a day"),
+                             at_most(100, "each is one more conversation memory a day for the character")] = 2
     rounds: Annotated[int, Field(ge=1, le=2, description="turns each of the two takes in an ENCOUNTER")] = 1
 
     former_names = {"per_day": "encounters_per_day", "rounds": "encounter_rounds"}
@@ -77,20 +83,18 @@ class Encounter(SceneKind):
         remember_conversation(scene)
 
     def choose(self, world, agents, roster):
-        if world.day == 0 or len(roster) < 2 or not world.today or world.today[-1].type == self.name:
+        if world.day == 0 or len(roster) < 2 or not world.today:
             return None
-        if sum(1 for e in world.today if e.type == self.name) >= world.kind_settings(self.name).per_day:
-            return None
-        counted = counted_scenes(world)
-        lunch = counted == lunch_position(world.scenes_per_day) and not self._since_lunch(world)
-        last_counted = next((e for e in reversed(world.today) if get_kind(e.type, strict=False).counts_toward_day), None)
-        hallway = last_counted is not None and last_counted.type == meeting.KIND.name  # no MEETING may follow one
-        if not (lunch or hallway):
+        in_break = self._this_break(world)
+        lunch = counted_scenes(world) == lunch_position(world.scenes_per_day)
+        if self.room_in_break(world, len(roster), lunch) <= 0:
             return None
         talked = self._talked_today(world)
-        pair = self._wished_pair(world, agents, roster, talked)
-        if pair is None and lunch:
-            pair = self._pair_by_interests(world, agents, roster, talked)
+        busy = self._busy(world, in_break)
+        pair = self._wished_pair(world, agents, roster, talked, busy)
+        if pair is None and lunch:  # the others sit with whom they share interests
+            pair = self._pair_by_interests(world, agents, [a for a in roster if a not in busy], talked,
+                                           shared_only=bool(in_break))
         if pair is None:
             return None
         (first, second), topic, tags, why = pair
@@ -98,15 +102,45 @@ class Encounter(SceneKind):
                          topic=topic, topic_tags=tags, rounds=self.rounds(world),
                          reason=self.reason("lunch" if lunch else "hallway", first=first, second=second, why=why))
 
-    def _since_lunch(self, world) -> bool:
-        """An encounter already happened since the last scene that counts (lunch is taken)."""
+    def today(self, world, people: int) -> int:
+        """Encounters the day may have: ``per_day``, and no more than everyone's ``per_character`` allow."""
+        settings = world.kind_settings(self.name)
+        return min(settings.per_day, people * settings.per_character // 2)
 
+    def left_today(self, world, people: int) -> int:
+        return max(self.today(world, people) - sum(1 for e in world.today if e.type == self.name), 0)
+
+    def per_break(self, world, people: int) -> int:
+        """Encounters one break holds: the day's, spread evenly over the breaks between its counted scenes."""
+        return -(-self.today(world, people) // max(world.scenes_per_day - 1, 1))
+
+    def room_in_break(self, world, people: int, lunch: bool) -> int:
+        """Encounters this break still has room for. Lunch is the break everyone takes: it holds
+        what the day has left, not a share; a wish that comes up later waits for a MEETING."""
+        left = self.left_today(world, people)
+        if lunch:
+            return left
+        return min(left, self.per_break(world, people) - len(self._this_break(world)))
+
+    def _this_break(self, world) -> list:
+        """The encounters since the last scene that counts."""
+        found = []
         for entry in reversed(world.today):
-            if entry.type == self.name:
-                return True
             if get_kind(entry.type, strict=False).counts_toward_day:
-                return False
-        return False
+                break
+            if entry.type == self.name:
+                found.append(entry)
+        return found
+
+    def _busy(self, world, in_break) -> set[str]:
+        """Who cannot cross paths now: in another talk of this break, or had their encounters today."""
+        cap = world.kind_settings(self.name).per_character
+        had: dict[str, int] = {}
+        for entry in world.today:
+            if entry.type == self.name:
+                for agent_id in entry.participants:
+                    had[agent_id] = had.get(agent_id, 0) + 1
+        return {a for e in in_break for a in e.participants} | {a for a, n in had.items() if n >= cap}
 
     @staticmethod
     def _talked_today(world) -> set[frozenset[str]]:
@@ -118,16 +152,21 @@ class Encounter(SceneKind):
         return pairs
 
     @staticmethod
-    def _wished_pair(world, agents, roster, talked):
+    def _wished_pair(world, agents, roster, talked, busy):
+        """The oldest wish to talk with one colleague whom the wisher can reach now."""
         for agent_id, wish in oldest_wishes_first(world, agents, roster):
-            for partner in wish.with_:
-                if partner in agents and partner != agent_id and frozenset((agent_id, partner)) not in talked:
-                    return ((agent_id, partner), wish.topic, list(wish.tags),
-                            f"{agent_id} wants to talk with {partner} about {wish.topic}")
+            partners = [p for p in wish.with_ if p in agents and p != agent_id]
+            if len(partners) != 1 or agent_id in busy or partners[0] in busy:
+                continue
+            partner = partners[0]
+            if frozenset((agent_id, partner)) not in talked:
+                return ((agent_id, partner), wish.topic, list(wish.tags),
+                        f"{agent_id} wants to talk with {partner} about {wish.topic}")
         return None
 
-    def _pair_by_interests(self, world, agents, roster, talked):
-        """The two who share the most interest tags; among equals those who waited longest to act."""
+    def _pair_by_interests(self, world, agents, roster, talked, shared_only=False):
+        """The two who share the most interest tags; among equals those who waited longest to act
+        (with ``shared_only``, none unless they share one)."""
 
         def tags(agent_id) -> dict[str, str]:
             found = {}
@@ -145,7 +184,7 @@ class Encounter(SceneKind):
                 shared = sorted(set(tags(first)) & set(tags(second)))
                 if best is None or len(shared) > len(best[1]):
                     best = ((first, second), shared)
-        if best is None:
+        if best is None or (shared_only and not best[1]):
             return None
         (first, second), shared = best
         if shared:

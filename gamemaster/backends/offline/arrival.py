@@ -34,8 +34,8 @@ def play(player: Player) -> dict[str, Any]:
 
     reply: dict[str, Any] = {"action": action}
     wishes = []
-    if player.colleagues and player.rng.random() < 0.6:
-        wish = talk_wish(player, focus, lines)
+    wish = talk_wish(player, focus, lines)
+    if wish is not None:
         wishes.append(wish)
         wish_ctx = dict(ctx, colleague=player.colleagues[wish["with"][0]], wish=player.display_topic(wish["topic"]))
         says.append(player.pick(lines["wish_says"], wish_ctx))
@@ -67,7 +67,10 @@ def unseen_brief_text(player: Player) -> str | None:
     return None
 
 
-def talk_wish(player: Player, focus: Focus, lines: dict) -> dict[str, Any]:
+def talk_wish(player: Player, focus: Focus, lines: dict) -> dict[str, Any] | None:
+    """Someone to talk with about today's work: a colleague whose work one remembers shares its
+    tags and with whom one has not talked since yesterday; two of them when the matter is as
+    much the second one's (two or more tags shared). None when today's work concerns nobody."""
     # Two topics in one wish only while the pair stays short enough to be a meeting title.
     others = [i for i in player.interests if i.topic != focus.phrase and len(i.topic) + len(focus.phrase) <= 60]
     ctx = {"topic": focus.phrase}
@@ -76,7 +79,22 @@ def talk_wish(player: Player, focus: Focus, lines: dict) -> dict[str, Any]:
         other = player.rng.choice(others)
         ctx["other_topic"] = other.topic
         tags = dedupe(tags + other.tags[:2], 5)
+    shared = player.shared_work(tags)
+    lately = talked_lately(player)
+    concerned = [c for c in player.colleagues_by_affinity(tags) if shared[c] and c not in lately]
+    if not concerned:
+        return None
     topic = player.pick(lines["wish_topics"], ctx)
-    ranked = player.colleagues_by_affinity(tags)
-    count = 2 if len(ranked) >= 2 and player.rng.random() < 0.35 else 1
-    return {"with": ranked[:count], "topic": topic, "tags": tags}
+    count = 2 if len(concerned) >= 2 and shared[concerned[1]] >= 2 else 1
+    return {"with": concerned[:count], "topic": topic, "tags": tags}
+
+
+def talked_lately(player: Player) -> set[str]:
+    """Colleagues one had a conversation with today or yesterday (as far as one remembers; on
+    day 1 the backstory's day 0 is yesterday)."""
+    since = f"day-{max(player.spec.day - 1, 0):03d}"
+    found: set[str] = set()
+    for memory in list(player.req.memories) + list(player.req.since):
+        if memory.type == "conversation" and memory.created >= since:
+            found.update(w for w in memory.metadata.get("with") or () if isinstance(w, str))
+    return found

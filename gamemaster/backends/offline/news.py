@@ -53,7 +53,7 @@ def _patterns(code: str) -> tuple[re.Pattern, ...]:
     """A pattern per news template of a language, capturing the item (and its source)."""
     bank = phrase_bank(code)["news"]
     found = []
-    for template in bank["first_hand"] + bank["relayed"]:
+    for template in bank["first_hand"] + bank["first_hand_one"] + bank["relayed"] + bank["relayed_one"]:
         pattern = re.escape(template)
         # Bounded: an unbounded lazy group makes a long line without a match take quadratic time.
         pattern = pattern.replace(re.escape("{source}"), r"(?P<source>[^.!?]{1,80}?)")
@@ -259,11 +259,13 @@ def _names(player: Player) -> frozenset[str]:
 
 
 def line(player: Player, item: Item) -> str:
-    """The sentence that passes ``item`` on, attributed to its source."""
+    """The sentence that passes ``item`` on, attributed to its source; said to one listener (an
+    ENCOUNTER) or to several (German: „dir“ or „euch“)."""
     bank = player.lines["news"]
+    one = "_one" if len(player.req.listeners) == 1 else ""
     if item.source is None:
-        return player.pick(bank["first_hand"], {"news": item.text})
-    return player.pick(bank["relayed"], {"news": item.text, "source": player.name_of(item.source)})
+        return player.pick(bank["first_hand" + one], {"news": item.text})
+    return player.pick(bank["relayed" + one], {"news": item.text, "source": player.name_of(item.source)})
 
 
 def tell(player: Player) -> str | None:
@@ -278,10 +280,12 @@ def telling(player: Player) -> tuple[str | None, set[str]]:
 
 
 def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, Any], str]]:
-    """A talk wish per item some of ``candidates`` should hear (``PER_TURN`` items at most), each
-    to one or two of them, nobody twice, with the line announcing it."""
+    """Talk wishes for the items some of ``candidates`` should hear (``PER_TURN`` items at most): one
+    or two of them an item, each sought out on their own (a word in passing, an ENCOUNTER), nobody
+    twice, each wish with the line announcing it."""
     found: list[tuple[dict[str, Any], str]] = []
     taken: set[str] = set()
+    items_wished = 0
     for item, unaware in untold(player, candidates):
         ranked = sorted(p for p in unaware if p not in taken)
         if not ranked:
@@ -293,10 +297,11 @@ def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, A
         if item.source is not None:
             ctx["source"] = player.name_of(item.source)
         topic = player.pick(player.lines["news"]["wish_topics"], ctx)
-        wish = {"with": chosen, "topic": topic, "tags": ["news"]}
-        says = player.pick(player.lines["news"]["wish_says"], {"colleague": player.name_of(chosen[0])})
-        found.append((wish, says))
-        if len(found) == PER_TURN:
+        for person in chosen:
+            says = player.pick(player.lines["news"]["wish_says"], {"colleague": player.name_of(person)})
+            found.append(({"with": [person], "topic": topic, "tags": ["news"]}, says))
+        items_wished += 1
+        if items_wished == PER_TURN:
             break
     return found
 

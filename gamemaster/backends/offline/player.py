@@ -321,6 +321,16 @@ class Player:
         ranked = self.colleagues_by_affinity(tags)
         return ranked[0] if ranked else None
 
+    def shared_work(self, tags: Sequence[str]) -> dict[str, int]:
+        """Per present colleague: how many of ``tags`` the work one remembers of them shares."""
+        wanted = set(tags)
+        shared = {cid: 0 for cid in self.colleagues}
+        for memory in list(self.req.memories) + list(self.req.since):
+            author = self.author_of(memory)
+            if author in shared:
+                shared[author] += len(wanted & set(memory.tags))
+        return shared
+
     def colleagues_by_affinity(self, tags: Sequence[str]) -> list[str]:
         """Present colleagues, those whose remembered work shares the tags first."""
         wanted = set(tags)
