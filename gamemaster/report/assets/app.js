@@ -29,8 +29,7 @@
   }
 
   // A link to a memory the filters hide clears them, so the target is always in view.
-  function reveal() {
-    var id = decodeURIComponent(location.hash.slice(1));
+  function reveal(id) {
     var row = id && rows[id];
     if (row && row.hidden) {
       form.reset();
@@ -38,11 +37,19 @@
       row.scrollIntoView();
     }
   }
+  function revealHash() { reveal(decodeURIComponent(location.hash.slice(1))); }
+
+  // Clicking such a link reveals its row before the browser jumps to it: hashchange comes a
+  // task later, and until then the jump would land on a hidden row.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest('a[href^="#"]');
+    if (link) reveal(decodeURIComponent(link.getAttribute("href").slice(1)));
+  });
 
   form.addEventListener("input", apply);
   form.addEventListener("change", apply);
   form.addEventListener("reset", function () { setTimeout(apply, 0); });
-  window.addEventListener("hashchange", reveal);
+  window.addEventListener("hashchange", revealHash);
   apply();
-  reveal();
+  revealHash();
 })();
