@@ -37,7 +37,11 @@ class StemStore:
         self.added = 0
 
     def keep_in(self, root: Path | None) -> None:
-        """The workspace this run's stems come from and go to (nothing is read yet)."""
+        """The workspace this run's stems come from and go to (nothing is read yet). Stems added
+        while bound elsewhere are not a reason to write here: a read-only command (``doctor``
+        without ``--fix``) run in the same process after another must not write a cache file."""
+        if root != self.root:
+            self.added = 0
         self.root = root
         self.path = None if root is None else root / "state" / ".cache" / "stems.json"
 

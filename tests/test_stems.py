@@ -24,6 +24,23 @@ def test_a_save_keeps_what_another_command_wrote_meanwhile(tmp_path):
     assert json.loads(path.read_text(encoding="utf-8"))["stems"] == {"de": {"türme": "turm", "brücken": "bruck"}}
 
 
+def test_stems_found_for_one_workspace_are_not_written_into_the_next_one_a_process_works_in(tmp_path):
+    # One process, two commands (the MCP server, the test suite): the second, a read-only one,
+    # must not write a cache file for what the first found.
+    first, second = tmp_path / "a", tmp_path / "b"
+    store = StemStore()
+    store.keep_in(first)
+    store.table("de")["türme"] = "turm"
+    store.added += 1
+    store.keep_in(second)
+    assert not store.save()
+    assert not (second / "state" / ".cache").exists()
+    store.table("de")["brücken"] = "bruck"
+    store.added += 1
+    assert store.save()  # what it adds itself is saved, with what it knows
+    assert (second / "state" / ".cache" / "stems.json").exists()
+
+
 def test_stems_of_another_stemmer_are_not_used(tmp_path, monkeypatch):
     path = tmp_path / "state" / ".cache" / "stems.json"
     path.parent.mkdir(parents=True)
