@@ -30,9 +30,11 @@ at lunch in the courtyard and to invite 12 others (drawn, seeded), named as the 
 would name them; her offline reply proposes the gathering itself (``backends/offline/organise.py``).
 ``--inject`` instead puts the proposal into her first reply after that ARRIVAL, as a Claude
 character would write the ``gathering`` field (what the bench did before the offline player could
-organise). The invitees answer in their own replies (the offline player: by their plans and how
-well they know the host). After day 3: how many accepted, and who was at the GATHERING, host
-included.
+organise). The invitees answer in their own replies (the offline player: by their plans, how
+well they know the host and whether the topic is theirs). Three of the twelve (drawn, seeded) get
+planned work for that slot: after day 2's ARRIVAL a brief to them, „Am <weekday> mittags zeigst du dem
+Verlag den Stand deiner Arbeit.“ — after most have answered, so they must change their minds.
+After day 3: how many accepted, and who was at the GATHERING, host included, the three apart.
 
 Runs on any commit of the project (``--root`` of a checkout on PYTHONPATH): without
 ``gamemaster.who_knows`` the same rule is applied here. Tables go to stdout, progress to stderr.
@@ -245,6 +247,7 @@ HOST = "emre"
 PARTY = {"what": "Quittenfest im Innenhof: Kuchen, Most und die neuen Skizzen an der Wand", "day": 3,
          "slot": "lunch", "place": "Innenhof"}
 GUESTS = 12
+BUSY = 3
 
 
 class _Host:
@@ -280,6 +283,15 @@ def party_brief(workspace, guests: list[str]) -> str:
     return f"Organisiere am {weekday} mittags ein Quittenfest im Innenhof und lade {names} ein."
 
 
+def busy_brief(workspace) -> str:
+    """The Creative Director's brief that fills the party's slot with work."""
+    from gamemaster.lang import phrase
+
+    world = workspace.load_world()
+    weekday = phrase(world.language, "weekday_" + world.weekday(PARTY["day"]))
+    return f"Am {weekday} mittags zeigst du dem Verlag den Stand deiner Arbeit."
+
+
 def party(size: int, tmp: Path, seed: int, inject: bool = False) -> dict:
     from gamemaster.backends.offline import OfflineBackend
     from gamemaster.briefs import give_brief
@@ -292,6 +304,7 @@ def party(size: int, tmp: Path, seed: int, inject: bool = False) -> dict:
     workspace.world_path.write_text(json.dumps({**world, "seed": seed}, ensure_ascii=False), encoding="utf-8")
     others = [a for a in workspace.agent_ids() if a != HOST]
     guests = sorted(random.Random(seed).sample(others, min(GUESTS, len(others))))
+    busy = sorted(random.Random(seed + 1000).sample(guests, min(BUSY, len(guests))))
     backend = _Host(guests) if inject else OfflineBackend()
     start = time.perf_counter()
     gm = GameMaster(workspace)
@@ -299,7 +312,11 @@ def party(size: int, tmp: Path, seed: int, inject: bool = False) -> dict:
         run_scene(gm, backend)  # day 1's ARRIVAL
         if not inject:
             give_brief(workspace, party_brief(workspace, guests), to=[HOST])
-        advance_days(gm, backend, PARTY["day"])
+        advance_days(gm, backend, 1)
+        while gm.world().day < 2:  # day 2's ARRIVAL: the day under way that advance_days counts as its first
+            run_scene(gm, backend)
+        give_brief(workspace, busy_brief(workspace), to=busy)
+        advance_days(gm, backend, PARTY["day"] - 1)
     except Exception as exc:  # a commit without gatherings rejects the reply that proposes one
         log(f"  party at {size} characters: {str(exc).splitlines()[-1]}")
         return {"size": size, "seed": seed, "proposed": False}
@@ -317,7 +334,10 @@ def party(size: int, tmp: Path, seed: int, inject: bool = False) -> dict:
             "declined": sum(1 for a in gathering.invited if gathering.answers.get(a) == "declined"),
             "held": gathering.held, "slot": record.get("slot") if record else None,
             "host_present": HOST in present, "came": len(present),
-            "guests_came": sum(1 for a in present if a in gathering.invited)}
+            "guests_came": sum(1 for a in present if a in gathering.invited),
+            "busy_came": sum(1 for a in present if a in busy),
+            "busy_declined": sum(1 for a in busy if gathering.answers.get(a) == "declined"),
+            "others_came": sum(1 for a in present if a in gathering.invited and a not in busy)}
 
 
 def percent(value: float | None) -> str:
@@ -364,15 +384,16 @@ def main() -> None:
 
 def print_parties(parties: list[dict]) -> None:
     print("| characters | seed | proposed in | invited | accepted | declined | held | host present | came (host included) "
-          "| invitees who came |")
-    print("|---" * 10 + "|")
+          f"| invitees who came | of the {BUSY} with work then: declined / came | the others who came |")
+    print("|---" * 12 + "|")
     for p in parties:
         if not p["proposed"]:
-            print(f"| {p['size']} | {p['seed']} | — (no gathering proposed) | | | | | | | |")
+            print(f"| {p['size']} | {p['seed']} | — (no gathering proposed) |" + " |" * 9)
             continue
         held = f"{p['held']} ({p['slot']})" if p["held"] else "not held"
         print(f"| {p['size']} | {p['seed']} | {p['created']} | {p['invited']} | {p['accepted']} | {p['declined']} | {held} | "
-              f"{'yes' if p['host_present'] else 'no'} | {p['came']} | {p['guests_came']} of {p['invited']} |")
+              f"{'yes' if p['host_present'] else 'no'} | {p['came']} | {p['guests_came']} of {p['invited']} | "
+              f"{p['busy_declined']} / {p['busy_came']} | {p['others_came']} of {p['invited'] - BUSY} |")
     print()
 
 

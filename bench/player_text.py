@@ -22,7 +22,11 @@ backend, ``--days`` days. Of the memories written in those days (their descripti
   character's name taken out, and how often it came;
 - insights naming one topic as two: of the new insights, those said with a phrase-bank frame that
   names two topics where both are the same („Immer wenn es um Vertical geht, taucht auch Vertical
-  auf“), out of all new insights (and how many name two topics at all).
+  auf“), out of all new insights (and how many name two topics at all);
+- lines cut mid-sentence: of the lines said (``says`` of every reply), those where „…“ follows
+  a word, where a quoted sentence was clipped („… der Vertical Slice…“);
+- one line, two speakers: sentences (over 25 characters) that two characters said word for word
+  in the same scene, out of the scenes played.
 
 Runs on any commit of the project (``--root`` of a checkout on PYTHONPATH). The table goes to
 stdout, progress to stderr.
@@ -95,6 +99,7 @@ def measure(workspace, before: dict[str, int]) -> dict:
     total = len(new)
     split = _split(streams(workspace), before)
     split["said"], split["said_copies"] = _said_copies(workspace)
+    split["cut"], split["shared_lines"], split["scenes"] = _said_shapes(workspace)
     return {"split": split, "memories": total, "copies": copies, "written": written, "written_copies": written_copies, "english": english, "third": third, "gesture": gesture,
             "gesture_count": count, "insights": sum((m.get("depth") or 0) >= 1 for _, m in new), "paired": paired,
             "tautologies": tautologies}
@@ -179,6 +184,27 @@ def _said_copies(workspace) -> tuple[int, int]:
     return total, copies
 
 
+CUT = re.compile(r"\w…")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _said_shapes(workspace) -> tuple[int, int, int]:
+    """Lines said that are cut mid-sentence; sentences two speakers of one scene said alike; scenes."""
+    cut = shared = 0
+    scenes = sorted(workspace.root.glob("scenes/day-*/scene-*"))
+    for scene in scenes:
+        speakers: dict[str, set] = {}
+        for path in sorted(scene.glob("replies/*.json")):
+            reply = json.loads(path.read_text(encoding="utf-8"))
+            text = (reply.get("says") or "").strip()
+            cut += bool(CUT.search(text))
+            for sentence in SENTENCE_END.split(text):
+                if len(sentence) > 25:
+                    speakers.setdefault(sentence, set()).add(reply.get("agent"))
+        shared += sum(len(who) > 1 for who in speakers.values())
+    return cut, shared, len(scenes)
+
+
 def print_split(r: dict) -> None:
     split = r["split"]
     rows = split["rows"]
@@ -229,11 +255,13 @@ def main() -> None:
     share = lambda n: f"{n} ({n / max(r['memories'], 1):.0%})"  # noqa: E731
     own = f"{r['written_copies']} of {r['written']} ({r['written_copies'] / max(r['written'], 1):.0%})"
     taut = f"{r['tautologies']} of {r['insights']} ({r['paired']} name two topics)"
+    said = r["split"]
+    cut = f"{said['cut']} of {said['said']} ({said['cut'] / max(said['said'], 1):.0%})"
     print("| new memories | exact copies | of what characters wrote | „Stichwort <english-tag>“ | names itself "
-          "| most repeated gesture | insights naming one topic as two |")
-    print("|---|---|---|---|---|---|---|")
+          "| most repeated gesture | insights naming one topic as two | lines cut mid-sentence | one line, two speakers |")
+    print("|---|---|---|---|---|---|---|---|---|")
     print(f"| {r['memories']} | {share(r['copies'])} | {own} | {share(r['english'])} | {share(r['third'])} | "
-          f"{r['gesture_count']}× „{r['gesture']}“ | {taut} |")
+          f"{r['gesture_count']}× „{r['gesture']}“ | {taut} | {cut} | {said['shared_lines']} in {said['scenes']} scenes |")
     if args.split:
         print()
         print_split(r)

@@ -16,7 +16,7 @@ from typing import Iterable
 
 from .calendar import day_text
 from .ids import no_agent
-from .lang import phrase, short_name
+from .lang import join_names, phrase, short_name
 from .models import GATHERING_DAYS_AHEAD, Gathering, World
 from .slots import SLOTS, slot_index, slot_label
 
@@ -104,9 +104,14 @@ def write_reply(scene, agent: str, reply) -> None:
         if gathering.answers.get(agent) == given:
             continue  # said again in a later turn of the same scene: nothing new to remember
         gathering.answers[agent] = given
+        because = " ".join(answer.because.split())
+        if because:
+            gathering.reasons[agent] = because
+        else:
+            gathering.reasons.pop(agent, None)  # a reason given for the other answer is not this one's
+        said = describe(language, world, gathering, name(gathering.host), f"invitation_{given}")
         scene.remember(agent, type="observation", importance=ANSWER_IMPORTANCE,
-                       description=describe(language, world, gathering, name(gathering.host),
-                                            f"invitation_{gathering.answers[agent]}"),
+                       description=said + (" " + phrase(language, "invitation_because", why=because) if because else ""),
                        tags=["invitation", gathering.host],
                        metadata={"source": "invitation", "gathering": gathering.id, "host": gathering.host})
     draft = reply.gathering
@@ -149,14 +154,30 @@ def render_invitations(language: str, world: World, gatherings: list[Gathering],
     answer, by id); empty when there is none of them."""
     def line(g: Gathering) -> str:
         if g.host == agent:
-            return f"- {g.id}: {describe(language, world, g, '', 'hosting_listed')}"
-        return f"- {g.id}: {describe(language, world, g, short_name(names.get(g.host, g.host)) or g.host)}"
+            return f"- {g.id}: {describe(language, world, g, '', 'hosting_listed')} {guest_list(language, g, names, agent)}"
+        said = describe(language, world, g, short_name(names.get(g.host, g.host)) or g.host)
+        return f"- {g.id}: {said} {guest_list(language, g, names, agent)}"
 
     parts = [phrase(language, key) + "\n" + "\n".join(line(g) for g in listed)
              for key, listed in (("invitations_open", gatherings), ("invitations_taken", engaged),
                                  ("invitations_declined", turned_down)) if listed]
     # Starts with a blank line: it follows the briefs in character.md and is nothing without invitations.
     return "".join("\n\n" + part for part in parts)
+
+
+#: Up to this many guests are named in a prompt's invitation; more are counted.
+NAMED_GUESTS = 8
+
+
+def guest_list(language: str, gathering: Gathering, names: dict[str, str], agent: str | None) -> str:
+    """„Eingeladen: du, Leo und Finn.“ — whom the gathering is for, as the one reading it would
+    know (whether it is the whole studio, a few close colleagues, …)."""
+    others = [short_name(names.get(a, a)) or a for a in gathering.invited if a != agent]
+    me = [phrase(language, "you")] if agent in gathering.invited else []
+    if len(others) > NAMED_GUESTS:
+        return phrase(language, "invited_many", you=(me[0] + " " + phrase(language, "and") + " ") if me else "",
+                      count=len(others))
+    return phrase(language, "invited_who", names=join_names(language, me + others))
 
 
 def due(world: World, has_come=lambda slot: True) -> Gathering | None:
@@ -201,16 +222,16 @@ def attendance_line(gathering: Gathering, seen: dict[str, list[str]]) -> str:
 
 
 def overview(gathering: Gathering, came: list[str] | None) -> dict:
-    """A gathering as ``status`` and the report show it: its facts, the answers, and, once held
-    (``came``: the held scene's participants), who came, who accepted and stayed away and who came
-    uninvited."""
+    """A gathering as ``status`` and the report show it: its facts, the answers and why (as the
+    invitees said it), and, once held (``came``: the held scene's participants), who came, who
+    accepted and stayed away and who came uninvited."""
     present = list(came or [])
     seen = attendance(gathering, present)
     return {
         "id": gathering.id, "host": gathering.host, "what": gathering.what, "day": gathering.day, "slot": gathering.slot,
         "place": gathering.place, "created": gathering.created, "held": gathering.held,
         "invited": seen["invited"], "accepted": seen["accepted"], "declined": seen["declined"],
-        "no_answer": seen["no_answer"], "came": present,
+        "no_answer": seen["no_answer"], "reasons": dict(gathering.reasons), "came": present,
         "absent": seen["absent"] if gathering.held else [], "uninvited": seen["uninvited"] if gathering.held else [],
     }
 

@@ -13,6 +13,7 @@ import re
 PHRASES: dict[str, dict[str, str]] = {
     "de": {
         "and": "und",
+        "you": "du",
         "brief": "Der Creative Director gibt vor: „{text}“",
         "interview": "Der Creative Director hat mich gefragt: „{question}“ Ich habe geantwortet: „{answer}“",
         "ask_plan": "- Heute hast du dir vorgenommen: {plan}",
@@ -61,9 +62,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "hosting": "Ich lade ein ({count} Gäste): {what} – {when}, Ort: {place}.",
         "invitation_accepted": "Ich habe {host} zugesagt: {what} – {when}, Ort: {place}.",
         "invitation_declined": "Ich habe {host} abgesagt: {what} – {when}, Ort: {place}.",
+        "invitation_because": "Warum: {why}",
+        "invited_who": "Eingeladen: {names}.",
+        "invited_many": "Eingeladen: {you}{count} weitere.",
         "invitations_open": (
             "**Einladungen an dich** – sag zu oder ab, im Feld `invitations` "
-            "(`{{\"gathering\": \"…\", \"answer\": \"accept\" | \"decline\"}}`):"
+            "(`{{\"gathering\": \"…\", \"answer\": \"accept\" | \"decline\", \"because\": \"…\"}}`):"
         ),
         "invitations_taken": (
             "**Wozu du zugesagt hast oder selbst einlädst** – eine Zusage nimmst du im Feld "
@@ -117,6 +121,7 @@ PHRASES: dict[str, dict[str, str]] = {
     },
     "en": {
         "and": "and",
+        "you": "you",
         "brief": "The Creative Director says: “{text}”",
         "interview": "The Creative Director asked me: “{question}” I answered: “{answer}”",
         "ask_plan": "- Today you mean to: {plan}",
@@ -164,9 +169,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "hosting": "I am inviting ({count} guests): {what} – {when}, place: {place}.",
         "invitation_accepted": "I accepted {host}'s invitation: {what} – {when}, place: {place}.",
         "invitation_declined": "I declined {host}'s invitation: {what} – {when}, place: {place}.",
+        "invitation_because": "Why: {why}",
+        "invited_who": "Invited: {names}.",
+        "invited_many": "Invited: {you}{count} others.",
         "invitations_open": (
             "**Invitations to you** – accept or decline in `invitations` "
-            "(`{{\"gathering\": \"…\", \"answer\": \"accept\" | \"decline\"}}`):"
+            "(`{{\"gathering\": \"…\", \"answer\": \"accept\" | \"decline\", \"because\": \"…\"}}`):"
         ),
         "invitations_taken": (
             "**What you have accepted or are hosting** – take an acceptance back in "

@@ -15,7 +15,7 @@ from pydantic_core import PydanticCustomError
 from .defaults import empty_list
 from . import ids
 from .linesize import text_too_long
-from .schedule import GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX
+from .schedule import ANSWER_REASON_MAX, GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX
 from .slots import SLOTS, parse_slot
 
 ARTIFACT_KIND_RE = ids.ARTIFACT_KIND_RE.pattern
@@ -128,6 +128,7 @@ class GatheringDraft(_Strict):
 class InvitationAnswer(_Strict):
     gathering: Annotated[str, Field(pattern=r"^gathering-\d{3,}$")]
     answer: Literal["accept", "decline"]
+    because: Annotated[str, Field(max_length=ANSWER_REASON_MAX, description="Why, in one sentence.")] = ""
 
 
 class Reply(_Strict):

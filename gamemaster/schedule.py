@@ -57,6 +57,8 @@ class Event(BaseModel):
 GATHERING_DAYS_AHEAD = 28
 GATHERING_TEXT_MAX = 600
 GATHERING_PLACE_MAX = 200
+#: Why an invitee answered as it did, in its own words: a sentence.
+ANSWER_REASON_MAX = 300
 GATHERING_INVITED_MAX = 500
 RSVP = Literal["accepted", "declined"]
 
@@ -64,7 +66,8 @@ RSVP = Literal["accepted", "declined"]
 class Gathering(BaseModel):
     """Something a character organises: what, when (day and slot), where, and whom it invites.
 
-    ``answers`` holds each invitee's accept or decline; the host counts as accepted.
+    ``answers`` holds each invitee's accept or decline (the latest, when it changed its mind),
+    ``reasons`` why, as the invitee said it; the host counts as accepted.
     ``held`` is the scene it took place in."""
 
     model_config = ConfigDict(extra="allow", defer_build=True)
@@ -77,6 +80,7 @@ class Gathering(BaseModel):
     place: Annotated[str, Field(min_length=1, max_length=GATHERING_PLACE_MAX)]
     invited: Annotated[list[str], Field(max_length=GATHERING_INVITED_MAX)]
     answers: dict[str, RSVP] = Field(default_factory=empty_dict)
+    reasons: dict[str, Annotated[str, Field(max_length=ANSWER_REASON_MAX)]] = Field(default_factory=empty_dict)
     #: The scene it was proposed in.
     created: str
     held: str | None = None
@@ -101,9 +105,10 @@ class Gathering(BaseModel):
     @model_validator(mode="after")
     def _answers_from_invitees(self) -> "Gathering":
         # Answer keys need no id check of their own: each must be one of the checked invitees.
-        strangers = [a for a in self.answers if a not in self.invited]
-        if strangers:
-            raise ValueError(f"answers: {', '.join(strangers)} not invited (invited: {', '.join(self.invited) or 'nobody'})")
+        for field, given in (("answers", self.answers), ("reasons", self.reasons)):
+            strangers = [a for a in given if a not in self.invited]
+            if strangers:
+                raise ValueError(f"{field}: {', '.join(strangers)} not invited (invited: {', '.join(self.invited) or 'nobody'})")
         if self.host in self.invited:
             raise ValueError(f"invited: the host {self.host} is not their own guest")
         return self

@@ -18,6 +18,7 @@ Where the studio is now is ``scenes.current_slot`` (it counts the day's scenes).
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from .lang import phrase
@@ -46,6 +47,20 @@ def parse_slot(text: str) -> str | None:
 
 def slot_words(slot: str) -> tuple[str, ...]:
     return _WORDS[slot]
+
+
+_WORD = re.compile(r"\w+")
+#: German „morgen“ alone is tomorrow; it is the morning only as „am/jeden/den Morgen“.
+_THE_MORNING = re.compile(r"\b(?:am|jeden|den)\s+morgen\b", re.IGNORECASE)
+
+
+def named_slots(text: str) -> set[str]:
+    """The slots a text names in passing („Mittwoch mittags“, „am Abend“, „lunch“)."""
+    words = {w.lower() for w in _WORD.findall(text)}
+    found = {slot for slot, names in _WORDS.items() if words & (set(names) - {"morgen"})}
+    if _THE_MORNING.search(text):
+        found.add("morning")
+    return found
 
 
 def lunch_position(scenes_per_day: int) -> int:

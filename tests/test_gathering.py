@@ -50,7 +50,8 @@ def test_a_reply_proposing_a_gathering_creates_it_and_each_invitee_remembers_the
     # The next prompt of an invitee shows the open invitation and how to answer it.
     pending, _ = gm.open_next(Force(type="WORK", participants=["nami"]))
     prompt = gm.build_request(pending, 0).prompt
-    assert "gathering-001: Vera lädt ein: Quittenfest im Innenhof – Tag 001 (Montag, 2. November 2026), Abend, Ort: Innenhof." in prompt
+    assert ("gathering-001: Vera lädt ein: Quittenfest im Innenhof – Tag 001 (Montag, 2. November 2026), Abend, Ort: Innenhof. "
+            "Eingeladen: du und Darius.") in prompt  # whom it is for, as an invitee would know
     assert "`invitations`" in prompt
     answer = valid_reply(gm.build_request(pending, 0))
     answer["invitations"] = [{"gathering": "gathering-001", "answer": "accept"}]
@@ -147,7 +148,7 @@ def test_the_offline_player_answers_by_its_plan_and_the_same_way_every_time(gm):
         update={"text": "Mittags Playtest mit Finn, danach Feinschliff."})})
     from dataclasses import replace
 
-    assert play(replace(request, agent=busy))["invitations"] == [{"gathering": "gathering-001", "answer": "decline"}]
+    assert answered(play(replace(request, agent=busy))) == [("gathering-001", "decline")]
     # The answer does not change the rest of the reply: the same draws as without invitations.
     without = play(replace(request, invitations=[]))
     assert {k: v for k, v in first.items() if k != "invitations"} == without
@@ -253,3 +254,144 @@ def test_a_gathering_proposed_at_the_mornings_arrival_for_the_same_day_is_accept
         run_scene(gm, OfflineBackend())
         [gathering] = gm.world().gatherings
     assert gathering.held is not None and gathering.held.startswith("day-002/")
+
+
+def answered(reply: dict) -> list[tuple[str, str]]:
+    return [(a["gathering"], a["answer"]) for a in reply["invitations"]]
+
+
+def invite_to_tuesday_lunch(gm, **gathering):
+    """Vera, in a WORK scene of day 1, invites Nami and Leo to a gathering on day 2 (a Tuesday) at lunch."""
+    pending = open_work_scene(gm)
+    gm.apply_pending({"vera": proposal(gm, pending, invite=["nami", "leo"], day=2, slot="lunch", **gathering)})
+
+
+def offline_turn(gm, who: str):
+    """``who``'s next WORK scene: its request and the offline reply to it."""
+    pending, _ = gm.open_next(Force(type="WORK", participants=[who]))
+    request = gm.build_request(pending, 0)
+    return pending, request, play(request)
+
+
+def test_the_offline_player_declines_a_gathering_at_a_time_its_work_already_has(gm, workspace):
+    from dataclasses import replace
+
+    from gamemaster.briefs import give_brief
+
+    invite_to_tuesday_lunch(gm)
+    give_brief(workspace, "Am Dienstag mittags zeigst du dem Verlag den Stand deiner Arbeit.", to=["nami"])
+    _, request, reply = offline_turn(gm, "nami")
+    [brief] = [m for m in request.since if m.metadata.get("source") == "brief"]
+    assert "Tag 002" in brief.description  # the memory keeps what „am Dienstag“ meant
+    assert answered(reply) == [("gathering-001", "decline")]
+    assert reply["invitations"][0]["because"] == (
+        "Da habe ich schon etwas vor: „Am Dienstag mittags zeigst du dem Verlag den Stand deiner Arbeit“")
+    # The brief is the reason: without it Nami, who knows Vera, would come.
+    without = replace(request, since=[m for m in request.since if m is not brief],
+                      memories=[m for m in request.memories if m.metadata.get("source") != "brief"])
+    assert answered(play(without)) == [("gathering-001", "accept")]
+    # Work at another time of that day, or at lunch on another day, leaves the lunch free.
+    for text in ("Am Dienstag abends zeigst du dem Verlag den Stand deiner Arbeit. (am Dienstag = Tag 002)",
+                 "Am Mittwoch mittags zeigst du dem Verlag den Stand deiner Arbeit. (am Mittwoch = Tag 003)"):
+        other = replace(without, since=[*without.since, brief.model_copy(update={"description": text})])
+        assert answered(play(other)) == [("gathering-001", "accept")], text
+
+
+def test_the_offline_player_goes_to_those_it_knows_or_for_what_it_cares_about(gm):
+    from dataclasses import replace
+
+    invite_to_tuesday_lunch(gm)
+    _, request, reply = offline_turn(gm, "nami")
+    assert answered(reply) == [("gathering-001", "accept")]
+    invitation = [m for m in request.since if m.metadata.get("source") == "invitation"]
+    # Nothing in its mind from or about Vera, and she is not someone it talks with: a stranger's party.
+    stranger = replace(request, memories=[m for m in request.memories if m.metadata.get("source") == "invitation"],
+                       since=invitation, partners=[])
+    assert play(stranger)["invitations"] == [{"gathering": "gathering-001", "answer": "decline",
+                                              "because": "Ich kenne Vera kaum, und das Thema ist nicht meins."}]
+    # The same stranger's gathering on something Nami cares about („Trauer um einen toten Gott“).
+    [gathering] = request.invitations
+    reading = gathering.model_copy(update={"what": "Lesung im Innenhof: Trauer um einen toten Gott"})
+    assert play(replace(stranger, invitations=[reading]))["invitations"] == [
+        {"gathering": "gathering-001", "answer": "accept", "because": "Trauer um einen toten Gott – das interessiert mich."}]
+    # Someone it talked with lately counts as known, even with no memory of it in the prompt.
+    assert answered(play(replace(stranger, partners=["vera"]))) == [("gathering-001", "accept")]
+
+
+def test_a_guest_whose_work_comes_to_fill_the_slot_changes_its_answer_and_does_not_come(gm, workspace):
+    from gamemaster.briefs import give_brief
+    from gamemaster.gatherings import guests
+
+    invite_to_tuesday_lunch(gm)
+    pending, _, reply = offline_turn(gm, "nami")
+    gm.apply_pending({"nami": reply})
+    assert gm.world().gatherings[0].answers == {"nami": "accepted"}
+    give_brief(workspace, "Am Dienstag mittags zeigst du dem Verlag den Stand deiner Arbeit.", to=["nami"])
+    pending, request, reply = offline_turn(gm, "nami")
+    assert [g.id for g in request.engagements] == ["gathering-001"] and not request.invitations
+    assert answered(reply) == [("gathering-001", "decline")]
+    gm.apply_pending({"nami": reply})
+    [gathering] = gm.world().gatherings
+    why = "Da habe ich schon etwas vor: „Am Dienstag mittags zeigst du dem Verlag den Stand deiner Arbeit“"
+    assert gathering.answers == {"nami": "declined"} and gathering.reasons == {"nami": why}
+    assert "nami" not in guests(gm.world(), gathering, workspace.agent_ids())
+    # Nami remembers saying no and why, and a later scene does not decline it again.
+    answers = [m for m in [i.memory for i in workspace.stream("nami").scan()[0]] if m.metadata.get("source") == "invitation"
+               and "abgesagt" in m.description]
+    assert [m.description for m in answers] == [
+        "Ich habe Vera abgesagt: Quittenfest im Innenhof – Tag 002 (Dienstag, 3. November 2026), Mittag, Ort: Innenhof. "
+        f"Warum: {why}"]
+    _, request, reply = offline_turn(gm, "nami")
+    assert "invitations" not in reply and [g.id for g in request.engagements] == []
+
+
+def test_the_report_shows_why_each_invitee_answered_as_it_did(gm, workspace, tmp_path):
+    from gamemaster.report.build import build_report
+
+    invite_to_tuesday_lunch(gm)
+    pending, _ = gm.open_next(Force(type="WORK", participants=["nami", "leo"]))
+    replies = {a: valid_reply(gm.build_request(pending, t)) for t, a in enumerate(pending.turns)}
+    replies["nami"]["invitations"] = [{"gathering": "gathering-001", "answer": "decline",
+                                       "because": "Mittags <b>bin</b> ich beim Verlag."}]
+    replies["leo"]["invitations"] = [{"gathering": "gathering-001", "answer": "accept"}]
+    gm.apply_pending(replies)
+    out = tmp_path / "site"
+    build_report(workspace, out)
+    page = (out / "days" / "day-001.html").read_text(encoding="utf-8")
+    assert "Mittags &lt;b&gt;bin&lt;/b&gt; ich beim Verlag." in page  # the invitee's words, escaped
+    declined = page.split("Abgesagt</dt><dd>")[1].split("</dd>")[0]
+    assert "Nami" in declined and "beim Verlag" in declined and "Leo" not in declined
+
+
+def test_a_reason_longer_than_a_sentence_or_two_is_refused_naming_the_field(gm):
+    invite_to_tuesday_lunch(gm)
+    pending, _ = gm.open_next(Force(type="WORK", participants=["nami"]))
+    reply = valid_reply(gm.build_request(pending, 0))
+    reply["invitations"] = [{"gathering": "gathering-001", "answer": "decline", "because": "x" * 301}]
+    with pytest.raises(GamemasterError, match=r"nami: invitations\.0\.because"):
+        gm.apply_pending({"nami": reply})
+    assert gm.world().gatherings[0].answers == {}
+
+
+def test_a_hand_edited_reason_of_someone_not_invited_is_named_with_file_and_field(workspace):
+    from gamemaster.validate import validate_workspace
+
+    world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    world["gatherings"] = [{**PARTY, "host": "vera", "invited": ["nami"], "answers": {"nami": "declined"},
+                            "reasons": {"nami": "Verlag.", "leo": "Keine Lust."}}]
+    workspace.world_path.write_text(json.dumps(world, ensure_ascii=False), encoding="utf-8")
+    problems = [str(p) for p in validate_workspace(workspace)]
+    assert any("world.json" in p and "reasons: leo not invited" in p for p in problems), problems
+
+
+def test_an_invitation_to_many_counts_the_guests_instead_of_naming_them():
+    from gamemaster.gatherings import guest_list
+    from gamemaster.models import Gathering
+
+    many = [f"p{n:02d}" for n in range(12)]
+    party = Gathering(**{**PARTY, "invited": many, "answers": {}})
+    names = {a: a.upper() for a in many}
+    assert guest_list("de", party, names, "p03") == "Eingeladen: du und 11 weitere."
+    assert guest_list("en", party, names, "ana") == "Invited: 12 others."
+    few = Gathering(**{**PARTY, "invited": ["bob", "cem"], "answers": {}})
+    assert guest_list("de", few, {"bob": "Bob Berg", "cem": "Cem „Cemo“ Kaya"}, "ana") == "Eingeladen: Bob und Cemo."

@@ -233,3 +233,45 @@ def test_no_insight_names_one_topic_as_two(three_days):
                                                                    if p.search(m["description"])), None)] if found]
     assert len(insights) >= 10 and len(paired) >= 3
     assert [(a, b) for a, b in paired if a.lower() in b.lower() or b.lower() in a.lower()] == []
+
+
+def test_no_line_said_stops_mid_sentence(three_days):
+    """„… das Thema „Der Publisher zieht die Präsentation der Vertical Slice…““: a remembered
+    sentence quoted in speech was clipped mid-clause (13 of 106 lines in three days of the bundled
+    studio); a person says a whole sentence or clause."""
+    root, _ = three_days
+    said = [json.loads(p.read_text(encoding="utf-8")).get("says") or "" for p in root.glob("scenes/day-*/scene-*/replies/*.json")]
+    assert len([s for s in said if s.strip()]) >= 60
+    assert [s for s in said if re.search(r"\w…", s)] == []
+
+
+def test_whole_keeps_a_sentence_or_its_first_clauses_and_clips_only_a_very_long_one():
+    from gamemaster.backends.offline.text import whole
+
+    long = "Kickoff für Titanenasche: Der Creative Director will ein Spiel, in dem man den Körper eines toten Titanen erkundet."
+    assert whole("Kurz und gut.", 60) == "Kurz und gut."
+    assert whole("Erster Satz passt. Der zweite ist dann aber schon zu lang für die Grenze.", 30) == "Erster Satz passt."
+    assert whole(long, 70) == "Kickoff für Titanenasche: Der Creative Director will ein Spiel"
+    assert whole("Der Publisher zieht die Präsentation der Vertical Slice vor und keiner weiß warum", 60) == (
+        "Der Publisher zieht die Präsentation der Vertical Slice vor und keiner weiß warum")  # one clause, under twice
+    assert whole("wort " * 80, 50).endswith("wort…") and len(whole("wort " * 80, 50)) <= 50  # past that, clipped
+
+
+def test_at_a_table_where_people_speak_in_turn_nobody_says_what_another_said(three_days):
+    """Two speakers of one MEETING said „Zu „Nervenbahnen“ habe ich noch etwas.“ or quoted the same
+    memory in the same words; each now hears the others' turns and says it otherwise, or leaves a
+    fact out that the table has heard. (Side by side, at ARRIVAL, nobody hears the others first.)"""
+    root, _ = three_days
+    checked = 0
+    for scene in root.glob("scenes/day-*/scene-*"):
+        if json.loads((scene / "scene.json").read_text(encoding="utf-8"))["type"] not in ("MEETING", "ENCOUNTER", "GATHERING"):
+            continue
+        checked += 1
+        speakers: dict[str, set] = {}
+        for path in scene.glob("replies/*.json"):
+            reply = json.loads(path.read_text(encoding="utf-8"))
+            for sentence in re.split(r"(?<=[.!?])\s+", reply.get("says") or ""):
+                if len(sentence) > 25:
+                    speakers.setdefault(sentence, set()).add(reply["agent"])
+        assert {s: who for s, who in speakers.items() if len(who) > 1} == {}, scene.name
+    assert checked >= 5

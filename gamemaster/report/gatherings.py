@@ -1,5 +1,6 @@
-"""Gatherings on a day page: what, when, where, the host, who was invited and answered how,
-and, once held, who came, who accepted and stayed away, and who came uninvited.
+"""Gatherings on a day page: what, when, where, the host, who was invited and answered how and
+why (the reason an invitee gave with its answer), and, once held, who came, who accepted and
+stayed away, and who came uninvited.
 
 A day page shows the gatherings planned for that day; the latest day's page also shows those
 still ahead (their day has no page yet). The facts are ``gatherings.overview``'s, the same as
@@ -48,12 +49,23 @@ def _who(studio: Studio, agent_id: str) -> str:
     return link(f"../{character_file(agent_id)}", studio.name(agent_id))
 
 
+def _answered(studio: Studio, people: list[str], reasons: dict[str, str]) -> str:
+    """Who answered so, each with why where they said it."""
+    if not any(reasons.get(a) for a in people):
+        return ", ".join(_who(studio, a) for a in people)
+    items = "".join(f"<li>{_who(studio, a)}" + (f": {esc(reasons[a])}" if reasons.get(a) else "") + "</li>"
+                    for a in people)
+    return f'<ul class="reasons">{items}</ul>'
+
+
 def _item(studio: Studio, row: dict, words: dict[str, str]) -> str:
     when = f'{words["day"]} {row["day"]} ({day_text(studio.language, studio.world, row["day"])}), {slot_label(studio.language, row["slot"])}'
     facts = [(words["host"], _who(studio, row["host"]))]
-    for key in ("invited", "accepted", "declined", "no_answer"):
+    if row["invited"]:
+        facts.append((words["invited"], ", ".join(_who(studio, a) for a in row["invited"])))
+    for key in ("accepted", "declined", "no_answer"):
         if row[key]:
-            facts.append((words[key], ", ".join(_who(studio, a) for a in row[key])))
+            facts.append((words[key], _answered(studio, row[key], row.get("reasons", {}))))
     if row["held"]:
         scene_day, scene = parse_scene_ref(row["held"])
         held = link(f"day-{scene_day:03d}.html#scene-{scene:02d}", row["held"])

@@ -64,6 +64,7 @@ def play(request: ReplyRequest) -> dict[str, Any]:
     if proposed is not None:
         reply["gathering"], announced = proposed
         reply["says"] = f"{reply.get('says', '').strip()} {announced}".strip()
-    if player.answers_invitations():
-        reply["invitations"] = answers(player)
+    given = answers(player) if player.answers_invitations() else []
+    if given:
+        reply["invitations"] = given
     return reply

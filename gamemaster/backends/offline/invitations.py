@@ -1,63 +1,109 @@
-"""The offline player's answers to invitations: by its plans and its ties to the host.
+"""The offline player's answers to invitations: by its plans, its ties to the host and the topic.
 
-A character declines when the gathering clashes with what it has already said yes to
-(another gathering of the same day and slot, hosted or accepted) or with its stated
-plan (today's plan names that time of day: „mittags“, „am Abend“ …). Otherwise it
-accepts with a chance that grows with how well it knows the host: 75 % for a stranger,
-5 points more for every memory of its prompt that came from the host or names them
-(a conversation, something heard, an artifact watched; not the invitation), at most 95 %. The draw is
-seeded by world seed, gathering and character, so neither the scene nor the turn in
-which the invitation is answered changes the answer, and the rest of the reply's draws
-are untouched.
+A character declines when the gathering clashes with something it already has for that day
+and time of day: another gathering it hosts or has said yes to, today's plan naming that time
+(„mittags“, „am Abend“ …), or a plan or brief it remembers that names the day and the time
+(„Am Mittwoch mittags zeigst du dem Verlag …“ — a brief's memory keeps its dates as
+„Tag 003“). Otherwise it goes when it has a reason to: it knows the host (a memory of its prompt
+came from the host or names them — a conversation, something heard, an artifact watched; not
+the invitation — or the host is among those it talked with lately), or the gathering is about
+something it cares for (one of its interests). A stranger's gathering on a topic of no interest
+it declines. There is no draw: the same state gives the same answer in whatever scene.
+
+It may change its mind: a gathering it accepted and now has a clash with (a brief that came
+later, today's plan) gets a decline in its next reply. Each answer says why (``because``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from ...slots import slot_words
-from .text import WORD_RE
+from ...schedule import ANSWER_REASON_MAX
+from ...slots import named_slots
 
 if TYPE_CHECKING:
+    from ...models import Gathering
     from .player import Player
 
-BASE_ACCEPT = 0.75
-PER_TIE = 0.05
-MOST_ACCEPT = 0.95
+#: „Tag 003“ / „day 3“: how a memory names a day (briefs and events keep their dates so).
+_DAY = re.compile(r"\b(?:tag|day)\s+0*(\d{1,4})\b", re.IGNORECASE)
+_QUOTED = re.compile(r"[„“\"]([^„“”\"]{3,})[“”\"]")
 
 
 def answers(player: Player) -> list[dict]:
-    """One answer per open invitation, in the order given."""
-    taken = {(g.day, g.slot) for g in player.req.engagements}
+    """One answer per open invitation, in the order given, then a decline for each gathering it
+    had accepted and now cannot go to."""
+    taken = {(g.day, g.slot): g for g in player.req.engagements}
     out = []
     for gathering in player.req.invitations:
-        accept = _accepts(player, gathering, taken)
+        accept, because = _decide(player, gathering, taken)
         if accept:
-            taken.add((gathering.day, gathering.slot))
-        out.append({"gathering": gathering.id, "answer": "accept" if accept else "decline"})
+            taken[(gathering.day, gathering.slot)] = gathering
+        out.append({"gathering": gathering.id, "answer": "accept" if accept else "decline", "because": because})
+    for gathering in player.req.engagements:
+        busy = commitment(player, gathering) if gathering.host != player.agent.id else None
+        if busy is not None:
+            out.append({"gathering": gathering.id, "answer": "decline", "because": _busy(player, busy)})
     return out
 
 
-def _accepts(player: Player, gathering, taken: set) -> bool:
-    if (gathering.day, gathering.slot) in taken or _plan_clashes(player, gathering):
-        return False
-    chance = min(MOST_ACCEPT, BASE_ACCEPT + PER_TIE * ties(player, gathering.host))
-    return player.rng_for(gathering.id).random() < chance
+def _decide(player: Player, gathering: Gathering, taken: dict) -> tuple[bool, str]:
+    """Whether it goes, and why, in its own words."""
+    words = player.lines["organise"]["answers"]
+    other = taken.get((gathering.day, gathering.slot))
+    if other is not None:
+        return False, player.fill(words["taken"], {"what": other.what})
+    busy = commitment(player, gathering)
+    if busy is not None:
+        return False, _busy(player, busy)
+    host = player.name_of(gathering.host)
+    if knows(player, gathering.host):
+        return True, player.fill(words["knows"], {"host": host})
+    interest = player.interest_for([], gathering.what)
+    if interest is not None:
+        return True, player.fill(words["topic"], {"topic": interest.topic})
+    return False, player.fill(words["stranger"], {"host": host})
 
 
-def _plan_clashes(player: Player, gathering) -> bool:
+def _busy(player: Player, text: str) -> str:
+    """„Da habe ich schon etwas vor: „Am Mittwoch mittags …““ — a brief's own words, where its
+    memory quotes it."""
+    quoted = _QUOTED.search(text)
+    what = player.quote(quoted.group(1) if quoted else text, ANSWER_REASON_MAX // 2)
+    return player.fill(player.lines["organise"]["answers"]["busy"], {"what": what})
+
+
+def commitment(player: Player, gathering: Gathering) -> str | None:
+    """What the character already has for the gathering's day and time of day, as it reads in
+    its plan or memory; None when that time is free."""
     plan = player.agent.today_plan
-    if plan is None or gathering.day != player.spec.day:
-        return False
-    words = {w.lower() for w in WORD_RE.findall(plan.text)}
-    return bool(words & set(slot_words(gathering.slot)))
+    if plan is not None and gathering.day == player.spec.day and gathering.slot in named_slots(plan.text):
+        return plan.text
+    for memory in [*player.req.memories, *player.req.since]:
+        if memory.metadata.get("source") == "invitation":
+            continue  # invitations and answers: the clash with those is ``taken``'s
+        if memory.type != "plan" and memory.metadata.get("source") != "brief":
+            continue
+        named = {int(day) for day in _DAY.findall(memory.description)}
+        days = named or ({memory.scene_key[0]} if memory.scene_key else set())
+        if gathering.day in days and gathering.slot in named_slots(memory.description):
+            return memory.description
+    return None
+
+
+def knows(player: Player, host: str) -> bool:
+    return host in player.req.partners or ties(player, host) > 0
 
 
 def ties(player: Player, host: str) -> int:
-    """Memories in the character's prompt that came from the host or name them."""
+    """Memories in the character's prompt that came from the host or name them (not the
+    invitation, which every invitee has)."""
     count = 0
     for memory in [*player.req.memories, *player.req.since]:
         meta = memory.metadata
+        if meta.get("source") == "invitation":
+            continue
         heard = meta.get("heard") if isinstance(meta.get("heard"), list) else []
         if (meta.get("author") == host or host in (meta.get("with") or []) or host in memory.tags
                 or any(isinstance(h, dict) and h.get("speaker") == host for h in heard)):

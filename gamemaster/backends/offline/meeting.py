@@ -36,17 +36,20 @@ def play(player: Player) -> dict[str, Any]:
         if prev.speaker in player.colleagues:
             ctx["colleague"] = player.colleagues[prev.speaker]
 
+    # Each part in words nobody at the table has used yet (``Player.said``).
     says = []
     if prev is None:
         bank = lines["openers_brief"] if "brief" in ctx else lines["openers"]
-        says.append(player.pick(bank, ctx))
+        says.append(player.pick_fresh(bank, ctx, spoken=True))
     else:
         stance = player.rng.choices(["agree", "object", "add"], weights=[0.45, 0.25, 0.30])[0]
-        says.append(player.pick(lines[stance], ctx))
+        says.append(player.pick_fresh(lines[stance], ctx, spoken=True))
     if prev is None or player.rng.random() < 0.7:
-        says.append(player.pick(lines["proposals"], ctx))
+        says.append(player.pick_fresh(lines["proposals"], ctx, spoken=True))
     if "fact" in ctx and player.rng.random() < 0.4:
-        says.append(player.pick(lines["fact_refs"], ctx))
+        ref = player.pick_fresh(lines["fact_refs"], ctx, spoken=True)
+        if not player.said(ref):  # else the fact is out at this table already, in every framing
+            says.append(ref)
 
     reply: dict[str, Any] = {"action": player.pick(lines["actions"], ctx), "says": " ".join(says)}
     if player.rng.random() < 0.4:

@@ -23,11 +23,13 @@ from ..base import ReplyRequest
 from .focus import Focus, Interest
 from .news import weighed
 from .phrase_banks import artifact_family, language_code, phrase_bank, template_fields
-from .text import PLAIN_TAGS, QUOTE_MARKS, WORD_RE, bare, clip, dedupe, mention, sentence_like, slug
+from .text import PLAIN_TAGS, QUOTE_MARKS, WORD_RE, bare, dedupe, mention, sentence_like, slug, whole
 
 
 #: A tag as the reply contract asks for them: lower-case ASCII words joined by hyphens.
 ENGLISH_TAG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+#: Between two sentences of a line: what ``said`` compares with what others said in the scene.
+SENTENCE_GAP = re.compile(r"(?<=[.!?])\s+")
 
 
 def derive_seed(seed: int, scene: str, agent: str, turn: int) -> int:
@@ -89,11 +91,13 @@ class Player:
         return {"agent": self.agent.id, "scene": self.spec.ref, **body}
 
     def answers_invitations(self) -> bool:
-        """Invitations are answered once, in the character's first turn of a scene."""
-        return bool(self.req.invitations) and not any(t.speaker == self.agent.id for t in self.req.transcript)
+        """Invitations are answered once, in the character's first turn of a scene; so is a
+        gathering it accepted looked at again (it may have to decline it now)."""
+        asked = self.req.invitations or self.req.engagements
+        return bool(asked) and not any(t.speaker == self.agent.id for t in self.req.transcript)
 
     def rng_for(self, key: str) -> random.Random:
-        """A draw of its own for ``key`` (an invitation): the same whatever scene or turn asks,
+        """A draw of its own for ``key`` (a brief to organise something): the same whatever scene or turn asks,
         and leaving ``rng``'s sequence, so every other part of the reply, as it was."""
         return random.Random(derive_seed(self.req.seed, key, self.agent.id, 0))
 
@@ -120,14 +124,20 @@ class Player:
         return any(text in remembered for remembered in self.req.remembered)
 
     def said(self, text: str) -> bool:
-        """Has the character said ``text`` before, as far as its own memories keep its lines (``news.exchanges``)?"""
-        return any(line.says == text for line in self.req.exchanges if line.speaker == self.agent.id)
+        """Has the character said ``text`` before, as far as its own memories keep its lines
+        (``news.exchanges``), or has anyone said it in this scene (its transcript): two people at
+        one table do not say the same sentence word for word."""
+        if any(line.says == text for line in self.req.exchanges if line.speaker == self.agent.id):
+            return True
+        sentences = [s for s in SENTENCE_GAP.split(text) if len(s) > 20]
+        return any(s in turn.says for turn in self.req.transcript for s in sentences)
 
     def pick_fresh(self, templates: Sequence[str], ctx: dict[str, Any], spoken: bool = False) -> str:
-        """``pick``, but a text the character has already written (``spoken``: said) is avoided where
-        another template gives one it has not: a memory written again word for word is noise in its
-        stream, and so is a stock line said again to the same people. The first draw is ``pick``'s,
-        so the rest of the reply is drawn as before unless the text was known."""
+        """``pick``, but a text the character has already written (``spoken``: said, or said by
+        someone in this scene) is avoided where another template gives one it has not: a memory
+        written again word for word is noise in its stream, and so is a stock line said again to
+        the same people. The first draw is ``pick``'s, so the rest of the reply is drawn as before
+        unless the text was known."""
         seen = self.said if spoken else self.known
         first = self.pick(templates, ctx)
         if not seen(first):
@@ -141,7 +151,7 @@ class Player:
         return [self.fill(t, ctx) for t in chosen]
 
     def quote(self, text: str, limit: int = 70) -> str:
-        inner = clip(text.strip(), limit).rstrip(".!?;: ")
+        inner = whole(text.strip(), limit).rstrip(".!?;: ")
         return f"{self.grammar['quote_open']}{inner}{self.grammar['quote_close']}"
 
     def join(self, names: Sequence[str]) -> str:

@@ -45,14 +45,35 @@ def clip(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:–-") + "…"
 
 
+#: Where a sentence may end early and still be said whole: after a clause.
+_CLAUSE_END = re.compile(r"(?:[,;:]| [–-])\s")
+
+
+def whole(text: str, limit: int) -> str:
+    """As much as a person would say of ``text`` within about ``limit`` characters, never cut
+    mid-clause: the text when it fits; else its first sentence when that fits; else the longest
+    run of its first clauses that fits (from a third of the limit on); else the first sentence
+    up to twice the limit. Only a sentence longer still is clipped („…“)."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    sentence = first_sentence(text)
+    if len(sentence) <= limit:
+        return sentence
+    ends = [m.start() for m in _CLAUSE_END.finditer(sentence) if limit // 3 <= m.start() <= limit]
+    if ends:
+        return sentence[: ends[-1]].rstrip(" –-")
+    return sentence if len(sentence) <= 2 * limit else clip(sentence, limit)
+
+
 def bare(text: str, limit: int) -> str:
-    """A remembered sentence ready to be embedded: first sentence, clipped, no final stop.
+    """A remembered sentence ready to be embedded: first sentence, said whole, no final stop.
 
     Quotation marks go: the excerpt is usually quoted again, and quotes inside
     quotes pile up when characters cite each other's remarks day after day.
     """
     plain = "".join(ch for ch in text if ch not in QUOTE_MARKS)
-    return clip(first_sentence(plain), limit).rstrip(".!?;: ")
+    return whole(first_sentence(plain), limit).rstrip(".!?;: ")
 
 
 def mention(text: str, tag: str) -> str | None:
