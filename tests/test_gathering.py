@@ -395,3 +395,18 @@ def test_an_invitation_to_many_counts_the_guests_instead_of_naming_them():
     assert guest_list("en", party, names, "ana") == "Invited: 12 others."
     few = Gathering(**{**PARTY, "invited": ["bob", "cem"], "answers": {}})
     assert guest_list("de", few, {"bob": "Bob Berg", "cem": "Cem „Cemo“ Kaya"}, "ana") == "Eingeladen: Bob und Cemo."
+
+
+def test_a_reason_naming_a_long_gathering_still_fits_the_answer(gm):
+    from dataclasses import replace
+
+    from gamemaster.reply_models import Reply
+
+    invite_to_tuesday_lunch(gm)
+    _, request, _ = offline_turn(gm, "nami")
+    [party] = request.invitations
+    long = party.model_copy(update={"id": "gathering-002", "what": "Lesung: " + "ein sehr langer Abend, " * 25})
+    reply = play(replace(request, invitations=[party], engagements=[long]))
+    assert answered(reply) == [("gathering-001", "decline")]  # the lunch is taken by the other one
+    assert len(reply["invitations"][0]["because"]) <= 300
+    Reply.model_validate(reply)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ...schedule import ANSWER_REASON_MAX
 from ...slots import named_slots
+from .text import clip
 
 if TYPE_CHECKING:
     from ...models import Gathering
@@ -38,6 +39,7 @@ def answers(player: Player) -> list[dict]:
     out = []
     for gathering in player.req.invitations:
         accept, because = _decide(player, gathering, taken)
+        because = clip(because, ANSWER_REASON_MAX)  # a gathering's ``what`` alone may be longer
         if accept:
             taken[(gathering.day, gathering.slot)] = gathering
         out.append({"gathering": gathering.id, "answer": "accept" if accept else "decline", "because": because})
