@@ -26,7 +26,11 @@ backend, ``--days`` days. Of the memories written in those days (their descripti
 - lines cut mid-sentence: of the lines said (``says`` of every reply), those where „…“ follows
   a word, where a quoted sentence was clipped („… der Vertical Slice…“);
 - one line, two speakers: sentences (over 25 characters) that two characters said word for word
-  in the same scene, out of the scenes played.
+  in the same scene, out of the scenes played;
+- meeting outcomes: of the conversation summaries that credit a proposal to someone („auf
+  Vorschlag von Finn“, „nach dem Vorschlag von mir“), those that credit one who proposed nothing
+  in that meeting, and those that name what was proposed (the deliverable of the person's line,
+  read with the phrase bank's proposal frames).
 
 Runs on any commit of the project (``--root`` of a checkout on PYTHONPATH). The table goes to
 stdout, progress to stderr.
@@ -100,6 +104,7 @@ def measure(workspace, before: dict[str, int]) -> dict:
     split = _split(streams(workspace), before)
     split["said"], split["said_copies"] = _said_copies(workspace)
     split["cut"], split["shared_lines"], split["scenes"] = _said_shapes(workspace)
+    split["outcomes"] = _outcomes(workspace, names)
     return {"split": split, "memories": total, "copies": copies, "written": written, "written_copies": written_copies, "english": english, "third": third, "gesture": gesture,
             "gesture_count": count, "insights": sum((m.get("depth") or 0) >= 1 for _, m in new), "paired": paired,
             "tautologies": tautologies}
@@ -205,6 +210,43 @@ def _said_shapes(workspace) -> tuple[int, int, int]:
     return cut, shared, len(scenes)
 
 
+CREDIT = re.compile(r"Vorschlag von (\w+)|proposed by (\w+)|proposal by (\w+)")
+
+
+def _outcomes(workspace, names: dict[str, str]) -> tuple[int, int, int]:
+    """Summaries crediting a proposal; of them, crediting one who proposed nothing; naming what was proposed."""
+    from gamemaster.backends.offline.phrase_banks import phrase_bank
+
+    frames = []
+    for frame in phrase_bank("de")["meeting"]["proposals"] + phrase_bank("en")["meeting"]["proposals"]:
+        pattern = re.escape(frame).replace(re.escape("{deliverable}"), "(?P<deliverable>.+?)", 1)
+        frames.append(re.compile(re.sub(r"\\\{\w+\\\}", ".+?", pattern)))
+    by_name = {name: agent for agent, name in names.items()}
+    credited = nobody = named = 0
+    for scene in sorted(workspace.root.glob("scenes/day-*/scene-*")):
+        record = json.loads((scene / "scene.json").read_text(encoding="utf-8"))
+        if record.get("type") != "MEETING":
+            continue
+        said: dict[str, list[str]] = {}
+        summaries = []
+        for path in sorted(scene.glob("replies/*.json")):
+            reply = json.loads(path.read_text(encoding="utf-8"))
+            said.setdefault(reply.get("agent"), []).append(reply.get("says") or "")
+            if isinstance(reply.get("conversation"), dict):
+                summaries.append((reply.get("agent"), reply["conversation"].get("summary") or ""))
+        for writer, summary in summaries:
+            found = CREDIT.search(summary)
+            if not found:
+                continue
+            who = next(g for g in found.groups() if g)
+            owner = writer if who in ("mir", "me") else by_name.get(who)
+            proposals = [m.group("deliverable") for line in said.get(owner, []) for f in frames for m in [f.search(line)] if m]
+            credited += 1
+            nobody += not proposals
+            named += any(p in summary for p in proposals)
+    return credited, nobody, named
+
+
 def print_split(r: dict) -> None:
     split = r["split"]
     rows = split["rows"]
@@ -258,10 +300,13 @@ def main() -> None:
     said = r["split"]
     cut = f"{said['cut']} of {said['said']} ({said['cut'] / max(said['said'], 1):.0%})"
     print("| new memories | exact copies | of what characters wrote | „Stichwort <english-tag>“ | names itself "
-          "| most repeated gesture | insights naming one topic as two | lines cut mid-sentence | one line, two speakers |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| most repeated gesture | insights naming one topic as two | lines cut mid-sentence | one line, two speakers "
+          "| outcomes crediting a proposal: to one who made none / naming it |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    credited, nobody, named = said["outcomes"]
     print(f"| {r['memories']} | {share(r['copies'])} | {own} | {share(r['english'])} | {share(r['third'])} | "
-          f"{r['gesture_count']}× „{r['gesture']}“ | {taut} | {cut} | {said['shared_lines']} in {said['scenes']} scenes |")
+          f"{r['gesture_count']}× „{r['gesture']}“ | {taut} | {cut} | {said['shared_lines']} in {said['scenes']} scenes | "
+          f"{nobody} / {named} of {credited} |")
     if args.split:
         print()
         print_split(r)

@@ -275,3 +275,34 @@ def test_at_a_table_where_people_speak_in_turn_nobody_says_what_another_said(thr
                     speakers.setdefault(sentence, set()).add(reply["agent"])
         assert {s: who for s, who in speakers.items() if len(who) > 1} == {}, scene.name
     assert checked >= 5
+
+
+def test_a_meeting_outcome_names_what_was_proposed_by_whom_it_credits(three_days):
+    """„Vereinbart: Es geht mit dem Vorschlag von mir weiter.“ named no proposal, and credited the
+    last round's first speaker whether or not that speaker had proposed anything. An outcome now
+    credits someone only with the deliverable that person's line proposed."""
+    from gamemaster.backends.offline.meeting import proposed
+    from gamemaster.backends.offline.phrase_banks import phrase_bank
+
+    class Lines:  # what ``proposed`` reads of a player: its phrase bank
+        lines = phrase_bank("de")
+
+    root, _ = three_days
+    from gamemaster.lang import short_name
+
+    names = {a.stem: short_name(json.loads(a.read_text(encoding="utf-8"))["name"]) for a in (root / "state/agents").glob("*.json")}
+    credited = 0
+    for scene in root.glob("scenes/day-*/scene-*"):
+        if json.loads((scene / "scene.json").read_text(encoding="utf-8"))["type"] != "MEETING":
+            continue
+        replies = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(scene.glob("replies/*.json"))]
+        for reply in replies:
+            summary = (reply.get("conversation") or {}).get("summary", "")
+            found = re.search(r"Vorschlag von (\w+)", summary)
+            if not found:
+                continue
+            owner = reply["agent"] if found.group(1) == "mir" else next(a for a, n in names.items() if n == found.group(1))
+            offered = [d for r in replies if r["agent"] == owner for d in [proposed(Lines, r.get("says") or "")] if d]
+            assert offered and any(d in summary for d in offered), (scene.name, summary)
+            credited += 1
+    assert credited >= 3

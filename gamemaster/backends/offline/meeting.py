@@ -59,7 +59,7 @@ def play(player: Player) -> dict[str, Any]:
         reply["plan"] = replan(player, own, player.since_highlight(),
                                dict(ctx, topic=player.display_topic(own.phrase), tag=player.display_tag(own.tags)))
     if player.req.final_turn and "conversation" in player.spec.kind.allows:
-        reply["conversation"] = conversation(player, focus, ctx)
+        reply["conversation"] = conversation(player, focus, ctx, reply["says"])
     if prev is not None and prev.speaker in player.colleagues and player.rng.random() < 0.1:
         reply["talk_wishes"] = [{
             "with": [prev.speaker],
@@ -84,7 +84,7 @@ def previous_turn(player: Player) -> Turn | None:
     return None
 
 
-def conversation(player: Player, focus: Focus, ctx: dict[str, Any]) -> dict[str, Any]:
+def conversation(player: Player, focus: Focus, ctx: dict[str, Any], says: str) -> dict[str, Any]:
     """The meeting's summary, written by whoever speaks last."""
     lines = player.lines["meeting"]
     participants = [player.name_of(p) for p in player.spec.participants]
@@ -93,23 +93,42 @@ def conversation(player: Player, focus: Focus, ctx: dict[str, Any]) -> dict[str,
     participants = dedupe(participants)
     summary_ctx = dict(ctx, participants=player.join(participants))
     summary_ctx["others"] = player.join([n for n in participants if n != player.me]) or player.me
-    summary_ctx["decision"] = shared_outcome(player)
+    summary_ctx["decision"] = shared_outcome(player, says)
     importance = player.rng.randint(6, 7) if focus.brief else player.rng.randint(4, 6)
     return {"summary": player.pick(lines["summaries"], summary_ctx), "importance": importance, "tags": focus.tags[:5]}
 
 
-def shared_outcome(player: Player) -> str:
-    """The meeting's one outcome, the same in every participant's summary: the proposal of the
-    first speaker of the last round, the others adopt it. Drawn from the scene, not the speaker,
-    so every participant's summary names the same one."""
+def shared_outcome(player: Player, says: str) -> str:
+    """The meeting's one outcome, the same in every participant's summary: what the first speaker
+    of the last round proposed (the deliverable its line named), the others adopt it; when that
+    speaker proposed nothing, a decision that names no proposal. Drawn from the scene, not the
+    speaker, so every participant's summary says the same (``says``: this reply's own line, which
+    is the owner's when the one writing is the owner)."""
     spec = player.spec
     turns = spec.kind.turns(spec)
     owner = turns[max(0, len(turns) - len(spec.participants))] if turns else player.agent.id
     ctx = {"owner": player.grammar["self_object"] if owner == player.agent.id else player.name_of(owner)}
     if spec.topic:
         ctx["topic"] = player.as_topic(spec.topic)
+    lines = [says] if owner == player.agent.id else []
+    lines += [t.says for t in reversed(player.req.transcript) if t.speaker == owner]
+    deliverable = next((found for found in (proposed(player, line) for line in lines) if found), None)
+    bank = "outcomes"
+    if deliverable:
+        ctx["deliverable"], bank = deliverable, "outcomes_proposed"
     shared = player.scene_rng("outcome")
-    return player.fill(shared.choice(player.usable(player.lines["meeting"]["outcomes"], ctx)), ctx)
+    return player.fill(shared.choice(player.usable(player.lines["meeting"][bank], ctx)), ctx)
+
+
+def proposed(player: Player, said: str) -> str | None:
+    """The deliverable a line proposes, as the proposal frame put it („Ich übernehme {deliverable}.“)."""
+    for frame in player.lines["meeting"]["proposals"]:
+        pattern = re.escape(frame).replace(re.escape("{deliverable}"), "(?P<deliverable>.+?)", 1)
+        pattern = re.sub(r"\\\{\w+\\\}", ".+?", pattern)
+        found = re.search(pattern, said)
+        if found:
+            return found.group("deliverable")
+    return None
 
 
 def term_from(player: Player, said: str, focus: Focus) -> str:
