@@ -284,9 +284,6 @@ def test_a_meeting_outcome_names_what_was_proposed_by_whom_it_credits(three_days
     from gamemaster.backends.offline.meeting import proposed
     from gamemaster.backends.offline.phrase_banks import phrase_bank
 
-    class Lines:  # what ``proposed`` reads of a player: its phrase bank
-        lines = phrase_bank("de")
-
     root, _ = three_days
     from gamemaster.lang import short_name
 
@@ -302,7 +299,7 @@ def test_a_meeting_outcome_names_what_was_proposed_by_whom_it_credits(three_days
             if not found:
                 continue
             owner = reply["agent"] if found.group(1) == "mir" else next(a for a, n in names.items() if n == found.group(1))
-            offered = [d for r in replies if r["agent"] == owner for d in [proposed(Lines, r.get("says") or "")] if d]
+            offered = [d for r in replies if r["agent"] == owner for d in [proposed(phrase_bank("de"), r.get("says") or "")] if d]
             assert offered and any(d in summary for d in offered), (scene.name, summary)
             credited += 1
     assert credited >= 3

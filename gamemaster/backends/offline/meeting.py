@@ -112,7 +112,7 @@ def shared_outcome(player: Player, says: str) -> str:
         ctx["topic"] = player.as_topic(spec.topic)
     lines = [says] if owner == player.agent.id else []
     lines += [t.says for t in reversed(player.req.transcript) if t.speaker == owner]
-    deliverable = next((found for found in (proposed(player, line) for line in lines) if found), None)
+    deliverable = next((found for found in (proposed(player.lines, line) for line in lines) if found), None)
     bank = "outcomes"
     if deliverable:
         ctx["deliverable"], bank = deliverable, "outcomes_proposed"
@@ -120,9 +120,10 @@ def shared_outcome(player: Player, says: str) -> str:
     return player.fill(shared.choice(player.usable(player.lines["meeting"][bank], ctx)), ctx)
 
 
-def proposed(player: Player, said: str) -> str | None:
-    """The deliverable a line proposes, as the proposal frame put it („Ich übernehme {deliverable}.“)."""
-    for frame in player.lines["meeting"]["proposals"]:
+def proposed(bank: dict, said: str) -> str | None:
+    """The deliverable a line proposes, as a proposal frame of the phrase ``bank`` put it
+    („Ich übernehme {deliverable}.“)."""
+    for frame in bank["meeting"]["proposals"]:
         pattern = re.escape(frame).replace(re.escape("{deliverable}"), "(?P<deliverable>.+?)", 1)
         pattern = re.sub(r"\\\{\w+\\\}", ".+?", pattern)
         found = re.search(pattern, said)
