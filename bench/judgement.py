@@ -16,6 +16,15 @@ the secret's subject), as the carrier's own observation of importance 8 unless s
 - ``day-0``: a decision written by hand with ``created`` day-000 at the end of the stream;
 - ``big``: an own observation of importance 9 („einschneidend“) no one in particular is named in.
 
+A seventh carrier (drawn after the others, so their draws stay as they were) notes a rumour on
+day 1 — the holiday wishes are due on Friday, a matter of what everyone was told — and its
+correction after day 2's ARRIVAL („… doch erst bis Montag …“), worded so that by itself it
+would concern nobody in particular (it shares one word with the brief, the rumour two). Rows: who knows the rumour, who
+knows the correction, of those who heard the rumour the share who hold the correction (the goal
+counts it two days after the correction, at the end of day 3), and at the end everyone who knows
+either, asked „Bis wann …?“ (``gamemaster ask``, offline): how many answer Monday, how many
+only Friday.
+
 After each of ``--days`` days: the share of the studio that knows each item (``who-knows``:
 recalled at the default budget by a memory that holds two thirds of the query's words), the
 carrier and the secret's subject left out. For the team item also the share of the team and of
@@ -56,6 +65,12 @@ ITEMS = {
     "big": ("Der Publisher hat die Finanzierung für ein zweites Jahr zugesagt, mit Option auf eine Konsolen-Fassung.",
             "Publisher Finanzierung zweites Jahr Konsolen-Fassung", 9, None),
 }
+
+
+RUMOUR = ("Die Urlaubswünsche für den Sommer müssen bis Freitag im Urlaubsplan stehen.", "Urlaubswünsche Freitag")
+# It shares one word with the brief where the rumour shares two: by itself it would not concern everyone.
+CORRECTION = ("Die Urlaubswünsche müssen doch erst bis Montag im Urlaubsplan stehen.", "Urlaubswünsche Montag")
+QUESTION = "Bis wann müssen die Urlaubswünsche im Urlaubsplan stehen?"
 
 
 def set_world(workspace, **fields) -> None:
@@ -100,6 +115,7 @@ def run(size: int, days: int, seed: int, tmp: Path) -> dict:
     others = [a for a in agents if a not in team]
     carriers = rng.sample(others, len(ITEMS) + 1)
     subject = carriers.pop()
+    rumour_carrier = rng.choice(sorted(set(others) - set(carriers) - {subject}))
     names = {a: workspace.load_agent(a).name.split()[0] for a in agents}
     give_brief(workspace, BRIEF, to=None)
     backend = OfflineBackend()
@@ -110,6 +126,9 @@ def run(size: int, days: int, seed: int, tmp: Path) -> dict:
     for (item, (text, query, importance, created)), carrier in zip(ITEMS.items(), carriers):
         plant(workspace, carrier, text.format(subject=names[subject]), importance, created or arrival.spec.ref)
         planted[item] = carrier
+    plant(workspace, rumour_carrier, RUMOUR[0], 8, arrival.spec.ref)
+    heard = [a for a in agents if a != rumour_carrier]
+    rumour: dict[int, tuple[int, int, int]] = {}
     counted = {item: [a for a in agents if a != planted[item] and (item != "secret" or a != subject)] for item in ITEMS}
     shares: dict[str, dict[int, tuple[int, int]]] = {item: {} for item in ITEMS}
     team_split: dict[int, tuple[int, int]] = {}
@@ -117,7 +136,11 @@ def run(size: int, days: int, seed: int, tmp: Path) -> dict:
     lines: dict[int, float] = {}
     before = memory_lines(workspace)
     for day in range(1, days + 1):
+        if day == 2:
+            plant(workspace, rumour_carrier, CORRECTION[0], 8, run_scene(gm, backend).spec.ref)
         advance_days(gm, backend, 1)
+        old, new = (knowing(workspace, RUMOUR[1]) & set(heard), knowing(workspace, CORRECTION[1]) & set(heard))
+        rumour[day] = (len(old), len(new), len(old & new))
         for item, (_, query, _, _) in ITEMS.items():
             knows = knowing(workspace, query)
             shares[item][day] = (len(knows & set(counted[item])), len(counted[item]))
@@ -128,7 +151,22 @@ def run(size: int, days: int, seed: int, tmp: Path) -> dict:
         log(f"  seed {seed}, day {day}: " + ", ".join(f"{i} {shares[i][day][0]}" for i in ITEMS))
     log(f"  seed {seed}: {time.perf_counter() - start:.0f} s")
     return {"seed": seed, "shares": shares, "team": team_split, "others": len(others) - 1, "talked": talked,
-            "lines": lines}
+            "lines": lines, "rumour": rumour, "asked": asked_date(workspace, old | new), "of": len(heard)}
+
+
+def asked_date(workspace, who: set[str]) -> tuple[int, int, int]:
+    """Of ``who``, asked ``QUESTION`` (offline ``ask``): how many answer Monday, how many only
+    Friday, how many neither."""
+    from gamemaster.backends.offline import OfflineBackend
+    from gamemaster.interview import build, run
+
+    new = old = neither = 0
+    for agent in sorted(who):
+        answer = run(build(workspace, agent, QUESTION), OfflineBackend()).answer.lower()
+        new += "montag" in answer
+        old += "freitag" in answer and "montag" not in answer
+        neither += "freitag" not in answer and "montag" not in answer
+    return new, old, neither
 
 
 def memory_lines(workspace) -> int:
@@ -153,6 +191,13 @@ def main() -> None:
         print(f"| {item} | " + " | ".join(cells) + " |")
     cells = [" · ".join(f"{r['team'][d][0]}/{TEAM_SIZE} + {r['team'][d][1]}/{r['others']}" for r in results) for d in days]
     print("| team item: team + others | " + " | ".join(cells) + " |")
+    for label, index in (("rumour (Friday)", 0), ("correction (Monday)", 1)):
+        cells = [" · ".join(f"{r['rumour'][d][index]}/{r['of']}" for r in results) for d in days]
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    cells = [" · ".join(f"{r['rumour'][d][2]}/{r['rumour'][d][0]}" for r in results) for d in days]
+    print("| heard the rumour: hold the correction | " + " | ".join(cells) + " |")
+    asked = " · ".join("{}/{}/{}".format(*r["asked"]) for r in results)
+    print(f"| asked the date at the end: Monday / only Friday / neither | {asked} |" + " |" * (args.days - 1))
     cells = [" · ".join(f"{r['talked'][d]:.0%}" for r in results) for d in days]
     print("| pairs who talked (day 0 too) | " + " | ".join(cells) + " |")
     cells = [" · ".join(f"{r['lines'][d]:.1f}" for r in results) for d in days]

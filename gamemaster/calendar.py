@@ -88,6 +88,13 @@ def weekday_of(value: Any) -> str | None:
     return WEEKDAYS[when.weekday()] if when else None
 
 
+def time_words(language: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words that name a day in ``language`` (English where it has none): weekdays, and the
+    full month names."""
+    words = _WORDS.get(language, _WORDS["en"])
+    return tuple(words["weekdays"]), tuple(_MONTHS_DE if words is _WORDS["de"] else _MONTHS_EN)
+
+
 def date_text(language: str, when: date) -> str:
     """„Dienstag, 3. November 2026“ / “Tuesday, 3 November 2026”."""
     return phrase(language, "date", weekday=phrase(language, f"weekday_{WEEKDAYS[when.weekday()]}"),

@@ -43,6 +43,10 @@ PHRASES: dict[str, dict[str, str]] = {
             "\n\nWas nimmst du aus dem mit, was mit *neu* markiert ist? "
             "Sag es in `takeaways`: von wem, was, und wie wichtig es dir ist (`importance` 1–10)."
         ),
+        "heard_recently_versions": (
+            "\n\nWo eine neuere Zeile eine ältere zur selben Sache berichtigt, gilt die neuere: Gib sie weiter, "
+            "auch denen, denen du die ältere erzählt hast, und die ältere nicht mehr."
+        ),
         "heard_recently_line": "{name} ({scene}): „{says}“",
         "heard_recently_new": "*neu* – {name} ({scene}): „{says}“",
         "said_recently_line": "Du ({scene}, zu {people}): „{says}“",
@@ -149,6 +153,10 @@ PHRASES: dict[str, dict[str, str]] = {
         "heard_recently_weigh": (
             "\n\nWhat do you take from what is marked *new*? Say it in "
             "`takeaways`: from whom, what, and how much it matters to you (`importance` 1–10)."
+        ),
+        "heard_recently_versions": (
+            "\n\nWhere a newer line corrects an older one on the same matter, the newer holds: pass it on, "
+            "also to those you told the older one, and the older one no more."
         ),
         "heard_recently_line": "{name} ({scene}): “{says}”",
         "heard_recently_new": "*new* – {name} ({scene}): “{says}”",

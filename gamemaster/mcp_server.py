@@ -97,8 +97,13 @@ def build_server(workspace: Workspace) -> MCPServer:
     @server.tool(description="The memories a scene on this query would show the agent, with section, score and matched terms.")
     def recall(agent: AgentId, query: Annotated[str, Field(min_length=1)], budget: Optional[int] = None) -> dict:
         from .retrieval import recall as select
+        from .retrieval.versions import replaced_in
 
-        return guarded(lambda: select(workspace, agent, query, budget=budget).to_json(agent, query))
+        def selected() -> dict:
+            selection = select(workspace, agent, query, budget=budget)
+            return selection.to_json(agent, query, replaced_in(selection))
+
+        return guarded(selected)
 
     @server.tool(description="For every character: would they recall the query, since which scene, and from whom "
                  "they heard it (the speaker's id, or self).")

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .ids import parse_scene_ref
-from .lang import phrase
+from .lang import PHRASES, phrase
 from .models import Memory
 from .retrieval.heard import HEARD_CHARS, marked_cut
+from .updates import stale
 
 #: Memories read from the end of the stream: enough for several days of a busy character.
 TAIL = 240
@@ -142,29 +143,50 @@ def recent_lines(lines: list[Exchange], agent_id: str) -> list[Exchange]:
     return chosen
 
 
+def with_told_versions(chosen: list[Exchange], lines: list[Exchange], agent_id: str, language: str) -> list[Exchange]:
+    """``chosen`` and, where a line of ``chosen`` replaces a version of a matter the character told
+    others (``updates.py``), those lines of its own too (``OWN_LINES`` more at most): whom it told
+    the old version is what it needs to set it straight."""
+    if not chosen:
+        return chosen
+    told = [line for line in lines if line.speaker == agent_id and line.present and line not in chosen]
+    if not told:
+        return chosen
+    replaced = stale(language, [line.says for line in told + chosen])
+    corrected = [told[i] for i, new in replaced.items() if i < len(told) and new >= len(told)][-OWN_LINES:]
+    return sorted(chosen + corrected, key=lines.index) if corrected else chosen
+
+
 def heard_recently(lines: list[Exchange], agent_id: str, name_of: Callable[[str], str], language: str,
                    last_scene: str | None = None, fresh_budget: int = 0, weigh: bool = True) -> tuple[str, bool]:
     """``recent_lines`` one a line with speaker and scene, the character's own with whom it said
     them to; a line heard side by side in or after ``last_scene`` is marked new (and then the flag is
     set: the character has not weighed it yet); "" if none. The new lines share ``fresh_budget``
     characters (each at least ``SHOWN_CHARS``, at most ``NEW_CHARS``). Without ``weigh`` (a later
-    turn of the same conversation: the character was asked in its first) none is new."""
+    turn of the same conversation: the character was asked in its first) none is new. Where one
+    line corrects another, the character is told that the newer holds, and is shown its own lines
+    that told the older one (``with_told_versions``)."""
     last = parse_scene_ref(last_scene) if last_scene else (0, 0)
-    chosen = recent_lines(lines, agent_id)
+    recent = recent_lines(lines, agent_id)
+    chosen = with_told_versions(recent, lines, agent_id, language)
     new = [weigh and line.speaker != agent_id and line.side_by_side and _scene_key(line.scene) >= last
            for line in chosen]
     per_line = max(SHOWN_CHARS, min(NEW_CHARS, fresh_budget // max(sum(new), 1)))
     shown = []
     for line, fresh in zip(chosen, new):
         if line.speaker == agent_id:
-            shown.append("- " + phrase(language, "said_recently_line", scene=line.scene, says=marked_cut(line.says, SHOWN_CHARS, language),
+            # An old version the character told is shown whole, as far as a new line would be.
+            says = marked_cut(line.says, SHOWN_CHARS if line in recent else NEW_CHARS, language)
+            shown.append("- " + phrase(language, "said_recently_line", scene=line.scene, says=says,
                                        people=", ".join(name_of(p) for p in line.present)))
             continue
         # What the character is asked to weigh is shown whole as far as the budget goes.
         says = marked_cut(line.says, per_line if fresh else SHOWN_CHARS, language)
         shown.append("- " + phrase(language, "heard_recently_new" if fresh else "heard_recently_line",
                                    name=name_of(line.speaker), scene=line.scene, says=says))
-    return "\n".join(shown), any(new)
+    # Two versions of one matter among them (``updates.py``): which holds, and who is to hear it.
+    versions = phrase(language, "heard_recently_versions") if stale(language, [line.says for line in chosen]) else ""
+    return "\n".join(shown) + versions, any(new)
 
 
 def heard_from(lines: list[Exchange], agent_id: str) -> list[str]:
@@ -177,6 +199,14 @@ def _scene_key(ref: str) -> tuple[int, int]:
         return parse_scene_ref(ref)
     except ValueError:
         return (0, 0)
+
+
+def memory_chars(section: str) -> int:
+    """The room a paragraph of what was said lately takes from the memories: its length, without the
+    note on versions (``heard_recently_versions``), an instruction of a sentence that is there only
+    where two versions of a matter are and so would take a memory from exactly those prompts."""
+    notes = {table["heard_recently_versions"] for table in PHRASES.values()}
+    return len(section) - sum(len(note) for note in notes if note in section)
 
 
 def recent_section(lines: str, fresh: bool, listened: bool, language: str) -> str:

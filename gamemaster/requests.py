@@ -59,11 +59,11 @@ def said_lately(exchanges, agent: Agent, listened: bool, name_of, world: World, 
 
 
 def _said_and_room(said, first_turn: bool) -> tuple[str, int]:
-    """This turn's paragraph of what was said lately, and the room it leaves the memories: the
+    """This turn's paragraph of what was said lately, and the room it takes from the memories: the
     first turn's, so every turn of a scene shows the same memories (its memory segment stays
     cached, and a claude kept for the character's next turn keeps serving it)."""
     text = said(first_turn=first_turn)
-    return text, len(text if first_turn else said(first_turn=True))
+    return text, news.memory_chars(text if first_turn else said(first_turn=True))
 
 
 def since_last_scene(memories: list[Memory], agent: Agent) -> list[Memory]:

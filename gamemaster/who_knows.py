@@ -7,7 +7,9 @@ the query's analysed terms (the index's words: stemmed, stopwords left out): a
 line someone else said that the memory keeps (``retrieval/heard.py``), checked
 first, or else its description. The character knows it since the earliest such
 memory's scene, and heard it from that line's speaker; their own memory says
-``self`` (an artifact observation names the artifact's author).
+``self`` (an artifact observation names the artifact's author). Where a later memory recall
+selects replaces what they heard — a correction of the rumour (``updates.py``) — that is the
+version they hold now (``newer``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .problems import GamemasterError, Problem
 from .retrieval import recall
 from .retrieval.heard import heard_lines, written_by
 from .retrieval.text import analyzer
+from .retrieval.versions import replaced_in
 
 if TYPE_CHECKING:
     from .models import Memory
@@ -42,10 +45,13 @@ class Knowing:
     memory: str | None = None
     #: The text that holds the query (a heard line or a description).
     text: str | None = None
+    #: The memory and text of a later version that replaces it, if the character holds one.
+    newer: tuple[str, str] | None = None
 
     def as_json(self) -> dict:
+        newer = {"memory": self.newer[0], "text": self.newer[1]} if self.newer else None
         return {"agent": self.agent, "name": self.name, "knows": self.knows, "since": self.since,
-                "from": self.source, "memory": self.memory, "text": self.text}
+                "from": self.source, "memory": self.memory, "text": self.text, "newer": newer}
 
 
 @dataclass
@@ -100,5 +106,6 @@ def who_knows(workspace: "Workspace", query: str) -> Diffusion:
             result.rows.append(Knowing(agent_id, agent.name, False))
             continue
         _, _, memory, (source, text) = min(found, key=lambda item: item[:2])
-        result.rows.append(Knowing(agent_id, agent.name, True, memory.created, source, memory.id, text))
+        newer = replaced_in(selection).get(memory.id)
+        result.rows.append(Knowing(agent_id, agent.name, True, memory.created, source, memory.id, text, newer))
     return result

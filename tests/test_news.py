@@ -241,13 +241,13 @@ def test_nobody_is_told_about_themselves_in_the_third_person(arrived, workspace)
     ("Ich habe eine Neuigkeit: Leo kandidiert für den Betriebsrat.", ["Leo kandidiert für den Betriebsrat"]),
 ])
 def test_news_cues_are_whole_words_and_not_the_players_own_titles(says, items):
-    from gamemaster.backends.offline.news import told_in
+    from gamemaster.backends.offline.told import told_in
 
     assert told_in("de", says) == items
 
 
 def test_the_players_own_meeting_titles_are_no_news():
-    from gamemaster.backends.offline.news import told_in
+    from gamemaster.backends.offline.told import told_in
     from gamemaster.backends.offline.phrase_banks import phrase_bank
 
     for code in ("de", "en"):
@@ -269,7 +269,7 @@ def test_the_backstory_a_studio_starts_with_is_not_news(gm, workspace):
     assert before["vera"] > 3  # the bundled studio's day-0 memories, some of importance 7 or more
     run_scene(gm, ScriptedBackend([valid_reply] * 7))
     scene = meet(gm, "vera", "darius")
-    from gamemaster.backends.offline.news import told_in
+    from gamemaster.backends.offline.told import told_in
 
     assert [told_in("de", r["says"]) for r in replies_of(workspace, scene.spec.ref, "vera")] == [[], []]
 

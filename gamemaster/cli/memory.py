@@ -122,6 +122,7 @@ def recall(
 ) -> None:
     """The memories a scene on QUERY would show AGENT, in prompt order, with why each was picked."""
     from ..retrieval import recall as select
+    from ..retrieval.versions import replaced_in
 
     def action(obj: Context):
         obj.workspace.require()
@@ -129,7 +130,7 @@ def recall(
         for problem in selection.problems:
             print(f"warning: {problem}", file=sys.stderr)
         if as_json:
-            print_json(selection.to_json(agent, query))
+            print_json(selection.to_json(agent, query, replaced_in(selection)))
         else:
             _print_selection(selection, f"{agent} recalls: {query}")
 
@@ -159,9 +160,13 @@ def who_knows(
         for column in ("character", "knows", "since", "from", "memory"):
             table.add_column(column, no_wrap=True)
         table.add_column("what they recall", overflow="fold", ratio=1)
+        newer = any(row.newer for row in result.rows)
+        if newer:  # a later memory corrects what they heard: the version they hold now
+            table.add_column("holds now", overflow="fold", ratio=1)
         for row in result.rows:
             cells = (row.agent, "yes" if row.knows else "no", row.since or "", row.source or "", row.memory or "",
-                     cut(row.text or "", 160))
+                     cut(row.text or "", 160)) + ((f"{row.newer[0]}: {cut(row.newer[1], 160)}" if row.newer else "",)
+                                                  if newer else ())
             table.add_row(*(Text(printable(c)) for c in cells))
         console = rich_console()
         console.print(table)
@@ -220,10 +225,14 @@ def _print_selection(selection, title: str) -> None:
         table.add_column(column, no_wrap=True)
     table.add_column("why", overflow="fold", max_width=18)
     table.add_column("memory", overflow="fold", ratio=1)
+    from ..retrieval.versions import replaced_in
+
+    replaced = replaced_in(selection)
     for p in selection.in_prompt_order():
         score = "" if p.score is None else f"{p.score:.2f}"
         memory = "\n".join([f"{p.memory.created or '?'} · {p.memory.description}", *(h.strip() for h in p.heard)])
-        cells = (p.section, p.memory.id, str(p.memory.importance), score, p.reason, memory)
+        why = p.reason + (f"; replaced by {replaced[p.memory.id][0]}" if p.memory.id in replaced else "")
+        cells = (p.section, p.memory.id, str(p.memory.importance), score, why, memory)
         table.add_row(*(Text(printable(c)) for c in cells))  # Text, so nothing from a file is read as markup
     console = rich_console()
     console.print(table)

@@ -14,7 +14,7 @@ memories keep stream order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Collection, Protocol
+from typing import Callable, Collection, Mapping, Protocol
 
 from ..models import Memory
 from ..problems import Problem
@@ -136,8 +136,10 @@ class Selection:
     def chars(self) -> int:
         return sum(p.chars(self.language) for p in self.picked)
 
-    def to_json(self, agent: str, query: str) -> dict:
-        """What `gamemaster recall --json` and the MCP tool `recall` return."""
+    def to_json(self, agent: str, query: str, replaced: Mapping[str, tuple[str, str]] | None = None) -> dict:
+        """What `gamemaster recall --json` and the MCP tool `recall` return; ``replaced``: the memories
+        shown that a later one shown replaces (``versions.replacements``)."""
+        replaced = replaced or {}
         return {
             "agent": agent,
             "query": query,
@@ -159,6 +161,7 @@ class Selection:
                     "neighbour_of": p.neighbour_of,
                     "reason": p.reason,
                     "heard": list(p.heard),
+                    "replaced_by": replaced[p.memory.id][0] if p.memory.id in replaced else None,
                 }
                 for p in self.in_prompt_order()
             ],

@@ -5,7 +5,8 @@ role, studio, what it is working on), its plans (today's plan, whom it wants to 
 what), the colleagues it talks with, or what it knows about a matter — the memories recall found
 for the question, and where one keeps what someone said about it, that line, with the speaker.
 It invents nothing: every sentence comes from the agent file or a recalled memory, and the ids of
-the memories it rests on go into the answer's ``memories``.
+the memories it rests on go into the answer's ``memories``. Of two versions of one matter it
+gives the one that holds (``updates.py``: the correction, not the rumour).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import re
 from ...lang import join_names
 from ...models import Memory
 from ...retrieval.heard import cut
+from ...updates import stale
 from ..base import InterviewRequest
-from .news import told_in
+from .told import told_in
 
 LINES = {
     "de": {
@@ -117,38 +119,49 @@ def _partners(request: InterviewRequest, lines: dict) -> str:
     return lines["partners"].format(people=join_names(request.language, names)) if names else lines["no_partners"]
 
 
-def _told(heard: tuple[tuple[str, str], ...], question: str, code: str, lines: dict) -> str:
-    """The line someone said that shares most words with the question, with the speaker: the news
-    it passed on that shares most, where it passed some on."""
+def _shared(question: str):
     asked = set(re.findall(r"\w+", question.lower()))
+    return lambda text: len(asked & set(re.findall(r"\w+", text.lower())))
 
-    def shared(text: str) -> int:
-        return len(asked & set(re.findall(r"\w+", text.lower())))
 
-    name, says = max(heard, key=lambda line: shared(line[1]))
-    items = told_in(code, says)
-    return lines["told"].format(name=name, says=max(items, key=shared) if items else cut(says))
+def _versions(request: InterviewRequest, memory: Memory, code: str) -> list[tuple[str | None, str]]:
+    """What ``memory`` holds that an answer may say: each news item a kept line passed on (or the
+    line itself where it passed none on), with its speaker; else the memory's own description."""
+    heard = request.heard.get(memory.id)
+    if not heard:
+        return [(None, _sentence(memory))]
+    return [(name, item) for name, says in heard for item in (told_in(code, says) or [cut(says)])]
 
 
 def _matter(request: InterviewRequest, lines: dict, code: str) -> dict:
-    """What the character recalls about the matter asked: the best matches, each as the line
-    someone said about it where the memory keeps one, else as the memory itself."""
+    """What the character recalls about the matter asked: the best matches, each as the news item
+    someone passed on about it (with the speaker; of a memory's lines the one that shares most words
+    with the question) where the memory keeps one, else as the memory itself. A memory whose best
+    match a later version replaces (``updates.py``) is left out: the answer gives what holds."""
     rng = random.Random(f"{request.seed}:{request.agent.id}:{request.question}")
     by_id = {m.id: m for m in request.memories}
-    chosen = [by_id[i] for i in request.relevant if i in by_id][:MOST]
+    found = [by_id[i] for i in request.relevant if i in by_id]
+    versions = [(position, version) for position, m in enumerate(found) for version in _versions(request, m, code)]
+    versions.sort(key=lambda v: (found[v[0]].scene_key or (0, 0), v[0]))
+    replaced = stale(code, [text for _, (_, text) in versions])
+    shared = _shared(request.question)
+    best: dict[int, tuple[int, tuple[str | None, str]]] = {}  # position -> (index, version)
+    for index, (position, version) in enumerate(versions):
+        if position not in best or shared(version[1]) > shared(best[position][1][1]):
+            best[position] = (index, version)
+    chosen = [(m, best[i][1]) for i, m in enumerate(found) if best[i][0] not in replaced][:MOST]
     if not chosen:
         return {"answer": lines["nothing"], "memories": []}
     parts = [rng.choice(lines["opening"])]
-    for position, memory in enumerate(chosen):
-        heard = request.heard.get(memory.id)
-        text = _told(heard, request.question, code, lines) if heard else _sentence(memory)
+    for position, (memory, (name, text)) in enumerate(chosen):
+        text = lines["told"].format(name=name, says=text) if name else text
         if memory.type == "reflection":
             parts.append(lines["reflection"].format(text=text))
         elif position == 0:
             parts.append(lines["first"].format(text=text))
         else:
             parts.append(rng.choice(lines["more"]).format(text=text))
-    return {"answer": " ".join(parts), "memories": [m.id for m in chosen]}
+    return {"answer": " ".join(parts), "memories": [m.id for m, _ in chosen]}
 
 
 def _sentence(memory: Memory) -> str:

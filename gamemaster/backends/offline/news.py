@@ -9,21 +9,23 @@ an item names knows their own affairs, so nobody is told about themselves in the
 An item told in confidence („Erzähl es niemandem …“) stays with the one who holds it. Whom the
 rest is told is a choice (``reason_to_tell``): whom it concerns, everyone when it changes what
 the whole studio was told, the few one is close to what one lived oneself. Items are told most
-important first, then newest; two a turn at most, to those who do not know them.
+important first, then newest; two a turn at most, to those who do not know them. Of two items
+on one matter only the version that holds is passed on (``updates.py``: a correction replaces
+the rumour), and whoever the character can tell knows the old one is told the new.
 """
 
 from __future__ import annotations
 
 import functools
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...ids import parse_scene_ref
-from ...lang import phrase
+from ...lang import join_names, phrase
 from ...news import recent_lines
 from ...retrieval.text import analyzer
-from .phrase_banks import phrase_bank
+from ...updates import stale, subject_terms
+from .told import NEWS_CHARS, confided, told_in
 from .text import bare, clip, mention
 
 if TYPE_CHECKING:
@@ -31,8 +33,6 @@ if TYPE_CHECKING:
 
 #: A heard item counts as much as a significant own observation: someone thought it worth passing on.
 HEARD_IMPORTANCE = 8
-#: Characters of a news item's text when it is said.
-NEWS_CHARS = 160
 #: Items one turn passes on at most: more would drown what the turn is about.
 PER_TURN = 2
 
@@ -46,96 +46,11 @@ class Item:
     order: int
     #: Told or noted in confidence: the character keeps it.
     secret: bool = False
-
-
-@functools.cache
-def _patterns(code: str) -> tuple[re.Pattern, ...]:
-    """A pattern per news template of a language, capturing the item (and its source)."""
-    bank = phrase_bank(code)["news"]
-    found = []
-    for template in bank["first_hand"] + bank["first_hand_one"] + bank["relayed"] + bank["relayed_one"]:
-        pattern = re.escape(template)
-        # Bounded: an unbounded lazy group makes a long line without a match take quadratic time.
-        pattern = pattern.replace(re.escape("{source}"), r"(?P<source>[^.!?]{1,80}?)")
-        pattern = pattern.replace(re.escape("{news}"), r"(?P<news>[^„“”\"»«]{1,1000})")
-        found.append(re.compile(pattern))
-    return tuple(found)
-
-
-#: How people pass news on in their own words (a Claude character, a human's reply): a line
-#: with one of these, lower-cased, passes on what follows it. Read, never said: not in the phrase bank.
-CUES = {
-    "de": ("hast du schon gehört", "habt ihr schon gehört", "schon gehört", "stell dir vor", "stellt euch vor",
-           "wusstest du", "wusstet ihr", "weißt du schon", "wisst ihr schon", "hat erzählt", "hat mir erzählt",
-           "hat gesagt", "meinte", "ich habe gehört", "hab gehört", "habe ich gehört", "eine neuigkeit",
-           "neuigkeiten"),
-    "en": ("did you hear", "have you heard", "heard that", "guess what", "told me", "said that", "apparently",
-           "did you know", "some news"),
-}
-#: How people ask to keep something to oneself: a sentence with one of these, lower-cased, makes
-#: what it and the next sentence say a confidence its holder keeps. Requests only: „unter uns
-#: Artists“ or „der Vertrag ist vertraulich“ say nothing about passing on. Read, never said.
-SECRET = {
-    "de": ("erzähl es niemandem", "erzählt es niemandem", "sag es niemandem", "sagt es niemandem",
-           "erzähl das niemandem", "sag das niemandem", "erzähl das keinem", "sag das keinem", "nicht weitersagen",
-           "nicht weiter sagen", "bleibt unter uns", "unter uns gesagt", "behalte es für dich", "behalt es für dich",
-           "behaltet es für euch", "behalte das für dich", "im vertrauen gesagt", "ganz im vertrauen"),
-    "en": ("don't tell anyone", "do not tell anyone", "don't tell anybody", "keep it to yourself",
-           "keep this to yourself", "between you and me", "just between us", "keep it quiet", "keep this quiet"),
-}
-#: What a cue must be followed by to be news: a few words, not a greeting.
-CUED_WORDS = 4
-_QUOTED = re.compile(r"[„“\"»«”]([^„“\"»«”]{20,1000})[“”\"«»]")
-_SENTENCES = re.compile(r"[^.!?]+[.!?]*")
-_THAT = {"de": re.compile(r"\bdass\s+"), "en": re.compile(r"\bthat\s+")}
-
-
-def told_in(code: str, says: str) -> list[str]:
-    """The news items a line passes on: by the phrase bank's templates (how the offline player
-    says it), else by the language's ``CUES`` (how anyone else might): a quoted passage after the
-    cue, or the rest of its sentence (after „dass“), or, when the cue is a question of its own
-    („Habt ihr schon gehört?“), the next sentence."""
-    items = []
-    for pattern in _patterns(code):
-        items += [m.group("news").strip() for m in pattern.finditer(says)]
-    return list(dict.fromkeys(items or _cued(code, says[:4000])))
-
-
-@functools.cache
-def _words_pattern(phrases: tuple[str, ...]) -> re.Pattern:
-    """Any of ``phrases`` as whole words (as ``text.mention``): „Neuigkeiten“ and
-    „Neuigkeiten-Seite“ are not the cue „neuigkeit“ and a rest."""
-    return re.compile("|".join(rf"(?<![\w-]){re.escape(p)}(?![\w-])" for p in phrases))
-
-
-def confided(code: str, text: str, item: str | None = None) -> bool:
-    """Whether ``text`` asks that ``item`` (by default all it says) be kept to oneself: a request
-    to keep it in the sentence that holds the item or in the one before it."""
-    where = text.find(item[:40]) if item else -1
-    sentences = [m.group(0) for m in _SENTENCES.finditer(text[:where] if where > 0 else text)]
-    scope = " ".join(sentences[-2:] + ([item] if where > 0 and item else []))
-    return bool(_words_pattern(SECRET.get(code, SECRET["en"])).search(scope.lower()))
-
-
-def _cued(code: str, says: str) -> list[str]:
-    cues = _words_pattern(CUES.get(code, CUES["en"]))
-    sentences = [m.group(0).strip() for m in _SENTENCES.finditer(says) if m.group(0).strip()]
-    for index, sentence in enumerate(sentences):
-        lower = sentence.lower()
-        ends = [m.end() for m in cues.finditer(lower)]
-        if not ends:
-            continue
-        rest = sentence[max(ends):]
-        quoted = _QUOTED.search(" ".join([rest, *sentences[index + 1:index + 2]]))
-        if quoted:
-            return [quoted.group(1).strip().rstrip(".!?")]
-        that = _THAT.get(code, _THAT["en"]).search(rest)
-        rest = (rest[that.end():] if that else rest).strip(" ,:;-–.!?")
-        if len(rest.split()) < CUED_WORDS and index + 1 < len(sentences):
-            rest = sentences[index + 1].strip(" ,:;-–.!?")
-        if len(rest.split()) >= CUED_WORDS:
-            return [rest[:NEWS_CHARS * 2]]
-    return []
+    #: The scene it was first noted or heard in (day, scene).
+    when: tuple[int, int] = (0, 0)
+    #: The earlier versions of the same matter it replaces (``updates.py``): those who know one of
+    #: them are told it as a correction.
+    replaces: tuple[Item, ...] = ()
 
 
 def _plain(text: str) -> str:
@@ -143,22 +58,41 @@ def _plain(text: str) -> str:
 
 
 def items(player: Player) -> list[Item]:
-    """What the character holds, most important first, then newest; each item once."""
+    """What the character holds, most important first, then newest; each item once, and of items on
+    one matter only the version that holds (``updates.stale``)."""
     found: dict[str, Item] = {}
     order = 0
     for memory in player.req.news:
         text = bare(memory.description, NEWS_CHARS)
         order += 1
-        found.setdefault(_plain(text), Item(text, None, memory.importance, order,
-                                            confided(player.code, memory.description)))
+        _keep(found, Item(text, None, memory.importance, order, confided(player.code, memory.description),
+                          _key(memory.created or "")))
     for line in player.req.exchanges:
         if line.speaker == player.agent.id:
             continue
         for text in told_in(player.code, line.says):
             order += 1
-            found.setdefault(_plain(text), Item(text, line.speaker, HEARD_IMPORTANCE, order,
-                                                confided(player.code, line.says, text)))
-    return sorted(found.values(), key=lambda i: (-i.importance, -i.order))
+            _keep(found, Item(text, line.speaker, HEARD_IMPORTANCE, order, confided(player.code, line.says, text),
+                              _key(line.scene)))
+    return sorted(_holding(player.code, list(found.values())), key=lambda i: (-i.importance, -i.order))
+
+
+def _keep(found: dict[str, Item], item: Item) -> None:
+    """Keep ``item`` unless the character had it already, from an earlier scene or first-hand."""
+    known = found.get(_plain(item.text))
+    if known is None or item.when < known.when:
+        found[_plain(item.text)] = item
+
+
+def _holding(code: str, held: list[Item]) -> list[Item]:
+    """The items no later version replaces, each with the versions it replaces."""
+    held.sort(key=lambda i: (i.when, i.order))
+    replaced = stale(code, [item.text for item in held])
+    earlier: dict[int, list[Item]] = {}
+    for old, new in replaced.items():
+        earlier.setdefault(new, []).append(held[old])
+    return [replace(item, replaces=tuple(earlier.get(index, ()))) for index, item in enumerate(held)
+            if index not in replaced]
 
 
 def knows(player: Player, item: Item, person: str) -> bool:
@@ -209,11 +143,21 @@ def reason_to_tell(player: Player, item: Item, person: str) -> str | None:
     was told (``common``), it touches what ``person`` works on (their role, team and topics, as the
     roster shows them), ``person`` is one of the few the character is close to, or the character
     lived it and it is einschneidend. What one lived one tells the few one is close to; what one
-    heard one passes on to whom it concerns. Whom an item names knows their own affairs (``knows``)."""
+    heard one passes on to whom it concerns. Whom an item names knows their own affairs (``knows``).
+    Who knows an earlier version of it is told the correction (``correction``), whoever they are,
+    and whom the earlier version concerned the correction concerns."""
+    if any(knows(player, old, person) for old in item.replaces):
+        return "correction"
+    # Whom the old version concerned, the correction concerns too, whatever words it uses.
+    old_reasons = (reason_to_tell(player, old, person) for old in item.replaces)
+    return next((r for r in old_reasons if r), None) or _reason(player, item, person)
+
+
+def _reason(player: Player, item: Item, person: str) -> str | None:
     terms = _terms(player.code, item.text) - _names(player)
     if len(terms & _common_terms(player)) >= COMMON_TERMS:
         return "everyone"
-    subject = _subject_terms(player.code, item.text) - _names(player)
+    subject = subject_terms(player.code, item.text) - _names(player)
     if subject & _profile_terms(player.code, player.req.profiles.get(person, "")):
         return "concerned"
     if item.source is None and person in player.req.partners[:CLOSE]:
@@ -226,18 +170,6 @@ def reason_to_tell(player: Player, item: Item, person: str) -> str | None:
 @functools.cache
 def _terms(code: str, text: str) -> frozenset[str]:
     return frozenset(analyzer(code).query_terms(text))
-
-
-_WORD = re.compile(r"[\w-]+")
-
-
-@functools.cache
-def _subject_terms(code: str, text: str) -> frozenset[str]:
-    """The terms of what an item is about: in German its nouns (capitalised words), so that a verb
-    („fällen“) does not stand for a noun with the same stem („Fall“); elsewhere every term."""
-    if code != "de":
-        return _terms(code, text)
-    return _terms(code, " ".join(w for w in _WORD.findall(text) if w[:1].isupper()))
 
 
 @functools.cache
@@ -260,9 +192,14 @@ def _names(player: Player) -> frozenset[str]:
 
 def line(player: Player, item: Item) -> str:
     """The sentence that passes ``item`` on, attributed to its source; said to one listener (an
-    ENCOUNTER) or to several (German: „dir“ or „euch“)."""
+    ENCOUNTER) or to several (German: „dir“ or „euch“); a correction as one, naming whom it comes
+    from where that is not whom the old version came from."""
     bank = player.lines["news"]
     one = "_one" if len(player.req.listeners) == 1 else ""
+    if item.replaces:
+        relayed = item.source is not None and item.source != item.replaces[0].source
+        return player.pick(bank["corrected_relayed" if relayed else "corrected"],
+                           {"news": item.text, "source": player.name_of(item.source) if relayed else ""})
     if item.source is None:
         return player.pick(bank["first_hand" + one], {"news": item.text})
     return player.pick(bank["relayed" + one], {"news": item.text, "source": player.name_of(item.source)})
@@ -282,13 +219,22 @@ def telling(player: Player) -> tuple[str | None, set[str]]:
 def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, Any], str]]:
     """Talk wishes for the items some of ``candidates`` should hear (``PER_TURN`` items at most): one
     or two of them an item, each sought out on their own (a word in passing, an ENCOUNTER), nobody
-    twice, each wish with the line announcing it."""
+    twice, each wish with the line announcing it; a correction to all who heard the old version from
+    the character or with it (``CORRECT_AT_ONCE`` at most), in one talk."""
     found: list[tuple[dict[str, Any], str]] = []
     taken: set[str] = set()
     items_wished = 0
     for item, unaware in untold(player, candidates):
         ranked = sorted(p for p in unaware if p not in taken)
         if not ranked:
+            continue
+        misled = [p for p in ranked if any(knows(player, old, p) for old in item.replaces)]
+        if misled:  # whom one told the old version one seeks out together, to set it straight
+            found.append(_correction_wish(player, item, misled[:CORRECT_AT_ONCE]))
+            taken.update(misled[:CORRECT_AT_ONCE])
+            items_wished += 1
+            if items_wished == PER_TURN:
+                break
             continue
         player.rng.shuffle(ranked)
         chosen = ranked[:2]
@@ -304,6 +250,18 @@ def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, A
         if items_wished == PER_TURN:
             break
     return found
+
+
+#: Those who heard the old version one seeks out in one talk (a MEETING): a table's worth.
+CORRECT_AT_ONCE = 4
+
+
+def _correction_wish(player: Player, item: Item, people: list[str]) -> tuple[dict[str, Any], str]:
+    bank = player.lines["news"]
+    topic = player.pick(bank["correction_topics"], {"short": clip(item.text, 50)})
+    names = join_names(player.code, [player.name_of(p) for p in people])
+    says = player.pick(bank["correction_says_one" if len(people) == 1 else "correction_says"], {"colleagues": names})
+    return {"with": people, "topic": topic, "tags": ["news"]}, says
 
 
 def takeaways(player: Player) -> list[dict[str, str]]:

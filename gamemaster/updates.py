@@ -1,0 +1,176 @@
+"""Which of two items on the same matter holds: a rumour and the correction that replaces it.
+
+Two items are on the same matter when what they are about — in German the nouns they name (the
+capitalised words), elsewhere every term, each without the words that say when (weekdays,
+months, numbers, „heute“, „morgen“) — is mostly the same (``same_matter``); of a line
+that quotes someone, what each quote is about, else each sentence. The later one replaces the earlier when it changes something: it says it corrects („doch
+nicht“, „nicht mehr“, „verschoben“, „abgesagt“) and the earlier does not, or it names another
+day or time in place of the earlier's („bis Montag“ after „bis Freitag“). An item that says it corrects wins over
+one that does not whichever was heard last: who knows the correction is not talked back into the
+rumour by someone who did not hear it. Two items on one matter that change nothing are two
+pieces of news; the same correction heard twice is one.
+
+Pure: texts in, a decision out. The offline player passes on what holds and tells the correction
+to whom it told the rumour (``backends/offline/news.py``), answers with it (``interview.py``);
+``who-knows`` shows which version a character holds.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from .calendar import time_words
+from .retrieval.text import analyzer
+
+#: Share of the terms of both items' matters they must have in common (Jaccard): „Termin“ and
+#: „Termin“ are one matter, „Leo, Geburtstag“ and „Leo, Betriebsrat“ are two.
+SAME_MATTER = 0.5
+#: Words by which an item says it corrects an earlier one (lower case, whole words). Not „doch“
+#: or „actually“ alone, which conversation is full of: „ist doch Montag“ after „ist Freitag“
+#: replaces it by the changed day.
+CORRECTS = {
+    "de": ("doch nicht", "doch erst", "doch schon", "doch noch", "nicht mehr", "stattdessen", "verschoben",
+           "verlegt", "abgesagt", "korrigiert", "korrektur", "richtiggestellt", "richtigstellen", "berichtigt",
+           "berichtigung", "geändert"),
+    "en": ("instead", "no longer", "not anymore", "postponed", "moved to", "cancelled", "canceled", "correction",
+           "changed to"),
+}
+#: Words that say when besides weekdays and months (lower case, whole words).
+WHEN = {
+    "de": ("heute", "morgen", "übermorgen", "gestern", "uhr", "woche", "wochen", "monat", "frühjahr", "sommer",
+           "herbst", "winter", "vormittag", "mittag", "nachmittag", "abend"),
+    "en": ("today", "tomorrow", "yesterday", "week", "weeks", "month", "spring", "summer", "autumn",
+           "fall", "winter", "morning", "noon", "afternoon", "evening"),
+}
+#: Words a label before a colon has at most („Von Leonie Fischer mitgenommen“).
+FRAME_WORDS = 5
+_WORD = re.compile(r"[\w-]+")
+#: Where a sentence ends: not after a number („am 12. Dezember“).
+_SENTENCE_END = re.compile(r"(?<=[^\d\s][.!?])\s+")
+_QUOTED = re.compile(r"[„“\"»«”]([^„“\"»«”]{20,})[“”\"«»]")
+
+
+def _code(language: str) -> str:
+    return language if language in CORRECTS else "en"
+
+
+def _is_when(code: str, word: str) -> bool:
+    weekdays, months = time_words(code)
+    lower = word.lower()
+    return (any(ch.isdigit() for ch in lower) or lower in months or lower in WHEN[code]
+            or any(lower.startswith(day) for day in weekdays))
+
+
+def _when_words(code: str, text: str) -> str:
+    return " ".join(w for w in _WORD.findall(text) if _is_when(code, w))
+
+
+@functools.cache
+def when_terms(language: str, text: str) -> frozenset[str]:
+    """The terms of the words in ``text`` that say when."""
+    return frozenset(analyzer(language).terms(_when_words(_code(language), text)))
+
+
+def _nouns(language: str, text: str) -> str:
+    words = _WORD.findall(text)
+    return " ".join(w for w in words if w[:1].isupper()) if _code(language) == "de" else " ".join(words)
+
+
+@functools.cache
+def subject_terms(language: str, text: str) -> frozenset[str]:
+    """The terms of what ``text`` is about, as a query finds them: in German its nouns (capitalised
+    words), so that a verb („fällen“) does not stand for a noun with the same stem („Fall“);
+    elsewhere every term."""
+    return frozenset(analyzer(language).query_terms(_nouns(language, text)))
+
+
+def _parts(text: str) -> list[str]:
+    """The items ``text`` says: of a line that quotes someone („… hat erzählt: „…““) each quote,
+    else each sentence (without a label before a colon) and each two sentences in a row."""
+    quotes = [m.group(1) for m in _QUOTED.finditer(text)]
+    if quotes:
+        return quotes
+    sentences = [_unframed(part.strip()) for part in _SENTENCE_END.split(text) if part.strip()] or [text]
+    # Said in one's own words a correction often takes two sentences: „Ich hatte dir erzählt, es sei
+    # Freitag. Vera hat das korrigiert – es ist Montag.“
+    return sentences + [" ".join(pair) for pair in zip(sentences, sentences[1:])]
+
+
+def _unframed(sentence: str) -> str:
+    """A sentence without a short label before a colon („Von Leo mitgenommen: …“, „Wichtig: …“):
+    the label says where it comes from, not what it is about."""
+    label, colon, rest = sentence.partition(":")
+    return rest.strip() if colon and len(label.split()) <= FRAME_WORDS and len(rest.split()) >= 3 else sentence
+
+
+@functools.cache
+def matter(language: str, text: str) -> frozenset[str]:
+    """What ``text`` (one item, not a line quoting several) is about, without when and without the
+    words by which it says it corrects („moved“, „actually“)."""
+    words = analyzer(language)
+    code = _code(language)
+    said = frozenset(words.terms(_nouns(language, text)))
+    return said - frozenset(words.terms(_when_words(code, text))) - _cue_terms(language)
+
+
+@functools.cache
+def _cue_terms(language: str) -> frozenset[str]:
+    return frozenset(analyzer(language).terms(" ".join(CORRECTS[_code(language)])))
+
+
+@functools.cache
+def corrects(language: str, text: str) -> bool:
+    """Does ``text`` say it corrects something („doch“, „verschoben“)?"""
+    code = _code(language)
+    lower = " ".join(text.lower().split())
+    return any(re.search(rf"(?<![\w-]){re.escape(cue)}(?![\w-])", lower) for cue in CORRECTS[code])
+
+
+def _corrects_any(language: str, text: str) -> bool:
+    return any(corrects(language, part) for part in _parts(text))
+
+
+def same_matter(language: str, one: str, other: str) -> bool:
+    """Mostly the same terms (``SAME_MATTER`` of both), at least two of them, or the one term each
+    is about („der Termin“): one shared name or noun in passing makes no matter."""
+    a, b = matter(language, one), matter(language, other)
+    shared = len(a & b)
+    return shared >= SAME_MATTER * len(a | b) and (shared >= 2 or len(a) == len(b) == shared == 1)
+
+
+def replaces(language: str, later: str, earlier: str) -> bool:
+    """Does ``later`` (heard or noted after ``earlier``) replace it? See the module's rule; of a line
+    that quotes several items, any of them."""
+    return any(_replaces(language, new, old) for new in _parts(later) for old in _parts(earlier))
+
+
+def _replaces(language: str, later: str, earlier: str) -> bool:
+    if " ".join(later.lower().split()) == " ".join(earlier.lower().split()) or not same_matter(language, later, earlier):
+        return False
+    fixed, was_fixed = corrects(language, later), corrects(language, earlier)
+    if fixed != was_fixed:  # a correction replaces what it corrects, and is not undone by it
+        return fixed
+    # A changed day or time: each names one the other does not („bis Montag“, „bis Freitag“); one
+    # that only adds a time („um 10 Uhr“) or names one where the other named none is more news.
+    new, old = when_terms(language, later), when_terms(language, earlier)
+    return bool(new - old) and bool(old - new)
+
+
+def stale(language: str, texts: list[str]) -> dict[int, int]:
+    """Of ``texts`` (in the order they were heard or noted), which are replaced and by which: the
+    index of each replaced text to that of the text that holds (the last that replaces it, or what
+    replaces that in turn)."""
+    found: dict[int, int] = {}
+    for earlier, old in enumerate(texts):
+        for later in range(len(texts) - 1, -1, -1):
+            if later != earlier and replaces(language, texts[later], old) \
+                    and (later > earlier or (_corrects_any(language, texts[later]) and not _corrects_any(language, old))):
+                found[earlier] = later
+                break
+    for index in list(found):
+        seen = {index}
+        while found[index] in found and found[index] not in seen:
+            seen.add(found[index])
+            found[index] = found[found[index]]
+    return found
