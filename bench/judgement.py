@@ -23,7 +23,9 @@ would concern nobody in particular (it shares one word with the brief, the rumou
 knows the correction, of those who heard the rumour the share who hold the correction (the goal
 counts it two days after the correction, at the end of day 3), and at the end everyone who knows
 either, asked „Bis wann …?“ (``gamemaster ask``, offline): how many answer Monday, how many
-only Friday.
+only Friday. An eighth carrier notes on day 1 that the publisher wants a colleague's sketches
+(both drawn after the others) for the demo's cover: does that colleague learn it, and how many
+of the other 23?
 
 After each of ``--days`` days: the share of the studio that knows each item (``who-knows``:
 recalled at the default budget by a memory that holds two thirds of the query's words), the
@@ -71,6 +73,7 @@ RUMOUR = ("Die Urlaubswünsche für den Sommer müssen bis Freitag im Urlaubspla
 # It shares one word with the brief where the rumour shares two: by itself it would not concern everyone.
 CORRECTION = ("Die Urlaubswünsche müssen doch erst bis Montag im Urlaubsplan stehen.", "Urlaubswünsche Montag")
 QUESTION = "Bis wann müssen die Urlaubswünsche im Urlaubsplan stehen?"
+ABOUT = ("Der Publisher will die Skizzen von {name} für das Cover der Demo nehmen.", "Publisher Skizzen Cover Demo")
 
 
 def set_world(workspace, **fields) -> None:
@@ -103,6 +106,7 @@ def run(size: int, days: int, seed: int, tmp: Path) -> dict:
     from gamemaster.backends.offline import OfflineBackend
     from gamemaster.briefs import give_brief
     from gamemaster.gm import GameMaster
+    from gamemaster.lang import short_name
     from gamemaster.loop import advance_days, run_scene
 
     workspace = build_studio(tmp / f"judgement-{size}-{seed}", size)
@@ -116,6 +120,8 @@ def run(size: int, days: int, seed: int, tmp: Path) -> dict:
     carriers = rng.sample(others, len(ITEMS) + 1)
     subject = carriers.pop()
     rumour_carrier = rng.choice(sorted(set(others) - set(carriers) - {subject}))
+    named = rng.choice(sorted(set(others) - set(carriers) - {subject, rumour_carrier}))
+    named_carrier = rng.choice(sorted(set(others) - set(carriers) - {subject, rumour_carrier, named}))
     names = {a: workspace.load_agent(a).name.split()[0] for a in agents}
     give_brief(workspace, BRIEF, to=None)
     backend = OfflineBackend()
@@ -127,6 +133,10 @@ def run(size: int, days: int, seed: int, tmp: Path) -> dict:
         plant(workspace, carrier, text.format(subject=names[subject]), importance, created or arrival.spec.ref)
         planted[item] = carrier
     plant(workspace, rumour_carrier, RUMOUR[0], 8, arrival.spec.ref)
+    # By the name colleagues use: a numbered copy's first name is the original's.
+    plant(workspace, named_carrier, ABOUT[0].format(name=short_name(workspace.load_agent(named).name)), 8,
+          arrival.spec.ref)
+    about: dict[int, tuple[bool, int]] = {}
     heard = [a for a in agents if a != rumour_carrier]
     rumour: dict[int, tuple[int, int, int]] = {}
     counted = {item: [a for a in agents if a != planted[item] and (item != "secret" or a != subject)] for item in ITEMS}
@@ -141,6 +151,8 @@ def run(size: int, days: int, seed: int, tmp: Path) -> dict:
         advance_days(gm, backend, 1)
         old, new = (knowing(workspace, RUMOUR[1]) & set(heard), knowing(workspace, CORRECTION[1]) & set(heard))
         rumour[day] = (len(old), len(new), len(old & new))
+        told = knowing(workspace, ABOUT[1]) - {named_carrier}
+        about[day] = (named in told, len(told - {named}))
         for item, (_, query, _, _) in ITEMS.items():
             knows = knowing(workspace, query)
             shares[item][day] = (len(knows & set(counted[item])), len(counted[item]))
@@ -151,7 +163,7 @@ def run(size: int, days: int, seed: int, tmp: Path) -> dict:
         log(f"  seed {seed}, day {day}: " + ", ".join(f"{i} {shares[i][day][0]}" for i in ITEMS))
     log(f"  seed {seed}: {time.perf_counter() - start:.0f} s")
     return {"seed": seed, "shares": shares, "team": team_split, "others": len(others) - 1, "talked": talked,
-            "lines": lines, "rumour": rumour, "asked": asked_date(workspace, old | new), "of": len(heard)}
+            "lines": lines, "rumour": rumour, "about": about, "asked": asked_date(workspace, old | new), "of": len(heard)}
 
 
 def asked_date(workspace, who: set[str]) -> tuple[int, int, int]:
@@ -196,6 +208,9 @@ def main() -> None:
         print(f"| {label} | " + " | ".join(cells) + " |")
     cells = [" · ".join(f"{r['rumour'][d][2]}/{r['rumour'][d][0]}" for r in results) for d in days]
     print("| heard the rumour: hold the correction | " + " | ".join(cells) + " |")
+    cells = [" · ".join(("yes" if r["about"][d][0] else "no") + f" + {r['about'][d][1]}/{r['of'] - 1}" for r in results)
+             for d in days]
+    print("| about a colleague: they know + others who know | " + " | ".join(cells) + " |")
     asked = " · ".join("{}/{}/{}".format(*r["asked"]) for r in results)
     print(f"| asked the date at the end: Monday / only Friday / neither | {asked} |" + " |" * (args.days - 1))
     cells = [" · ".join(f"{r['talked'][d]:.0%}" for r in results) for d in days]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 
 from .calendar import time_words
 from .retrieval.text import analyzer
@@ -66,7 +67,7 @@ def _when_words(code: str, text: str) -> str:
     return " ".join(w for w in _WORD.findall(text) if _is_when(code, w))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16384)
 def when_terms(language: str, text: str) -> frozenset[str]:
     """The terms of the words in ``text`` that say when."""
     return frozenset(analyzer(language).terms(_when_words(_code(language), text)))
@@ -104,7 +105,7 @@ def _unframed(sentence: str) -> str:
     return rest.strip() if colon and len(label.split()) <= FRAME_WORDS and len(rest.split()) >= 3 else sentence
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16384)
 def matter(language: str, text: str) -> frozenset[str]:
     """What ``text`` (one item, not a line quoting several) is about, without when and without the
     words by which it says it corrects („moved“, „actually“)."""
@@ -119,7 +120,7 @@ def _cue_terms(language: str) -> frozenset[str]:
     return frozenset(analyzer(language).terms(" ".join(CORRECTS[_code(language)])))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16384)
 def corrects(language: str, text: str) -> bool:
     """Does ``text`` say it corrects something („doch“, „verschoben“)?"""
     code = _code(language)
@@ -127,34 +128,60 @@ def corrects(language: str, text: str) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(cue)}(?![\w-])", lower) for cue in CORRECTS[code])
 
 
-def _corrects_any(language: str, text: str) -> bool:
-    return any(corrects(language, part) for part in _parts(text))
+@dataclass(frozen=True)
+class _Item:
+    """What the rule reads of one item: its words, what it is about, when, and whether it corrects."""
+
+    plain: str
+    matter: frozenset[str]
+    when: frozenset[str]
+    corrects: bool
+
+
+@functools.lru_cache(maxsize=4096)
+def _items(language: str, text: str) -> tuple[tuple[_Item, ...], dict[str, tuple[int, ...]]]:
+    """The items of ``text`` (``_parts``), and for each word they are about the items about it: two
+    items on one matter share a word, so only those are compared."""
+    items = tuple(_Item(" ".join(part.lower().split()), matter(language, part), when_terms(language, part),
+                        corrects(language, part)) for part in _parts(text))
+    by_word: dict[str, list[int]] = {}
+    for index, item in enumerate(items):
+        for word in item.matter:
+            by_word.setdefault(word, []).append(index)
+    return items, {word: tuple(found) for word, found in by_word.items()}
+
+
+def _same_matter(a: frozenset[str], b: frozenset[str]) -> bool:
+    shared = len(a & b)
+    return shared >= SAME_MATTER * len(a | b) and (shared >= 2 or len(a) == len(b) == shared == 1)
 
 
 def same_matter(language: str, one: str, other: str) -> bool:
     """Mostly the same terms (``SAME_MATTER`` of both), at least two of them, or the one term each
     is about („der Termin“): one shared name or noun in passing makes no matter."""
-    a, b = matter(language, one), matter(language, other)
-    shared = len(a & b)
-    return shared >= SAME_MATTER * len(a | b) and (shared >= 2 or len(a) == len(b) == shared == 1)
+    return _same_matter(matter(language, one), matter(language, other))
 
 
 def replaces(language: str, later: str, earlier: str) -> bool:
     """Does ``later`` (heard or noted after ``earlier``) replace it? See the module's rule; of a line
     that quotes several items, any of them."""
-    return any(_replaces(language, new, old) for new in _parts(later) for old in _parts(earlier))
+    (new_items, new_words), (old_items, old_words) = _items(language, later), _items(language, earlier)
+    pairs = {(n, o) for word in new_words.keys() & old_words.keys() for n in new_words[word] for o in old_words[word]}
+    return any(_replaces(new_items[n], old_items[o]) for n, o in pairs)
 
 
-def _replaces(language: str, later: str, earlier: str) -> bool:
-    if " ".join(later.lower().split()) == " ".join(earlier.lower().split()) or not same_matter(language, later, earlier):
+def _replaces(later: _Item, earlier: _Item) -> bool:
+    if later.plain == earlier.plain or not _same_matter(later.matter, earlier.matter):
         return False
-    fixed, was_fixed = corrects(language, later), corrects(language, earlier)
-    if fixed != was_fixed:  # a correction replaces what it corrects, and is not undone by it
-        return fixed
+    if later.corrects != earlier.corrects:  # a correction replaces what it corrects, and is not undone by it
+        return later.corrects
     # A changed day or time: each names one the other does not („bis Montag“, „bis Freitag“); one
     # that only adds a time („um 10 Uhr“) or names one where the other named none is more news.
-    new, old = when_terms(language, later), when_terms(language, earlier)
-    return bool(new - old) and bool(old - new)
+    return bool(later.when - earlier.when) and bool(earlier.when - later.when)
+
+
+def _corrects_any(language: str, text: str) -> bool:
+    return any(item.corrects for item in _items(language, text)[0])
 
 
 def stale(language: str, texts: list[str]) -> dict[int, int]:

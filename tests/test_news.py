@@ -226,11 +226,17 @@ def test_a_confidence_stays_with_the_one_it_was_told_to(arrived, workspace):
         {r.agent for r in who_knows(workspace, QUERY).rows if r.knows} >= {"vera", "darius", "emre", "nami"}
 
 
-def test_nobody_is_told_about_themselves_in_the_third_person(arrived, workspace):
+def test_news_about_a_listener_is_said_to_them_and_they_do_not_tell_it_on_about_themselves(arrived, workspace):
     about = "Darius wird ab Montag Art Director für die Knochentürme."
     plant(workspace, "vera", about, "day-001/scene-01")
     with_him = meet(arrived, "vera", "darius", topic="Das Innere der Türme")
-    assert not any("Art Director" in r["says"] for r in replies_of(workspace, with_him.spec.ref, "vera"))
+    said = [r["says"] for r in replies_of(workspace, with_him.spec.ref, "vera") if "Art Director" in r["says"]]
+    assert len(said) == 1 and "Darius, " in said[0], said  # addressed: „Darius, das betrifft dich: …“
+    rows = {row.agent: row for row in who_knows(workspace, "Darius Art Director Knochentürme").rows}
+    assert (rows["darius"].knows, rows["darius"].source) == (True, "vera")
+    # Darius does not tell on what is said about him, in the third person.
+    later = meet(arrived, "darius", "emre", topic="Das Innere der Türme")
+    assert not any("Art Director" in r["says"] for r in replies_of(workspace, later.spec.ref, "darius"))
     with_emre = meet(arrived, "vera", "emre", topic="Das Innere der Türme")
     assert any("Art Director" in r["says"] for r in replies_of(workspace, with_emre.spec.ref, "vera"))
 
@@ -384,3 +390,19 @@ def test_a_claude_character_tells_what_concerns_its_listeners_and_keeps_a_confid
     assert knowing("Playtest Orientierung Karte Kreis") == {"vera", "nami", "finn", "leo"}
     assert knowing("Tobi bewirbt heimlich Lyon") == {"vera"}
     assert knowing("Fahrrad gestohlen Korb") == {"vera"}
+
+
+def test_news_about_a_colleague_is_about_them_and_not_about_one_whose_name_theirs_holds():
+    from gamemaster.backends.offline.news import Item, about
+
+    class Seen:  # what `about` reads of a player: the roster's names
+        req = type("Req", (), {"colleagues": {"darius": "Darius Engel", "darius_2": "Darius „Darius 2“ Engel"}})()
+
+        @staticmethod
+        def name_of(agent_id):
+            return {"darius": "Darius", "darius_2": "Darius 2"}[agent_id]
+
+    item = Item("Der Publisher will die Skizzen von Darius 2 für das Cover.", "vera", 8, 1)
+    assert about(Seen, item, "darius_2") and not about(Seen, item, "darius")
+    both = Item("Darius und Darius 2 zeigen die Skizzen.", "vera", 8, 1)
+    assert about(Seen, both, "darius") and about(Seen, both, "darius_2")

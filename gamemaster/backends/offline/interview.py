@@ -136,8 +136,9 @@ def _versions(request: InterviewRequest, memory: Memory, code: str) -> list[tupl
 def _matter(request: InterviewRequest, lines: dict, code: str) -> dict:
     """What the character recalls about the matter asked: the best matches, each as the news item
     someone passed on about it (with the speaker; of a memory's lines the one that shares most words
-    with the question) where the memory keeps one, else as the memory itself. A memory whose best
-    match a later version replaces (``updates.py``) is left out: the answer gives what holds."""
+    with the question) where the memory keeps one, else as the memory itself. Where a later
+    version replaces a memory's best match (``updates.py``), the answer gives that version in its
+    place: what holds."""
     rng = random.Random(f"{request.seed}:{request.agent.id}:{request.question}")
     by_id = {m.id: m for m in request.memories}
     found = [by_id[i] for i in request.relevant if i in by_id]
@@ -149,7 +150,14 @@ def _matter(request: InterviewRequest, lines: dict, code: str) -> dict:
     for index, (position, version) in enumerate(versions):
         if position not in best or shared(version[1]) > shared(best[position][1][1]):
             best[position] = (index, version)
-    chosen = [(m, best[i][1]) for i, m in enumerate(found) if best[i][0] not in replaced][:MOST]
+    chosen: list[tuple[Memory, tuple[str | None, str]]] = []
+    for i in range(len(found)):
+        index, version = best[i]
+        if index in replaced:  # in its place the version that holds, from the memory that keeps it
+            index = replaced[index]
+            i, version = versions[index]
+        if len(chosen) < MOST and all(found[i] is not m for m, _ in chosen):
+            chosen.append((found[i], version))
     if not chosen:
         return {"answer": lines["nothing"], "memories": []}
     parts = [rng.choice(lines["opening"])]

@@ -4,8 +4,9 @@ An item is either first-hand (an own observation of importance 7 or more, ``news
 or heard: a line someone said to the character that passed news on, recognised by the
 phrase bank's own ``news`` templates, with the speaker as its source. Whether a listener
 knows an item is decided from the character's own exchanges only (``news.exchanges``):
-it told them, heard it from them, or they were there when someone said it — and a colleague
-an item names knows their own affairs, so nobody is told about themselves in the third person.
+it told them, heard it from them, or they were there when someone said it. A colleague an item
+names is told it, addressed („Leo, das betrifft dich: …“), not about them in the third person;
+what others say about the character itself it does not tell on.
 An item told in confidence („Erzähl es niemandem …“) stays with the one who holds it. Whom the
 rest is told is a choice (``reason_to_tell``): whom it concerns, everyone when it changes what
 the whole studio was told, the few one is close to what one lived oneself. Items are told most
@@ -96,8 +97,9 @@ def _holding(code: str, held: list[Item]) -> list[Item]:
 
 
 def knows(player: Player, item: Item, person: str) -> bool:
-    """Does ``person`` know ``item``, as far as the character can tell? Their own affairs they do."""
-    if person == item.source or about(player, item, person):
+    """Does ``person`` know ``item``, as far as the character can tell: they said it, were told it
+    or were there when it was said. What is said about someone they need not know yet."""
+    if person == item.source:
         return True
     wanted = _plain(item.text)
     for line in player.req.exchanges:
@@ -107,17 +109,25 @@ def knows(player: Player, item: Item, person: str) -> bool:
 
 
 def about(player: Player, item: Item, person: str) -> bool:
-    """Whether ``item`` names ``person`` (by the name colleagues use, or the full one)."""
-    names = {player.name_of(person), player.req.colleagues.get(person, "")}
-    return any(mention(item.text, name) for name in names if len(name) > 2)
+    """Whether ``item`` names ``person`` (by the name colleagues use, or the full one), and not
+    another whose name holds theirs („Darius 2“ is not Darius)."""
+    names = {n for n in (player.name_of(person), player.req.colleagues.get(person, "")) if len(n) > 2}
+    longer = {n for other in player.req.colleagues if other != person
+              for n in (player.name_of(other), player.req.colleagues[other])
+              if any(name in n and name != n for name in names) and mention(item.text, n)}
+    text = item.text
+    for name in sorted(longer, key=len, reverse=True):
+        text = text.replace(name, "")
+    return any(mention(text, name) for name in names)
 
 
 def untold(player: Player, listeners: list[str]) -> list[tuple[Item, list[str]]]:
     """The items some of ``listeners`` do not know yet and would want to, each with who they
-    are (``reason_to_tell``); never a confidence."""
+    are (``reason_to_tell``); never a confidence, nor what others say about the character itself
+    (told on, it would be about itself in the third person)."""
     found = []
     for item in items(player):
-        if item.secret:
+        if item.secret or (item.source is not None and about(player, item, player.agent.id)):
             continue
         unaware = [p for p in listeners if p != player.agent.id and not knows(player, item, p)
                    and reason_to_tell(player, item, p)]
@@ -143,11 +153,13 @@ def reason_to_tell(player: Player, item: Item, person: str) -> str | None:
     was told (``common``), it touches what ``person`` works on (their role, team and topics, as the
     roster shows them), ``person`` is one of the few the character is close to, or the character
     lived it and it is einschneidend. What one lived one tells the few one is close to; what one
-    heard one passes on to whom it concerns. Whom an item names knows their own affairs (``knows``).
-    Who knows an earlier version of it is told the correction (``correction``), whoever they are,
-    and whom the earlier version concerned the correction concerns."""
+    heard one passes on to whom it concerns. Whom it names is told it (``about them``), addressed
+    (``line``). Who knows an earlier version of it is told the correction (``correction``),
+    whoever they are, and whom the earlier version concerned the correction concerns."""
     if any(knows(player, old, person) for old in item.replaces):
         return "correction"
+    if about(player, item, person):
+        return "about them"
     # Whom the old version concerned, the correction concerns too, whatever words it uses.
     old_reasons = (reason_to_tell(player, old, person) for old in item.replaces)
     return next((r for r in old_reasons if r), None) or _reason(player, item, person)
@@ -192,10 +204,16 @@ def _names(player: Player) -> frozenset[str]:
 
 def line(player: Player, item: Item) -> str:
     """The sentence that passes ``item`` on, attributed to its source; said to one listener (an
-    ENCOUNTER) or to several (German: „dir“ or „euch“); a correction as one, naming whom it comes
-    from where that is not whom the old version came from."""
+    ENCOUNTER) or to several (German: „dir“ or „euch“); to the one it names when they listen,
+    addressed („Leo, das betrifft dich: …“); a correction as one, naming whom it comes from where
+    that is not whom the old version came from."""
     bank = player.lines["news"]
     one = "_one" if len(player.req.listeners) == 1 else ""
+    subject = next((p for p in player.req.listeners if about(player, item, p)), None)
+    if subject is not None:  # said to them, not about them in the third person
+        key = "about_you" if item.source is None else "about_you_relayed"
+        ctx = {"news": item.text, "name": player.name_of(subject)}
+        return player.pick(bank[key], ctx | ({"source": player.name_of(item.source)} if item.source else {}))
     if item.replaces:
         relayed = item.source is not None and item.source != item.replaces[0].source
         return player.pick(bank["corrected_relayed" if relayed else "corrected"],
@@ -218,8 +236,8 @@ def telling(player: Player) -> tuple[str | None, set[str]]:
 
 def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, Any], str]]:
     """Talk wishes for the items some of ``candidates`` should hear (``PER_TURN`` items at most): one
-    or two of them an item, each sought out on their own (a word in passing, an ENCOUNTER), nobody
-    twice, each wish with the line announcing it; a correction to all who heard the old version from
+    or two of them an item (whom it names first), each sought out on their own (a word in passing,
+    an ENCOUNTER), nobody twice, each wish with the line announcing it; a correction to all who heard the old version from
     the character or with it (``CORRECT_AT_ONCE`` at most), in one talk."""
     found: list[tuple[dict[str, Any], str]] = []
     taken: set[str] = set()
@@ -237,6 +255,7 @@ def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, A
                 break
             continue
         player.rng.shuffle(ranked)
+        ranked.sort(key=lambda p: not about(player, item, p))  # whom it names first: it is theirs to know
         chosen = ranked[:2]
         taken.update(chosen)
         ctx = {"short": clip(item.text, 50)}
