@@ -2,7 +2,7 @@
 
 Two items are on the same matter when what they are about — in German the nouns they name (the
 capitalised words), elsewhere every term, each without the words that say when (weekdays,
-months, numbers, „heute“, „morgen“) — is mostly the same (``same_matter``); of a line
+months, numbers, „heute“, „morgen“) — is mostly the same (``_same_matter``); of a line
 that quotes someone, what each quote is about, else each sentence. The later one replaces the earlier when it changes something: it says it corrects („doch
 nicht“, „nicht mehr“, „verschoben“, „abgesagt“) and the earlier does not, or it names another
 day or time in place of the earlier's („bis Montag“ after „bis Freitag“). An item that says it corrects wins over
@@ -152,14 +152,11 @@ def _items(language: str, text: str) -> tuple[tuple[_Item, ...], dict[str, tuple
 
 
 def _same_matter(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two matters (``matter``) are one: mostly the same terms (``SAME_MATTER`` of both), at least
+    two of them, or the one term each is about („der Termin“): one shared name or noun in passing
+    makes no matter."""
     shared = len(a & b)
     return shared >= SAME_MATTER * len(a | b) and (shared >= 2 or len(a) == len(b) == shared == 1)
-
-
-def same_matter(language: str, one: str, other: str) -> bool:
-    """Mostly the same terms (``SAME_MATTER`` of both), at least two of them, or the one term each
-    is about („der Termin“): one shared name or noun in passing makes no matter."""
-    return _same_matter(matter(language, one), matter(language, other))
 
 
 def replaces(language: str, later: str, earlier: str) -> bool:

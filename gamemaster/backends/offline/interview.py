@@ -151,13 +151,12 @@ def _matter(request: InterviewRequest, lines: dict, code: str) -> dict:
         if position not in best or shared(version[1]) > shared(best[position][1][1]):
             best[position] = (index, version)
     chosen: list[tuple[Memory, tuple[str | None, str]]] = []
-    for i in range(len(found)):
-        index, version = best[i]
+    for position in range(len(found)):
+        index, version = best[position]
         if index in replaced:  # in its place the version that holds, from the memory that keeps it
-            index = replaced[index]
-            i, version = versions[index]
-        if len(chosen) < MOST and all(found[i] is not m for m, _ in chosen):
-            chosen.append((found[i], version))
+            position, version = versions[replaced[index]]
+        if len(chosen) < MOST and all(found[position] is not m for m, _ in chosen):
+            chosen.append((found[position], version))
     if not chosen:
         return {"answer": lines["nothing"], "memories": []}
     parts = [rng.choice(lines["opening"])]
