@@ -87,15 +87,19 @@ def subject_terms(language: str, text: str) -> frozenset[str]:
 
 
 def _parts(text: str) -> list[str]:
-    """The items ``text`` says: of a line that quotes someone („… hat erzählt: „…““) each quote,
-    else each sentence (without a label before a colon) and each two sentences in a row."""
+    """The items ``text`` says: each quote („… hat erzählt: „…““), and each sentence of what is
+    said around them (without a label before a colon) and each two sentences in a row. A line
+    that quotes something (a line of dialogue one wrote) may say a correction in its own words."""
     quotes = [m.group(1) for m in _QUOTED.finditer(text)]
-    if quotes:
-        return quotes
-    sentences = [_unframed(part.strip()) for part in _SENTENCE_END.split(text) if part.strip()] or [text]
+    own = _QUOTED.sub(" ", text) if quotes else text
+    # What is left of a quoting frame („Korrektur, von Vera:“) says where a quote comes from, not what.
+    sentences = [_unframed(part.strip()) for part in _SENTENCE_END.split(own)
+                 if len(part.split()) >= 3 and not part.strip().endswith(":")]
+    if not quotes and not sentences:
+        sentences = [text]
     # Said in one's own words a correction often takes two sentences: „Ich hatte dir erzählt, es sei
     # Freitag. Vera hat das korrigiert – es ist Montag.“
-    return sentences + [" ".join(pair) for pair in zip(sentences, sentences[1:])]
+    return quotes + sentences + [" ".join(pair) for pair in zip(sentences, sentences[1:])]
 
 
 def _unframed(sentence: str) -> str:

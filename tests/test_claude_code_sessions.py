@@ -177,7 +177,9 @@ def test_claude_answers_a_continued_prompt_as_it_asks(tmp_path):
     assert split_prompt(gm.build_request(pending, 2))[1] == read("full2.md")
     reply = gm.store_reply(pending, 2, read("emre.answer2.json"), None)
     assert reply.conversation is not None and "Silhouettenstudie" in reply.conversation.summary
-    assert [t.from_ for t in reply.takeaways] == ["vera", "tobi", "darius"]
+    assert [t.from_ for t in reply.takeaways] == ["vera"]
+    assert "Tobi" in reply.says and "Nervenbahnen" in reply.says  # what Tobi said, told to Vera whom it concerns
+    assert [w.with_ for w in reply.talk_wishes] == [["tobi"]]
 
 
 def test_a_kept_claude_that_is_gone_by_the_next_turn_is_started_again(tmp_path, fake):

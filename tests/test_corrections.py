@@ -36,6 +36,10 @@ CORRECTION = "Die Urlaubswünsche müssen doch erst bis Montag im Urlaubsplan st
      "Von Leo mitgenommen: " + CORRECTION, False),  # whom one has it from is no matter
     ("Hast du schon gehört? Leo hat erzählt: „Der Termin ist doch am Montag.“", "Der Termin ist am Freitag.", True),
     ("The review moved to Monday.", "The review is on Friday.", True),
+    # A line that quotes something else (dialogue one wrote) and corrects in its own words
+    # (Claude as Nami, tests/fixtures/claude_correction).
+    ("Hör mal: „Der Wind ist zu laut heute.“ Und noch eine Korrektur: Ich hatte dir gesagt, die Urlaubswünsche "
+     "müssen bis Freitag im Urlaubsplan stehen. Vera hat das inzwischen berichtigt – erst bis Montag.", RUMOUR, True),
 ])
 def test_a_later_item_replaces_an_earlier_one_on_the_same_matter_when_it_changes_something(later, earlier, expected):
     assert replaces("en" if later.startswith("The") else "de", later, earlier) is expected

@@ -309,11 +309,11 @@ def test_the_offline_player_goes_to_those_it_knows_or_for_what_it_cares_about(gm
                        since=invitation, partners=[])
     assert play(stranger)["invitations"] == [{"gathering": "gathering-001", "answer": "decline",
                                               "because": "Ich kenne Vera kaum, und das Thema ist nicht meins."}]
-    # The same stranger's gathering on something Nami cares about („Trauer um einen toten Gott“).
+    # The same stranger's gathering on something Nami cares about („Trauer um einen toten Titanen“).
     [gathering] = request.invitations
-    reading = gathering.model_copy(update={"what": "Lesung im Innenhof: Trauer um einen toten Gott"})
+    reading = gathering.model_copy(update={"what": "Lesung im Innenhof: Trauer um einen toten Titanen"})
     assert play(replace(stranger, invitations=[reading]))["invitations"] == [
-        {"gathering": "gathering-001", "answer": "accept", "because": "Trauer um einen toten Gott – das interessiert mich."}]
+        {"gathering": "gathering-001", "answer": "accept", "because": "Trauer um einen toten Titanen – das interessiert mich."}]
     # Someone it talked with lately counts as known, even with no memory of it in the prompt.
     assert answered(play(replace(stranger, partners=["vera"]))) == [("gathering-001", "accept")]
 

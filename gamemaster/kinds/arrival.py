@@ -26,7 +26,11 @@ class Arrival(SceneKind):
         return [] if reply.plan is not None else ["plan: an ARRIVAL reply must declare today's plan"]
 
     def merge_talk_wishes(self, current, new):
-        return list(new)  # a new day's wishes replace yesterday's
+        """A new day's wishes replace yesterday's; one made again (the same people, the same topic)
+        keeps its age, as its maker has waited since then: wishes are served oldest first, and one
+        renewed every morning would otherwise never be old enough to be served in a busy studio."""
+        made = {(tuple(w.with_), w.topic): w.created for w in current}
+        return [w.model_copy(update={"created": made.get((tuple(w.with_), w.topic)) or w.created}) for w in new]
 
     def starts_day(self) -> bool:
         return True

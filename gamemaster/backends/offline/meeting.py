@@ -24,29 +24,32 @@ def play(player: Player) -> dict[str, Any]:
     focus.facts = player.facts(focus.tags, 1, focus.phrase)
     ctx = player.base_ctx(focus)
     prev = previous_turn(player)
+    sought = "news" in player.spec.topic_tags  # a talk someone sought out to tell something
+    if prev is None and sought:
+        # A talk one sought out to tell something opens with it, not with a stance on a work topic.
+        told = news.tell(player)
+        if told:
+            reply = {"action": player.pick(lines["actions"], ctx), "says": told}
+            if player.req.final_turn and "conversation" in player.spec.kind.allows:
+                reply["conversation"] = conversation(player, focus, ctx, told)
+            return reply
     if prev is not None:
-        ctx["prev"] = short_name(prev.name) or player.name_of(prev.speaker)
-        ctx["term"] = term_from(player, prev.says, focus)
-        other_tags = [t for t in focus.tags if t.lower() != ctx["term"].lower()]
-        if ctx["tag"].lower() == ctx["term"].lower():
-            if other_tags:
-                ctx["tag"] = player.display_tag(other_tags)
-            else:
-                del ctx["tag"]
-        if prev.speaker in player.colleagues:
-            ctx["colleague"] = player.colleagues[prev.speaker]
+        answering(player, ctx, prev, focus)
 
     # Each part in words nobody at the table has used yet (``Player.said``).
     says = []
-    if prev is None:
+    if prev is not None and sought:
+        # Sought out to be told something: one thanks for it, and takes no stance on it as a work topic.
+        says.append(player.pick_fresh(lines["thanks"], ctx, spoken=True))
+    elif prev is None:
         bank = lines["openers_brief"] if "brief" in ctx else lines["openers"]
         says.append(player.pick_fresh(bank, ctx, spoken=True))
     else:
         stance = player.rng.choices(["agree", "object", "add"], weights=[0.45, 0.25, 0.30])[0]
         says.append(player.pick_fresh(lines[stance], ctx, spoken=True))
-    if prev is None or player.rng.random() < 0.7:
+    if not sought and (prev is None or player.rng.random() < 0.7):
         says.append(player.pick_fresh(lines["proposals"], ctx, spoken=True))
-    if "fact" in ctx and player.rng.random() < 0.4:
+    if not sought and "fact" in ctx and player.rng.random() < 0.4:
         ref = player.pick_fresh(lines["fact_refs"], ctx, spoken=True)
         if not player.said(ref):  # else the fact is out at this table already, in every framing
             says.append(ref)
@@ -75,6 +78,20 @@ def play(player: Player) -> dict[str, Any]:
         if told:
             reply["says"] = f"{reply['says']} {told}"
     return reply
+
+
+def answering(player: Player, ctx: dict[str, Any], prev: Turn, focus: Focus) -> None:
+    """``ctx`` for answering ``prev``: who said it, the term one takes up, another tag than that."""
+    ctx["prev"] = short_name(prev.name) or player.name_of(prev.speaker)
+    ctx["term"] = term_from(player, prev.says, focus)
+    other_tags = [t for t in focus.tags if t.lower() != ctx["term"].lower()]
+    if ctx["tag"].lower() == ctx["term"].lower():
+        if other_tags:
+            ctx["tag"] = player.display_tag(other_tags)
+        else:
+            del ctx["tag"]
+    if prev.speaker in player.colleagues:
+        ctx["colleague"] = player.colleagues[prev.speaker]
 
 
 def previous_turn(player: Player) -> Turn | None:

@@ -102,6 +102,9 @@ def knows(player: Player, item: Item, person: str) -> bool:
     if person == item.source:
         return True
     wanted = _plain(item.text)
+    # What they said in this very talk they know (it is not in the memories yet).
+    if any(turn.speaker == person and wanted in _plain(turn.says) for turn in player.req.transcript):
+        return True
     for line in player.req.exchanges:
         if (line.speaker == person or person in line.present) and wanted in _plain(line.says):
             return True
@@ -229,8 +232,11 @@ def tell(player: Player) -> str | None:
 
 
 def telling(player: Player) -> tuple[str | None, set[str]]:
-    """What to say to the scene's listeners (``PER_TURN`` items at most) and whom it tells something."""
-    found = untold(player, list(player.req.listeners))[:PER_TURN]
+    """What to say to the scene's listeners (``PER_TURN`` items at most) and whom it tells something:
+    the item a talk was sought out for first (its topic names it), then the most pressing."""
+    found = _most_pressing(player, untold(player, list(player.req.listeners)))
+    topic = player.spec.topic or ""
+    found = sorted(found, key=lambda entry: clip(entry[0].text, 50) not in topic)[:PER_TURN]
     return " ".join(line(player, item) for item, _ in found) or None, {p for _, who in found for p in who}
 
 
@@ -242,7 +248,7 @@ def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, A
     found: list[tuple[dict[str, Any], str]] = []
     taken: set[str] = set()
     items_wished = 0
-    for item, unaware in untold(player, candidates):
+    for item, unaware in _most_pressing(player, untold(player, candidates)):
         ranked = sorted(p for p in unaware if p not in taken)
         if not ranked:
             continue
@@ -264,11 +270,29 @@ def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, A
         topic = player.pick(player.lines["news"]["wish_topics"], ctx)
         for person in chosen:
             says = player.pick(player.lines["news"]["wish_says"], {"colleague": player.name_of(person)})
-            found.append(({"with": [person], "topic": topic, "tags": ["news"]}, says))
+            found.append(({"with": [person], "topic": _held_topic(player, person, ctx["short"]) or topic,
+                           "tags": ["news"]}, says))
         items_wished += 1
         if items_wished == PER_TURN:
             break
     return found
+
+
+def _most_pressing(player: Player, found: list[tuple[Item, list[str]]]) -> list[tuple[Item, list[str]]]:
+    """``untold``'s items, the most pressing to seek someone out for first: setting straight what
+    one told someone wrongly, then telling someone what is about them, then the rest as they come."""
+    def rank(entry: tuple[Item, list[str]]) -> int:
+        item, unaware = entry
+        if any(knows(player, old, p) for old in item.replaces for p in unaware):
+            return 0
+        return 1 if any(about(player, item, p) for p in unaware) else 2
+    return sorted(found, key=rank)
+
+
+def _held_topic(player: Player, person: str, short: str) -> str | None:
+    """The topic of the wish the character still holds to tell ``person`` this item: wanting to tell
+    them the same thing again, it is the same wish, as old as when it was first made."""
+    return next((w.topic for w in player.agent.talk_wishes if w.with_ == [person] and short in w.topic), None)
 
 
 #: Those who heard the old version one seeks out in one talk (a MEETING): a table's worth.

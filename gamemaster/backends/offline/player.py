@@ -245,6 +245,8 @@ class Player:
             return self.me
         if agent_id in self.colleagues:
             return self.colleagues[agent_id]
+        if agent_id in self.req.roster:  # someone not in the room: by the name colleagues use
+            return short_name(self.req.roster[agent_id]) or agent_id.capitalize()
         for turn in self.req.transcript:
             if turn.speaker == agent_id:
                 return short_name(turn.name) or agent_id.capitalize()

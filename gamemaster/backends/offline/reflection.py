@@ -15,9 +15,12 @@ def play(player: Player) -> dict[str, Any]:
     lines = player.lines["reflection"]
     pool = [m for m in player.req.memories if m.description.strip()] or list(player.req.since)
     reply: dict[str, Any] = {"action": player.pick(lines["actions"], {"name": player.me}), "says": ""}
-    if player.rng.random() < 0.5:
-        reply["says"] = player.pick_fresh(lines["says"], {"name": player.me}, spoken=True)
+    murmurs = player.rng.random() < 0.5
     reply["insights"] = insights(player, pool, lines)
+    tags = [tag for insight in reply["insights"] for tag in insight["tags"] if tag not in player.plain_tags]
+    # What one murmurs is what one is thinking about: the first insight's topic, said one's own way.
+    if murmurs and tags:
+        reply["says"] = player.pick_fresh(lines["says"], {"name": player.me, "tag": player.tag_word(tags[0])}, spoken=True)
     return reply
 
 
