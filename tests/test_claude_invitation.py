@@ -45,15 +45,15 @@ def test_claude_declines_what_its_work_fills_and_says_why_and_the_toolkit_keeps_
     world = gm.world()
     party = next(g for g in world.gatherings if g.id == "gathering-001")
     assert party.answers == {"nami": "declined", "leo": "accepted"}
-    assert party.reasons["nami"] == ("Am Dienstag mittags zeige ich dem Verlag den Stand meiner Arbeit, "
-                                     "das fällt genau auf die Zeit des Quittenfests.")
-    assert party.reasons["leo"].startswith("Ein Mittag im Innenhof mit Quitten")
+    assert party.reasons["nami"] == ("Am Dienstag mittags zeige ich dem Verlag den Stand meiner Arbeit "
+                                     "und kann deshalb nicht im Innenhof sein.")
+    assert party.reasons["leo"].startswith("Mittags im Innenhof mit Vera und Nami")
     assert guests(world, party, workspace.agent_ids()) == ["vera", "leo"]
     memories = [i.memory for i in workspace.stream("nami").scan()[0]]
     [answer] = [m for m in memories if m.metadata.get("gathering") == "gathering-001" and "abgesagt" in m.description]
-    assert answer.description.endswith("Warum: Am Dienstag mittags zeige ich dem Verlag den Stand meiner Arbeit, "
-                                       "das fällt genau auf die Zeit des Quittenfests.")
+    assert answer.description.endswith("Warum: Am Dienstag mittags zeige ich dem Verlag den Stand meiner Arbeit "
+                                       "und kann deshalb nicht im Innenhof sein.")
     # She told Leo, who heard it: a line of hers his stream keeps.
     heard = [i.memory for i in workspace.stream("leo").scan()[0] if i.memory.metadata.get("source") == "heard"]
-    assert any("Quittenfest leider auslassen" in m.description or "Quittenfest leider auslassen" in json.dumps(
+    assert any("Quittenfest morgen auch nicht" in m.description or "Quittenfest morgen auch nicht" in json.dumps(
         m.metadata, ensure_ascii=False) for m in heard)
