@@ -55,6 +55,8 @@ class Exchange:
     #: Heard side by side (ARRIVAL, WORK, EVENT): the listener was answering at the same time and
     #: could not react to it in that scene.
     side_by_side: bool = False
+    #: The sentences of the line that passed on something its speaker held as news (``passing.py``).
+    passes: tuple[str, ...] = ()
 
 
 def newest(stream) -> list[Memory]:
@@ -93,8 +95,10 @@ def exchanges(memories: list[Memory], agent_id: str) -> list[Exchange]:
                 speaker, says = entry.get("speaker"), entry.get("says")
                 if isinstance(speaker, str) and isinstance(says, str) and says.strip():
                     heard_by = people | ({speaker} if key == "heard" else set())
+                    passes = entry.get("passes")
                     found.append(Exchange(memory.created or "", speaker, says.strip(),
-                                          tuple(sorted(heard_by - {speaker})), key == "heard"))
+                                          tuple(sorted(heard_by - {speaker})), key == "heard",
+                                          tuple(p for p in passes if isinstance(p, str)) if isinstance(passes, list) else ()))
     return found
 
 

@@ -2,7 +2,7 @@
 
 Two items are on the same matter when what they are about — in German the nouns they name (the
 capitalised words), elsewhere every term, each without the words that say when (weekdays,
-months, numbers, „heute“, „morgen“) — is mostly the same (``_same_matter``); of a line
+months, numbers, „heute“, „morgen“) — is mostly the same (``same_matter``); of a line
 that quotes someone, what each quote is about, else each sentence. The later one replaces the earlier when it changes something: it says it corrects („doch
 nicht“, „nicht mehr“, „verschoben“, „abgesagt“) and the earlier does not, or it names another
 day or time in place of the earlier's („bis Montag“ after „bis Freitag“). An item that says it corrects wins over
@@ -86,20 +86,30 @@ def subject_terms(language: str, text: str) -> frozenset[str]:
     return frozenset(analyzer(language).query_terms(_nouns(language, text)))
 
 
-def _parts(text: str) -> list[str]:
+def parts(text: str) -> list[str]:
     """The items ``text`` says: each quote („… hat erzählt: „…““), and each sentence of what is
     said around them (without a label before a colon) and each two sentences in a row. A line
     that quotes something (a line of dialogue one wrote) may say a correction in its own words."""
-    quotes = [m.group(1) for m in _QUOTED.finditer(text)]
-    own = _QUOTED.sub(" ", text) if quotes else text
+    found = quotes(text)
     # What is left of a quoting frame („Korrektur, von Vera:“) says where a quote comes from, not what.
-    sentences = [_unframed(part.strip()) for part in _SENTENCE_END.split(own)
-                 if len(part.split()) >= 3 and not part.strip().endswith(":")]
-    if not quotes and not sentences:
-        sentences = [text]
+    said = sentences(_QUOTED.sub(" ", text) if found else text)
+    if not found and not said:
+        said = [text]
     # Said in one's own words a correction often takes two sentences: „Ich hatte dir erzählt, es sei
     # Freitag. Vera hat das korrigiert – es ist Montag.“
-    return quotes + sentences + [" ".join(pair) for pair in zip(sentences, sentences[1:])]
+    return found + said + [" ".join(pair) for pair in zip(said, said[1:])]
+
+
+def quotes(text: str) -> list[str]:
+    """The passages ``text`` quotes (20 characters or more)."""
+    return [m.group(1) for m in _QUOTED.finditer(text)]
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` of three words or more, each without a short label before a colon;
+    not a label that only introduces what follows („Korrektur, von Vera:“)."""
+    return [_unframed(part.strip()) for part in _SENTENCE_END.split(text)
+            if len(part.split()) >= 3 and not part.strip().endswith(":")]
 
 
 def _unframed(sentence: str) -> str:
@@ -144,10 +154,10 @@ class _Item:
 
 @functools.lru_cache(maxsize=4096)
 def _items(language: str, text: str) -> tuple[tuple[_Item, ...], dict[str, tuple[int, ...]]]:
-    """The items of ``text`` (``_parts``), and for each word they are about the items about it: two
+    """The items of ``text`` (``parts``), and for each word they are about the items about it: two
     items on one matter share a word, so only those are compared."""
     items = tuple(_Item(" ".join(part.lower().split()), matter(language, part), when_terms(language, part),
-                        corrects(language, part)) for part in _parts(text))
+                        corrects(language, part)) for part in parts(text))
     by_word: dict[str, list[int]] = {}
     for index, item in enumerate(items):
         for word in item.matter:
@@ -155,7 +165,7 @@ def _items(language: str, text: str) -> tuple[tuple[_Item, ...], dict[str, tuple
     return items, {word: tuple(found) for word, found in by_word.items()}
 
 
-def _same_matter(a: frozenset[str], b: frozenset[str]) -> bool:
+def same_matter(a: frozenset[str], b: frozenset[str]) -> bool:
     """Two matters (``matter``) are one: mostly the same terms (``SAME_MATTER`` of both), at least
     two of them, or the one term each is about („der Termin“): one shared name or noun in passing
     makes no matter."""
@@ -172,7 +182,7 @@ def replaces(language: str, later: str, earlier: str) -> bool:
 
 
 def _replaces(later: _Item, earlier: _Item) -> bool:
-    if later.plain == earlier.plain or not _same_matter(later.matter, earlier.matter):
+    if later.plain == earlier.plain or not same_matter(later.matter, earlier.matter):
         return False
     if later.corrects != earlier.corrects:  # a correction replaces what it corrects, and is not undone by it
         return later.corrects

@@ -18,7 +18,7 @@ from .fsio import dump_json
 from .gallery import artifact_file, slug
 from .gatherings import write_reply as write_gathering_reply
 from .kinds import SceneWrite
-from .lang import phrase
+from .lang import phrase, short_name
 from .models import Agent, Brief, Memory, Plan, SceneEntry, TalkWish, World, memory_id, parse_scene_ref
 from .records import SceneRecord, WrittenMemory
 from .replies import Reply
@@ -70,6 +70,44 @@ def _gallery_path(workspace: Workspace, kind: str, day: int, name: str, taken: s
     return relative
 
 
+class _Minds:
+    """What the speakers of a scene being written back hold, read once each from their streams: for
+    what the tool would write again (``remembers``) and what a line passed on (``passes``)."""
+
+    def __init__(self, workspace: Workspace, spec: SceneSpec, turns: list[tuple[str, Reply]],
+                 agents: dict[str, Agent], language: str) -> None:
+        self.workspace, self.spec, self.turns, self.language = workspace, spec, turns, language
+        # The names a line opens with to address someone: not part of what it passes on.
+        self.addressed = [n for a in agents.values() for n in (short_name(a.name), a.name.split()[0]) if n]
+        self.tails: dict[str, list[Memory]] = {}
+        self.newest: dict[str, set[str]] = {}
+        self.held: dict[str, list[str]] = {}
+
+    def tail(self, agent: str) -> list[Memory]:
+        if agent not in self.tails:
+            from .news import TAIL
+
+            found, _ = self.workspace.stream(agent).tail(TAIL)
+            self.tails[agent] = [located.memory for located in found]
+        return self.tails[agent]
+
+    def remembers(self, agent: str, description: str) -> bool:
+        if agent not in self.newest:
+            self.newest[agent] = {memory.description for memory in self.tail(agent)}
+        return description in self.newest[agent]
+
+    def passes(self, agent: str, says: str) -> list[str]:
+        from .news import HELD_IMPORTANCE
+        from .passing import held_texts, passes_on
+
+        if agent not in self.held:
+            # What the speaker held when it spoke: its stream, and what it noted in this scene.
+            noted = [n.description for a, r in self.turns if a == agent for n in r.memories
+                     if n.type == "observation" and n.importance >= HELD_IMPORTANCE]
+            self.held[agent] = held_texts(self.tail(agent), self.spec.day) + noted
+        return passes_on(self.language, says, self.held[agent], self.addressed)
+
+
 def plan_scene(
     workspace: Workspace,
     world: World,
@@ -106,17 +144,9 @@ def plan_scene(
         return memory
 
     new_world = _advance_world(world, spec, agents)
-    newest: dict[str, set[str]] = {}
-
-    def remembers(agent: str, description: str) -> bool:
-        if agent not in newest:
-            from .news import TAIL
-
-            found, _ = workspace.stream(agent).tail(TAIL)
-            newest[agent] = {located.memory.description for located in found}
-        return description in newest[agent]
-
-    scene = SceneWrite(spec, turns, agents, updated, remember, language, new_world, readings or {}, remembers)
+    minds = _Minds(workspace, spec, turns, agents, language)
+    scene = SceneWrite(spec, turns, agents, updated, remember, language, new_world, readings or {}, minds.remembers,
+                       minds.passes)
     kind.before_replies(scene)
     for agent_id, reply in turns:
         agent = updated[agent_id]

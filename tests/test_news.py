@@ -195,6 +195,50 @@ def test_news_a_claude_character_relays_in_its_own_words_is_passed_on_by_an_offl
     assert (rows["nami"].knows, rows["nami"].source) == (True, "emre")
 
 
+LYON = "Die Eröffnungsszene bekommt einen eigenen Sprecher aus Lyon."
+
+
+@pytest.mark.parametrize("darius_holds", [True, False])
+def test_plain_news_said_without_a_cue_word_is_passed_on_when_its_speaker_held_it(arrived, workspace, darius_holds):
+    """What a line passes on is read from who said it: Darius (as a Claude or human character
+    would) says it plainly; what he held as news when he said it makes it news to his listener."""
+    if darius_holds:
+        plant(workspace, "darius", LYON, "day-001/scene-01")
+    offline = OfflineBackend()
+
+    def reply(request):
+        if request.agent.id == "darius":
+            return {**valid_reply(request), "says": "Emre, die Eröffnungsszene bekommt einen eigenen Sprecher aus Lyon. "
+                                                    "Ich finde, das passt."}
+        return offline.reply(request)
+
+    turns = 2 * arrived.world().kind_settings("meeting").rounds
+    run_scene(arrived, ScriptedBackend([reply] * turns),
+              Force(type=SceneType.MEETING, participants=["darius", "emre"], topic="Farbpalette der Sumpfstädte"))
+    second = meet(arrived, "emre", "nami")  # the opening scene is what Nami works on
+    rows = {row.agent: row for row in who_knows(workspace, "Eröffnungsszene Sprecher Lyon").rows}
+    assert (rows["nami"].knows, rows["nami"].source) == ((True, "emre") if darius_holds else (False, None))
+    emre = " ".join(r["says"] for r in replies_of(workspace, second.spec.ref, "emre"))
+    assert ("Sprecher aus Lyon" in emre) is darius_holds, emre
+
+
+def test_the_sentences_a_line_passes_on_are_those_on_the_matter_its_speaker_held():
+    from gamemaster.passing import passes_on
+
+    held = ["Leo kandidiert für den Betriebsrat, hat er mir heute früh erzählt.", LYON]
+    said = ("Morgen! Leo kandidiert für den Betriebsrat. Ich nehme mir heute die Kammern vor. "
+            "Und Vera zeichnet die Türme.")
+    assert passes_on("de", said, held) == ["Leo kandidiert für den Betriebsrat"]
+    assert passes_on("de", "Ich spiele heute Ilka, Leo.", held) == []  # a name in passing is no matter
+    assert passes_on("de", said, []) == []
+    # Whom it was said to is not part of what is passed on; a name it is about is.
+    names = ["Leo", "Tobi", "Emre"]
+    assert passes_on("de", "Emre, Tobi, Leo kandidiert für den Betriebsrat.", held, names) == [
+        "Leo kandidiert für den Betriebsrat"]
+    assert passes_on("de", "Emre und Tobi, die Eröffnungsszene bekommt einen eigenen Sprecher aus Lyon!", held,
+                     names) == ["Die Eröffnungsszene bekommt einen eigenen Sprecher aus Lyon"]
+
+
 def test_the_host_of_an_invitation_the_prompt_shows_counts_as_heard(gm, workspace):
     # What a gathering is about is its host's own words: a character shown the invitation may
     # weigh them (`takeaways`) though it never heard the host speak.

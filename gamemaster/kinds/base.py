@@ -78,6 +78,9 @@ class SceneWrite:
     #: ``remembers(agent, description)``: does one of the agent's newest memories (``news.TAIL``)
     #: say this word for word already? For what the tool would otherwise write again (a re-read).
     remembers: Callable[[str, str], bool] = lambda agent, description: False
+    #: ``passes(agent, says)``: the sentences of the agent's line that pass on something it held as
+    #: news (``passing.py``), kept with the line for its listeners.
+    passes: Callable[[str, str], list[str]] = lambda agent, says: []
 
 
 class SceneKind:

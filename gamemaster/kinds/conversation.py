@@ -26,7 +26,10 @@ def remember_conversation(scene: SceneWrite) -> None:
     """A conversation memory for every speaker from their last turn's summary; the talk
     wishes among exactly these people are settled."""
     spec = scene.spec
-    transcript = [{"speaker": a, "says": r.says} for a, r in scene.turns]
+    transcript = []
+    for agent_id, reply in scene.turns:
+        passes = scene.passes(agent_id, reply.says)
+        transcript.append({"speaker": agent_id, "says": reply.says, **({"passes": passes} if passes else {})})
     finals = {a: r for a, r in scene.turns}  # a speaker's last turn carries their summary
     for agent_id in spec.participants:
         others = [p for p in spec.participants if p != agent_id]

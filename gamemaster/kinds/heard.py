@@ -81,6 +81,7 @@ def remember_heard(scene: SceneWrite) -> None:
             said[agent_id] = reply.says.strip()
     if not said:
         return
+    passed = {a: scene.passes(a, says) for a, says in said.items()}
     named = _named_topics(said, agents)
     for table in tables(spec, agents, scene.world):
         for listener in table:
@@ -105,7 +106,7 @@ def remember_heard(scene: SceneWrite) -> None:
                 description=phrase(scene.language, "heard", lines=" · ".join(described)),
                 importance=HEARD_IMPORTANCE,
                 tags=["heard", *speakers, *_topics(named, speakers)],
-                metadata={"source": "heard", "heard": [{"speaker": a, "says": _kept(said[a], len(speakers) + len(own))}
+                metadata={"source": "heard", "heard": [_entry(a, _kept(said[a], len(speakers) + len(own)), passed[a])
                                                        for a in speakers + own],
                           "with": [a for a in table if a != listener], "scene": spec.ref},
             )
@@ -122,9 +123,14 @@ def _remember_said(scene: SceneWrite, speaker: str, table: list[str], says: str)
         description=phrase(scene.language, "said", people=names, says=cut(says, SAID_CHARS)),
         importance=SAID_IMPORTANCE,
         tags=["said", *others],
-        metadata={"source": "heard", "heard": [{"speaker": speaker, "says": _kept(says, 1)}], "with": others,
+        metadata={"source": "heard", "heard": [_entry(speaker, _kept(says, 1), scene.passes(speaker, says))], "with": others,
                   "scene": scene.spec.ref},
     )
+
+
+def _entry(speaker: str, says: str, passes: list[str]) -> dict:
+    """A line as a memory keeps it: who said it, the words, and the sentences that passed news on."""
+    return {"speaker": speaker, "says": says, **({"passes": passes} if passes else {})}
 
 
 def _studio_tags(agents) -> list[str]:

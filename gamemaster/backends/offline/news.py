@@ -71,7 +71,8 @@ def items(player: Player) -> list[Item]:
     for line in player.req.exchanges:
         if line.speaker == player.agent.id:
             continue
-        for text in told_in(player.code, line.says):
+        # By the words (how the player says news, cues), else as the speaker passed it on (``passing.py``).
+        for text in told_in(player.code, line.says) or list(line.passes):
             order += 1
             _keep(found, Item(text, line.speaker, HEARD_IMPORTANCE, order, confided(player.code, line.says, text),
                               _key(line.scene)))
@@ -346,7 +347,7 @@ def weighed(player: Player) -> list[dict[str, Any]]:
     for line in recent_lines(list(player.req.exchanges), player.agent.id):
         if line.speaker == player.agent.id or not line.side_by_side or _key(line.scene) < last:
             continue
-        for text in told_in(player.code, line.says):
+        for text in told_in(player.code, line.says) or list(line.passes):
             if _plain(text) in known:
                 continue
             known.add(_plain(text))
