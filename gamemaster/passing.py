@@ -44,7 +44,8 @@ def held_texts(memories: list[Memory], day: int) -> list[str]:
             texts.append(entry.get("says"))
         for key in ("heard", "transcript"):
             for entry in _entries(meta.get(key)):
-                texts += entry.get("passes") or []
+                passes = entry.get("passes")
+                texts += passes if isinstance(passes, list) else []
     return list(dict.fromkeys(t for t in texts if isinstance(t, str) and t.strip()))
 
 
@@ -58,15 +59,17 @@ def passes_on(language: str, says: str, held_by_speaker: list[str], names: Itera
     # A name alone is no matter: two sentences naming Darius are not therefore on one thing.
     named = matter(language, " ".join(names))
     known = [matter(language, part) for text in held_by_speaker for part in parts(text)]
-    said = [s for s in quotes(says) + sentences(says) if not s.rstrip().endswith("?")]
+    # Whom a sentence addresses is not part of it, for matching as for what is kept.
+    said = [_unaddressed(s, names) for s in quotes(says) + sentences(says) if not s.rstrip().endswith("?")]
     found: list[str] = []
     for sentence in said + [" ".join(pair) for pair in zip(said, said[1:])]:
-        if len(found) == PER_LINE or any(f in sentence for f in found):
+        kept = sentence[:PASS_CHARS].strip().rstrip(".!;,")
+        if len(found) == PER_LINE or not kept or any(f in kept for f in found):
             continue
         terms = matter(language, sentence)
         if any(len(terms & held) >= SHARED_TERMS and terms & held - named and same_matter(terms, held)
                for held in known):
-            found.append(_unaddressed(sentence, names)[:PASS_CHARS].strip().rstrip(".!;,"))
+            found.append(kept)
     return found
 
 

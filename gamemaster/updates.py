@@ -106,10 +106,10 @@ def quotes(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    """The sentences of ``text`` of three words or more, each without a short label before a colon;
-    not a label that only introduces what follows („Korrektur, von Vera:“)."""
+    """The sentences of ``text``, each without a short label before a colon; not a label that only
+    introduces what follows („Korrektur, von Vera:“). A short one counts: „Abgesagt.“"""
     return [_unframed(part.strip()) for part in _SENTENCE_END.split(text)
-            if len(part.split()) >= 3 and not part.strip().endswith(":")]
+            if part.strip() and not part.strip().endswith(":")]
 
 
 def _unframed(sentence: str) -> str:

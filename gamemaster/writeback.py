@@ -78,7 +78,7 @@ class _Minds:
                  agents: dict[str, Agent], language: str) -> None:
         self.workspace, self.spec, self.turns, self.language = workspace, spec, turns, language
         # The names a line opens with to address someone: not part of what it passes on.
-        self.addressed = [n for a in agents.values() for n in (short_name(a.name), a.name.split()[0]) if n]
+        self.addressed = [n for a in agents.values() for n in (short_name(a.name), (a.name.split() or [""])[0]) if n]
         self.tails: dict[str, list[Memory]] = {}
         self.newest: dict[str, set[str]] = {}
         self.held: dict[str, list[str]] = {}

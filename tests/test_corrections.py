@@ -36,6 +36,7 @@ CORRECTION = "Die Urlaubswünsche müssen doch erst bis Montag im Urlaubsplan st
      "Von Leo mitgenommen: " + CORRECTION, False),  # whom one has it from is no matter
     ("Hast du schon gehört? Leo hat erzählt: „Der Termin ist doch am Montag.“", "Der Termin ist am Freitag.", True),
     ("The review moved to Monday.", "The review is on Friday.", True),
+    ("Die Präsentation am Freitag. Abgesagt.", "Die Präsentation ist am Freitag.", True),  # a one-word correction
     # A line that quotes something else (dialogue one wrote) and corrects in its own words
     # (Claude as Nami, tests/fixtures/claude_correction).
     ("Hör mal: „Der Wind ist zu laut heute.“ Und noch eine Korrektur: Ich hatte dir gesagt, die Urlaubswünsche "

@@ -237,6 +237,11 @@ def test_the_sentences_a_line_passes_on_are_those_on_the_matter_its_speaker_held
         "Leo kandidiert für den Betriebsrat"]
     assert passes_on("de", "Emre und Tobi, die Eröffnungsszene bekommt einen eigenen Sprecher aus Lyon!", held,
                      names) == ["Die Eröffnungsszene bekommt einen eigenen Sprecher aus Lyon"]
+    # Once, not again with the sentence after it; and an address does not dilute the matter.
+    assert passes_on("de", "Emre, die Eröffnungsszene bekommt einen eigenen Sprecher aus Lyon. Ich finde, das passt.",
+                     held, names) == ["Die Eröffnungsszene bekommt einen eigenen Sprecher aus Lyon"]
+    assert passes_on("de", "Emre, Tobi, Vera, Leo kandidiert für den Betriebsrat.", held, names + ["Vera"]) == [
+        "Leo kandidiert für den Betriebsrat"]
 
 
 def test_the_host_of_an_invitation_the_prompt_shows_counts_as_heard(gm, workspace):

@@ -38,7 +38,7 @@ def play(player: Player) -> dict[str, Any]:
 
     # Each part in words nobody at the table has used yet (``Player.said``).
     says = []
-    if prev is not None and sought:
+    if prev is not None and sought and player.spec.participants[0] != player.agent.id:
         # Sought out to be told something: one thanks for it, and takes no stance on it as a work topic.
         says.append(player.pick_fresh(lines["thanks"], ctx, spoken=True))
     elif prev is None:
