@@ -337,7 +337,10 @@ def party(size: int, tmp: Path, seed: int, inject: bool = False) -> dict:
             "guests_came": sum(1 for a in present if a in gathering.invited),
             "busy_came": sum(1 for a in present if a in busy),
             "busy_declined": sum(1 for a in busy if gathering.answers.get(a) == "declined"),
-            "others_came": sum(1 for a in present if a in gathering.invited and a not in busy)}
+            "others_came": sum(1 for a in present if a in gathering.invited and a not in busy),
+            "heard": len(gathering.heard),
+            "heard_accepted": sum(1 for a in gathering.heard if gathering.answers.get(a) == "accepted"),
+            "uninvited_came": sum(1 for a in present if a != HOST and a not in gathering.invited)}
 
 
 def percent(value: float | None) -> str:
@@ -384,16 +387,18 @@ def main() -> None:
 
 def print_parties(parties: list[dict]) -> None:
     print("| characters | seed | proposed in | invited | accepted | declined | held | host present | came (host included) "
-          f"| invitees who came | of the {BUSY} with work then: declined / came | the others who came |")
-    print("|---" * 12 + "|")
+          f"| invitees who came | of the {BUSY} with work then: declined / came | the others who came "
+          "| heard of it, not invited | of them said they come | came uninvited |")
+    print("|---" * 15 + "|")
     for p in parties:
         if not p["proposed"]:
-            print(f"| {p['size']} | {p['seed']} | — (no gathering proposed) |" + " |" * 9)
+            print(f"| {p['size']} | {p['seed']} | — (no gathering proposed) |" + " |" * 12)
             continue
         held = f"{p['held']} ({p['slot']})" if p["held"] else "not held"
         print(f"| {p['size']} | {p['seed']} | {p['created']} | {p['invited']} | {p['accepted']} | {p['declined']} | {held} | "
               f"{'yes' if p['host_present'] else 'no'} | {p['came']} | {p['guests_came']} of {p['invited']} | "
-              f"{p['busy_declined']} / {p['busy_came']} | {p['others_came']} of {p['invited'] - BUSY} |")
+              f"{p['busy_declined']} / {p['busy_came']} | {p['others_came']} of {p['invited'] - BUSY} | "
+              f"{p['heard']} | {p['heard_accepted']} | {p['uninvited_came']} |")
     print()
 
 

@@ -71,8 +71,8 @@ def answer_problems(answers, agent: str, day: int, gatherings: list[Gathering] |
         where = f"invitations.{index}.gathering"
         if gathering is None:
             problems.append(f"{where}: no gathering {answer.gathering!r}")
-        elif agent not in gathering.invited:
-            problems.append(f"{where}: {agent} is not invited to {gathering.id}")
+        elif agent not in gathering.asked():
+            problems.append(f"{where}: {agent} is not invited to {gathering.id} and has not heard of it")
         elif gathering.held is not None or gathering.day < day:
             problems.append(f"{where}: {gathering.id} is over")
     return problems
@@ -133,7 +133,8 @@ def write_reply(scene, agent: str, reply) -> None:
 
 
 def open_invitations(world: World, agent: str, day: int) -> list[Gathering]:
-    """Invitations ``agent`` has not answered, to gatherings still ahead."""
+    """Invitations ``agent`` has not answered, to gatherings still ahead; also those it was not
+    invited to and heard of (``Gathering.heard``)."""
     return [g for g in world.gatherings if g.open_for(agent, day)]
 
 
@@ -148,19 +149,25 @@ def declined(world: World, agent: str, day: int) -> list[Gathering]:
 
 
 def render_invitations(language: str, world: World, gatherings: list[Gathering], names: dict[str, str],
-                       engaged: list[Gathering] = (), turned_down: list[Gathering] = (), agent: str | None = None) -> str:
-    """The prompt's invitations paragraph: the open invitations, what the character has accepted
-    or hosts, and what it has declined, each with its id (a character answers, or changes its
-    answer, by id); empty when there is none of them."""
+                       engaged: list[Gathering] = (), turned_down: list[Gathering] = (), agent: str | None = None,
+                       told_by: dict[str, list[str]] | None = None) -> str:
+    """The prompt's invitations paragraph: the open invitations, the gatherings it heard of without
+    an invitation (``word_of_mouth.py``), what the character has accepted or hosts, and what it has
+    declined, each with its id (a character answers, or changes its answer, by id); empty when
+    there is none of them. ``told_by``: gathering id → whom the character heard of it from."""
     def line(g: Gathering) -> str:
         if g.host == agent:
             return f"- {g.id}: {describe(language, world, g, '', 'hosting_listed')} {guest_list(language, g, names, agent)}"
         said = describe(language, world, g, short_name(names.get(g.host, g.host)) or g.host)
-        return f"- {g.id}: {said} {guest_list(language, g, names, agent)}"
+        tellers = [short_name(names.get(a, a)) or a for a in (told_by or {}).get(g.id, [])]
+        told = " " + phrase(language, "heard_of_from", names=join_names(language, tellers)) if tellers else ""
+        return f"- {g.id}: {said} {guest_list(language, g, names, agent)}{told}"
 
+    invited = [g for g in gatherings if agent is None or agent in g.invited]
+    heard = [g for g in gatherings if g not in invited]
     parts = [phrase(language, key) + "\n" + "\n".join(line(g) for g in listed)
-             for key, listed in (("invitations_open", gatherings), ("invitations_taken", engaged),
-                                 ("invitations_declined", turned_down)) if listed]
+             for key, listed in (("invitations_open", invited), ("invitations_heard", heard),
+                                 ("invitations_taken", engaged), ("invitations_declined", turned_down)) if listed]
     # Starts with a blank line: it follows the briefs in character.md and is nothing without invitations.
     return "".join("\n\n" + part for part in parts)
 
@@ -195,13 +202,14 @@ def guests(world: World, gathering: Gathering, roster: Iterable[str]) -> list[st
 
 
 def attendance(gathering: Gathering, present: list[str]) -> dict[str, list[str]]:
-    """Who was invited, answered how, and who came: ``absent`` accepted and did not come,
-    ``uninvited`` came without an invitation."""
-    accepted = [a for a in gathering.invited if gathering.answers.get(a) == "accepted"]
+    """Who was invited or heard of it, answered how, and who came: ``absent`` accepted and did not
+    come, ``uninvited`` came without an invitation (having heard of it, or seated by hand)."""
+    accepted = [a for a in gathering.asked() if gathering.answers.get(a) == "accepted"]
     return {
         "invited": list(gathering.invited),
+        "heard": list(gathering.heard),
         "accepted": accepted,
-        "declined": [a for a in gathering.invited if gathering.answers.get(a) == "declined"],
+        "declined": [a for a in gathering.asked() if gathering.answers.get(a) == "declined"],
         "no_answer": [a for a in gathering.invited if a not in gathering.answers],
         "absent": [a for a in [gathering.host, *accepted] if a not in present],
         "uninvited": [a for a in present if a != gathering.host and a not in gathering.invited],
@@ -210,7 +218,7 @@ def attendance(gathering: Gathering, present: list[str]) -> dict[str, list[str]]
 
 def attendance_line(gathering: Gathering, seen: dict[str, list[str]]) -> str:
     """One English line for the CLI: how many of the invited came, and who is missing or extra."""
-    came = len([a for a in seen["accepted"] if a not in seen["absent"]])
+    came = len([a for a in seen["accepted"] if a in seen["invited"] and a not in seen["absent"]])
     host = "host present" if gathering.host not in seen["absent"] else "host absent"
     parts = [f"{host}, {came} of {len(seen['invited'])} invited came", f"{len(seen['declined'])} declined",
              f"{len(seen['no_answer'])} did not answer"]
@@ -230,7 +238,7 @@ def overview(gathering: Gathering, came: list[str] | None) -> dict:
     return {
         "id": gathering.id, "host": gathering.host, "what": gathering.what, "day": gathering.day, "slot": gathering.slot,
         "place": gathering.place, "created": gathering.created, "held": gathering.held,
-        "invited": seen["invited"], "accepted": seen["accepted"], "declined": seen["declined"],
+        "invited": seen["invited"], "heard": seen["heard"], "accepted": seen["accepted"], "declined": seen["declined"],
         "no_answer": seen["no_answer"], "reasons": dict(gathering.reasons), "came": present,
         "absent": seen["absent"] if gathering.held else [], "uninvited": seen["uninvited"] if gathering.held else [],
     }
@@ -251,8 +259,8 @@ def overview_lines(row: dict) -> list[str]:
         return [f"{label} {', '.join(row[key])}"] if row[key] else []
 
     head = f"{row['id']} · day {row['day']:03d} {row['slot']} · {row['place']} · host {row['host']}: {row['what']}"
-    parts = people("invited", "invited") + people("accepted", "accepted") + people("declined", "declined") \
-        + people("no answer", "no_answer")
+    parts = people("invited", "invited") + people("heard of it", "heard") + people("accepted", "accepted") \
+        + people("declined", "declined") + people("no answer", "no_answer")
     if row["held"]:
         parts.append(f"held {row['held']}: came {', '.join(row['came']) or 'nobody'}")
         parts += people("accepted but absent:", "absent") + people("came uninvited:", "uninvited")

@@ -73,6 +73,11 @@ PHRASES: dict[str, dict[str, str]] = {
             "**Einladungen an dich** – sag zu oder ab, im Feld `invitations` "
             "(`{{\"gathering\": \"…\", \"answer\": \"accept\" | \"decline\", \"because\": \"…\"}}`):"
         ),
+        "invitations_heard": (
+            "**Wovon du gehört hast** – eingeladen bist du nicht, aber wer davon weiß, kann kommen; "
+            "sag im Feld `invitations` zu oder ab wie auf eine Einladung:"
+        ),
+        "heard_of_from": "Gehört von: {names}.",
         "invitations_taken": (
             "**Wozu du zugesagt hast oder selbst einlädst** – eine Zusage nimmst du im Feld "
             "`invitations` zurück (`\"answer\": \"decline\"`):"
@@ -184,6 +189,11 @@ PHRASES: dict[str, dict[str, str]] = {
             "**Invitations to you** – accept or decline in `invitations` "
             "(`{{\"gathering\": \"…\", \"answer\": \"accept\" | \"decline\", \"because\": \"…\"}}`):"
         ),
+        "invitations_heard": (
+            "**What you heard of** – you are not invited, but whoever knows of it may come; "
+            "accept or decline in `invitations` as you would an invitation:"
+        ),
+        "heard_of_from": "Heard from: {names}.",
         "invitations_taken": (
             "**What you have accepted or are hosting** – take an acceptance back in "
             "`invitations` (`\"answer\": \"decline\"`):"

@@ -73,13 +73,23 @@ def passes_on(language: str, says: str, held_by_speaker: list[str], names: Itera
     return found
 
 
+#: „Leo, unser Producer, kandidiert …“: after a name, a description of it set off by commas (an
+#: article or possessive and a noun, no verb) — the name is the sentence's subject, not whom it
+#: addresses. German nouns are capitalised: „das betrifft dich,“ is no description.
+_APPOSITION = re.compile(r"^(?:(?:[Uu]nser|[Uu]nsere|[Dd]er|[Dd]ie|[Mm]ein|[Mm]eine|[Ee]in|[Ee]ine)\s+(?:[a-zäöüß-]+\s+)?"
+                         r"[A-ZÄÖÜ][\w-]*|(?:[Oo]ur|[Tt]he|[Mm]y)\s+(?:\w+\s+)?\w+),\s+\w")
+
+
 def _unaddressed(sentence: str, names: Iterable[str]) -> str:
-    """``sentence`` without the names it opens with to address someone („Emre, Tobi, …“)."""
+    """``sentence`` without the names it opens with to address someone („Emre, Tobi, …“); a name
+    followed by a description of it („Leo, unser Producer, kandidiert …“) stays."""
     pattern = "|".join(re.escape(n) for n in sorted(set(names), key=len, reverse=True) if n)
     if not pattern:
         return sentence
     name = f"(?:{pattern})"
     rest = re.sub(rf"^(?:{name}(?:\s*,\s*|\s+(?:und|and)\s+))*{name}\s*,\s*", "", sentence.strip())
+    if _APPOSITION.match(rest):
+        return sentence.strip()
     return rest[:1].upper() + rest[1:] if rest and rest != sentence.strip() else sentence.strip()
 
 

@@ -24,6 +24,7 @@ from .retrieval import Selection, get_strategy, prepare, scene_query, settings_f
 from .retrieval.heard import heard_lines, written_by
 from .retrieval.render import shown_ids
 from .scenes import SceneSpec
+from .word_of_mouth import told_by
 from .workspace import Workspace
 from .writeback import brief_reaches
 
@@ -150,7 +151,9 @@ def build_request(
         hearing=claims.hearing(spec, agent_id, hears_me, names, world.language),
         library_note=library_note(workspace, world, whole),
         invitations=render_invitations(world.language, world, invitations, names, engaged,
-                                       declined(world, agent_id, spec.day), agent_id),
+                                       declined(world, agent_id, spec.day), agent_id,
+                                       {g.id: told_by(world.language, g, exchanges, agent_id, names)
+                                        for g in invitations if agent_id not in g.invited}),
         library=readings,
         roster=colleagues.render_roster(agents, world.language),
         bible=shelf_text,

@@ -67,7 +67,8 @@ class Gathering(BaseModel):
     """Something a character organises: what, when (day and slot), where, and whom it invites.
 
     ``answers`` holds each invitee's accept or decline (the latest, when it changed its mind),
-    ``reasons`` why, as the invitee said it; the host counts as accepted.
+    ``reasons`` why, as the invitee said it; the host counts as accepted. ``heard`` are those not
+    invited who heard of it from someone (``word_of_mouth.py``): they may answer too, and come.
     ``held`` is the scene it took place in."""
 
     model_config = ConfigDict(extra="allow", defer_build=True)
@@ -79,6 +80,7 @@ class Gathering(BaseModel):
     slot: Slot
     place: Annotated[str, Field(min_length=1, max_length=GATHERING_PLACE_MAX)]
     invited: Annotated[list[str], Field(max_length=GATHERING_INVITED_MAX)]
+    heard: Annotated[list[str], Field(max_length=GATHERING_INVITED_MAX)] = Field(default_factory=empty_list)
     answers: dict[str, RSVP] = Field(default_factory=empty_dict)
     reasons: dict[str, Annotated[str, Field(max_length=ANSWER_REASON_MAX)]] = Field(default_factory=empty_dict)
     #: The scene it was proposed in.
@@ -90,7 +92,7 @@ class Gathering(BaseModel):
     def _host(cls, value: str) -> str:
         return agent_id(value)
 
-    @field_validator("invited")
+    @field_validator("invited", "heard")
     @classmethod
     def _invited(cls, value: list[str]) -> list[str]:
         return [agent_id(v) for v in value]
@@ -105,18 +107,27 @@ class Gathering(BaseModel):
     @model_validator(mode="after")
     def _answers_from_invitees(self) -> "Gathering":
         # Answer keys need no id check of their own: each must be one of the checked invitees.
+        may_answer = self.asked()
         for field, given in (("answers", self.answers), ("reasons", self.reasons)):
-            strangers = [a for a in given if a not in self.invited]
+            strangers = [a for a in given if a not in may_answer]
             if strangers:
-                raise ValueError(f"{field}: {', '.join(strangers)} not invited (invited: {', '.join(self.invited) or 'nobody'})")
+                raise ValueError(f"{field}: {', '.join(strangers)} not invited (invited: {', '.join(self.invited) or 'nobody'}"
+                                 f"; heard of it: {', '.join(self.heard) or 'nobody'})")
         if self.host in self.invited:
             raise ValueError(f"invited: the host {self.host} is not their own guest")
+        both = [a for a in self.heard if a in self.invited or a == self.host]
+        if both:
+            raise ValueError(f"heard: {', '.join(both)} invited or hosting already (heard lists those not invited)")
         return self
 
+    def asked(self) -> list[str]:
+        """Who may answer: the invitees, then those who heard of it."""
+        return [*self.invited, *self.heard]
+
     def accepted(self) -> list[str]:
-        """The host, then the invitees who accepted, in the order invited."""
-        return [self.host, *(a for a in self.invited if self.answers.get(a) == "accepted")]
+        """The host, then the invitees who accepted, in the order invited, then those who heard of it and said they come."""
+        return [self.host, *(a for a in self.asked() if self.answers.get(a) == "accepted")]
 
     def open_for(self, agent: str, day: int) -> bool:
-        """Whether ``agent`` is invited, has not answered and the gathering still lies ahead."""
-        return agent in self.invited and agent not in self.answers and self.held is None and self.day >= day
+        """Whether ``agent`` is invited or heard of it, has not answered and the gathering still lies ahead."""
+        return agent in self.asked() and agent not in self.answers and self.held is None and self.day >= day

@@ -118,7 +118,7 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
                 if agent_id not in agent_ids:
                     problems.append(Problem("state/world.json", None, f"briefs: {brief.id} is addressed to unknown agent {agent_id!r}"))
         for index, gathering in enumerate(world.gatherings):
-            strangers = [a for a in [gathering.host, *gathering.invited] if a not in agent_ids]
+            strangers = [a for a in [gathering.host, *gathering.asked()] if a not in agent_ids]
             if strangers:
                 problems.append(Problem("state/world.json", None,
                                         f"gatherings.{index}: {gathering.id} names unknown agent(s) {', '.join(strangers)}"))

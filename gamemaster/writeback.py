@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import day_memories
+from . import day_memories, word_of_mouth
 from .fsio import dump_json
 from .gallery import artifact_file, slug
 from .gatherings import write_reply as write_gathering_reply
 from .kinds import SceneWrite
+from .kinds.heard import listeners
 from .lang import phrase, short_name
 from .models import Agent, Brief, Memory, Plan, SceneEntry, TalkWish, World, memory_id, parse_scene_ref
 from .records import SceneRecord, WrittenMemory
@@ -228,6 +229,9 @@ def plan_scene(
         if kind.acting:
             updated[agent_id].last_acted = created
     kind.write_back(scene)
+    # After the kind's write-back: a gathering held in this scene is over, nobody hears of it now.
+    word_of_mouth.spread(language, new_world.gatherings, spec.day, [(a, r.says) for a, r in turns],
+                         lambda speaker: listeners(spec, agents, new_world, speaker), names)
     for agent_id, amount in gained.items():
         updated[agent_id].importance_accumulator += amount
     kind.settle_accumulators(updated, spec)

@@ -51,7 +51,9 @@ def violations(texts: list[str], rules: dict[str, str]) -> list[str]:
 
 def fights(text: str) -> list[str]:
     """The fights a text speaks of, other than to rule them out („keine Kämpfe“)."""
-    return [m.group(0) for m in re.finditer(r"(\w*)\s+(\w*k[aä]mpf\w*)", text.lower()) if m.group(1) not in ("kein", "keine", "keinen")]
+    # The word before may be none: a fight word that starts the text counts too.
+    return [m.group(0) for m in re.finditer(r"(?:(\w*)\s+)?(\w*k[aä]mpf\w*)", text.lower())
+            if m.group(1) not in ("kein", "keine", "keinen")]
 
 
 def studio_texts(workspace) -> list[str]:

@@ -158,7 +158,7 @@ def test_a_gathering_takes_place_at_its_slot_with_the_host_and_those_who_accepte
     assert decide_next(world(today=BEFORE_LUNCH, gatherings=[PARTY]), agents()).type != "GATHERING"
     spec = decide_next(world(today=AT_LUNCH, gatherings=[PARTY]), agents())
     assert (spec.type, spec.participants, spec.gathering_id, spec.slot) == ("GATHERING", ["ana", "bob"], "gathering-001", "lunch")
-    assert spec.attendance == {"invited": ["bob", "cem", "dia"], "accepted": ["bob"], "declined": ["cem"],
+    assert spec.attendance == {"invited": ["bob", "cem", "dia"], "heard": [], "accepted": ["bob"], "declined": ["cem"],
                                "no_answer": ["dia"], "absent": [], "uninvited": []}
     assert spec.reason == ("gathering-001: ana invited for day 001 at lunch: Quittenfest; host present, 1 of 3 invited "
                            "came; 1 declined; 1 did not answer")

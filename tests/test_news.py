@@ -242,6 +242,9 @@ def test_the_sentences_a_line_passes_on_are_those_on_the_matter_its_speaker_held
                      held, names) == ["Die Eröffnungsszene bekommt einen eigenen Sprecher aus Lyon"]
     assert passes_on("de", "Emre, Tobi, Vera, Leo kandidiert für den Betriebsrat.", held, names + ["Vera"]) == [
         "Leo kandidiert für den Betriebsrat"]
+    # A name followed by what it is („Leo, unser Producer, …“) is whom it is about: it stays.
+    assert passes_on("de", "Leo, unser Producer, kandidiert für den Betriebsrat.", held, names) == [
+        "Leo, unser Producer, kandidiert für den Betriebsrat"]
 
 
 def test_the_host_of_an_invitation_the_prompt_shows_counts_as_heard(gm, workspace):

@@ -1,6 +1,6 @@
 """Gatherings on a day page: what, when, where, the host, who was invited and answered how and
 why (the reason an invitee gave with its answer), and, once held, who came, who accepted and
-stayed away, and who came uninvited.
+stayed away, and who came uninvited (those not invited who heard of it are listed, with their answers).
 
 A day page shows the gatherings planned for that day; the latest day's page also shows those
 still ahead (their day has no page yet). The facts are ``gatherings.overview``'s, the same as
@@ -17,10 +17,10 @@ from .html import character_file, esc, link
 from .studio import Studio
 
 LABELS = {
-    "de": {"title": "Treffen", "host": "Gastgeber·in", "invited": "Eingeladen", "accepted": "Zugesagt",
+    "de": {"title": "Treffen", "host": "Gastgeber·in", "invited": "Eingeladen", "heard": "Davon gehört", "accepted": "Zugesagt",
            "declined": "Abgesagt", "no_answer": "Keine Antwort", "came": "Gekommen", "absent": "Zugesagt, nicht gekommen",
            "uninvited": "Ungeladen gekommen", "held": "Fand statt in", "upcoming": "steht bevor", "day": "Tag"},
-    "en": {"title": "Gatherings", "host": "Host", "invited": "Invited", "accepted": "Accepted", "declined": "Declined",
+    "en": {"title": "Gatherings", "host": "Host", "invited": "Invited", "heard": "Heard of it", "accepted": "Accepted", "declined": "Declined",
            "no_answer": "No answer", "came": "Came", "absent": "Accepted, did not come", "uninvited": "Came uninvited",
            "held": "Held in", "upcoming": "upcoming", "day": "Day"},
 }
@@ -63,6 +63,8 @@ def _item(studio: Studio, row: dict, words: dict[str, str]) -> str:
     facts = [(words["host"], _who(studio, row["host"]))]
     if row["invited"]:
         facts.append((words["invited"], ", ".join(_who(studio, a) for a in row["invited"])))
+    if row.get("heard"):
+        facts.append((words["heard"], ", ".join(_who(studio, a) for a in row["heard"])))
     for key in ("accepted", "declined", "no_answer"):
         if row[key]:
             facts.append((words[key], _answered(studio, row[key], row.get("reasons", {}))))

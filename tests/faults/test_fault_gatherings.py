@@ -145,7 +145,11 @@ def test_status_and_the_report_show_held_and_upcoming_gatherings_with_who_came(t
     said = [f"{word} {', '.join(a for a in ('vera', 'finn') if answers.get(a) == answer)}"
             for word, answer in (("accepted", "accepted"), ("declined", "declined"))
             if any(answers.get(a) == answer for a in ('vera', 'finn'))]
-    assert "  " + " · ".join(["invited vera, finn", *said, "upcoming"]) in lines, fk.show(proc)
+    # Vera, going, told those she is close to at the party on day 1 (word of mouth).
+    heard = world["gatherings"][1]["heard"]
+    assert heard and "vera" not in heard and "finn" not in heard
+    told = [f"heard of it {', '.join(heard)}"]
+    assert "  " + " · ".join(["invited vera, finn", *told, *said, "upcoming"]) in lines, fk.show(proc)
 
     data = json.loads(fk.run(workspace.root, "status", "--json").stdout)
     held = data["gatherings"][0]

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..base import ReplyRequest
 from . import arrival, event, meeting, reflection, work
-from .invitations import answers
+from .invitations import answers, mention
 from .organise import proposal
 from .player import Player
 
@@ -67,4 +67,7 @@ def play(request: ReplyRequest) -> dict[str, Any]:
     given = answers(player) if player.answers_invitations() else []
     if given:
         reply["invitations"] = given
+    told = mention(player, {a["gathering"] for a in given if a["answer"] == "decline"})
+    if told is not None:
+        reply["says"] = f"{reply.get('says', '').strip()} {told}".strip()
     return reply

@@ -12,6 +12,10 @@ it declines. There is no draw: the same state gives the same answer in whatever 
 
 It may change its mind: a gathering it accepted and now has a clash with (a brief that came
 later, today's plan) gets a decline in its next reply. Each answer says why (``because``).
+
+Someone not invited who heard of a gathering (``word_of_mouth.py``) answers it too: by the
+same clash, and otherwise goes only where it is sure to be welcome (``_uninvited``). Those who go
+mention it to the few they are close to at their table (``mention``), and so word gets round.
 """
 
 from __future__ import annotations
@@ -19,8 +23,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ...lang import phrase
 from ...schedule import ANSWER_REASON_MAX
-from ...slots import named_slots
+from ...slots import named_slots, slot_label
+from .news import CLOSE
+from .organise import weekday
 from .text import clip
 
 if TYPE_CHECKING:
@@ -60,12 +67,48 @@ def _decide(player: Player, gathering: Gathering, taken: dict) -> tuple[bool, st
     if busy is not None:
         return False, _busy(player, busy)
     host = player.name_of(gathering.host)
+    if player.agent.id not in gathering.invited:
+        return _uninvited(player, gathering, host)
     if knows(player, gathering.host):
         return True, player.fill(words["knows"], {"host": host})
     interest = player.interest_for([], gathering.what)
     if interest is not None:
         return True, player.fill(words["topic"], {"topic": interest.topic})
     return False, player.fill(words["stranger"], {"host": host})
+
+
+def _uninvited(player: Player, gathering: Gathering, host: str) -> tuple[bool, str]:
+    """Heard of it, not invited: one goes only where one is sure to be welcome: the host is among
+    those one talked with, or one knows the host and cares for the topic."""
+    words = player.lines["organise"]["answers"]
+    if gathering.host in player.req.partners:
+        return True, player.fill(words["uninvited_close"], {"host": host})
+    interest = player.interest_for([], gathering.what)
+    if interest is not None and ties(player, gathering.host) > 0:
+        return True, player.fill(words["uninvited_topic"], {"topic": interest.topic})
+    return False, player.fill(words["uninvited_stranger"], {"host": host})
+
+
+def mention(player: Player, declined: set[str]) -> str | None:
+    """A word on a gathering the character goes to, to those it is close to who listen and have
+    not heard of it (not invited, not told yet): people tell their friends where they are going.
+    The host chose whom to invite and does not canvass; one gathering a turn."""
+    close = set(player.req.partners[:CLOSE])
+    for gathering in player.req.engagements:
+        if gathering.host == player.agent.id or gathering.id in declined:
+            continue
+        told = [p for p in player.req.listeners if p in close and p != gathering.host and p not in gathering.asked()]
+        if not told:
+            continue
+        bank = player.lines["organise"]
+        slot = slot_label(player.code, gathering.slot)
+        # Mid-sentence, so not through ``fill`` (which starts a sentence with a capital).
+        day = phrase(player.code, "weekday_" + weekday(player, gathering.day))
+        when = (bank["when_today"].format(slot=slot) if gathering.day == player.spec.day else
+                bank["when_day"].format(slot=slot, weekday=day))
+        return player.pick(bank["mention"], {"host": player.name_of(gathering.host), "when": when,
+                                              "what": gathering.what, "place": gathering.place})
+    return None
 
 
 def _busy(player: Player, text: str) -> str:

@@ -26,6 +26,7 @@ from ...lang import join_names, phrase
 from ...news import recent_lines
 from ...retrieval.text import analyzer
 from ...updates import stale, subject_terms
+from .person import first_person
 from .told import NEWS_CHARS, confided, told_in
 from .text import bare, clip, mention
 
@@ -52,6 +53,13 @@ class Item:
     #: The earlier versions of the same matter it replaces (``updates.py``): those who know one of
     #: them are told it as a correction.
     replaces: tuple[Item, ...] = ()
+    #: The words it is told with where they differ from ``text``: one's own news about oneself in
+    #: the first person (``person.py``).
+    said: str = ""
+
+    @property
+    def words(self) -> str:
+        return self.said or self.text
 
 
 def _plain(text: str) -> str:
@@ -76,7 +84,15 @@ def items(player: Player) -> list[Item]:
             order += 1
             _keep(found, Item(text, line.speaker, HEARD_IMPORTANCE, order, confided(player.code, line.says, text),
                               _key(line.scene)))
-    return sorted(_holding(player.code, list(found.values())), key=lambda i: (-i.importance, -i.order))
+    held = [_own_voice(player, item) for item in _holding(player.code, list(found.values()))]
+    return sorted(held, key=lambda i: (-i.importance, -i.order))
+
+
+def _own_voice(player: Player, item: Item) -> Item:
+    """An own observation about the character itself, in its own voice where that is sure."""
+    if item.source is not None or not about(player, item, player.agent.id):
+        return item
+    return replace(item, said=first_person(player.code, item.text, player.own_names()) or "")
 
 
 def _keep(found: dict[str, Item], item: Item) -> None:
@@ -102,14 +118,17 @@ def knows(player: Player, item: Item, person: str) -> bool:
     or were there when it was said. What is said about someone they need not know yet."""
     if person == item.source:
         return True
-    wanted = _plain(item.text)
+    wanted = {_plain(item.text), _plain(item.words)}
     # What they said in this very talk they know (it is not in the memories yet).
-    if any(turn.speaker == person and wanted in _plain(turn.says) for turn in player.req.transcript):
+    if any(turn.speaker == person and _in(wanted, turn.says) for turn in player.req.transcript):
         return True
-    for line in player.req.exchanges:
-        if (line.speaker == person or person in line.present) and wanted in _plain(line.says):
-            return True
-    return False
+    return any((line.speaker == person or person in line.present) and _in(wanted, line.says)
+               for line in player.req.exchanges)
+
+
+def _in(wanted: set[str], says: str) -> bool:
+    said = _plain(says)
+    return any(words in said for words in wanted)
 
 
 def about(player: Player, item: Item, person: str) -> bool:
@@ -222,8 +241,10 @@ def line(player: Player, item: Item) -> str:
         relayed = item.source is not None and item.source != item.replaces[0].source
         return player.pick(bank["corrected_relayed" if relayed else "corrected"],
                            {"news": item.text, "source": player.name_of(item.source) if relayed else ""})
+    if item.source is None and about(player, item, player.agent.id) and not item.said:
+        return player.pick(bank["first_hand_self"], {"news": item.text})  # about itself, as written
     if item.source is None:
-        return player.pick(bank["first_hand" + one], {"news": item.text})
+        return player.pick(bank["first_hand" + one], {"news": item.words})
     return player.pick(bank["relayed" + one], {"news": item.text, "source": player.name_of(item.source)})
 
 
@@ -237,7 +258,7 @@ def telling(player: Player) -> tuple[str | None, set[str]]:
     the item a talk was sought out for first (its topic names it), then the most pressing."""
     found = _most_pressing(player, untold(player, list(player.req.listeners)))
     topic = player.spec.topic or ""
-    found = sorted(found, key=lambda entry: clip(entry[0].text, 50) not in topic)[:PER_TURN]
+    found = sorted(found, key=lambda entry: clip(entry[0].words, 50) not in topic)[:PER_TURN]
     return " ".join(line(player, item) for item, _ in found) or None, {p for _, who in found for p in who}
 
 
@@ -265,7 +286,7 @@ def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, A
         ranked.sort(key=lambda p: not about(player, item, p))  # whom it names first: it is theirs to know
         chosen = ranked[:2]
         taken.update(chosen)
-        ctx = {"short": clip(item.text, 50)}
+        ctx = {"short": clip(item.words, 50)}
         if item.source is not None:
             ctx["source"] = player.name_of(item.source)
         topic = player.pick(player.lines["news"]["wish_topics"], ctx)
@@ -302,7 +323,7 @@ CORRECT_AT_ONCE = 4
 
 def _correction_wish(player: Player, item: Item, people: list[str]) -> tuple[dict[str, Any], str]:
     bank = player.lines["news"]
-    topic = player.pick(bank["correction_topics"], {"short": clip(item.text, 50)})
+    topic = player.pick(bank["correction_topics"], {"short": clip(item.words, 50)})
     names = join_names(player.code, [player.name_of(p) for p in people])
     says = player.pick(bank["correction_says_one" if len(people) == 1 else "correction_says"], {"colleagues": names})
     return {"with": people, "topic": topic, "tags": ["news"]}, says

@@ -87,7 +87,7 @@ def proposal(player: Player) -> tuple[dict, str] | None:
         if any(g.host == player.agent.id and (g.day, g.slot) == (draft["day"], draft["slot"])
                for g in player.req.engagements):
             return None
-        ctx = {"what": draft["what"], "weekday": phrase(player.req.language, "weekday_" + _weekday(player, draft["day"])),
+        ctx = {"what": draft["what"], "weekday": phrase(player.req.language, "weekday_" + weekday(player, draft["day"])),
                "slot": slot_label(player.req.language, draft["slot"]), "place": place_said}
         return draft, player.fill(player.rng_for(brief.id).choice(player.lines["organise"]["says"]), ctx)
     return None
@@ -166,7 +166,8 @@ def _invitees(player: Player, text: str, lower: list[str], words: dict) -> list[
     return sorted(found) or ["alle"]
 
 
-def _weekday(player: Player, day: int) -> str:
+def weekday(player: Player, day: int) -> str:
+    """The weekday id (``mon`` …) of ``day``, counted from today's."""
     if player.req.weekday not in WEEKDAYS:
         return "mon"
     return WEEKDAYS[(WEEKDAYS.index(player.req.weekday) + day - player.spec.day) % 7]

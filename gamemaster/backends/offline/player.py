@@ -22,6 +22,7 @@ from ...topics import STOPWORDS, topic_terms
 from ..base import ReplyRequest
 from .focus import Focus, Interest
 from .news import weighed
+from .person import first_person
 from .phrase_banks import artifact_family, language_code, phrase_bank, template_fields
 from .text import PLAIN_TAGS, QUOTE_MARKS, WORD_RE, bare, dedupe, mention, sentence_like, slug, whole
 
@@ -178,8 +179,13 @@ class Player:
         if focus.brief:
             ctx["brief"] = focus.brief
         if focus.facts:
-            ctx["fact"] = bare(focus.facts[0].description, 110)
+            fact = bare(focus.facts[0].description, 110)
+            ctx["fact"] = first_person(self.code, fact, self.own_names()) or fact  # said by itself, of itself
         return ctx
+
+    def own_names(self) -> list[str]:
+        """The names the character goes by: in full, short, and as colleagues call it."""
+        return [self.agent.name, short_name(self.agent.name), self.name_of(self.agent.id)]
 
     def display_topic(self, phrase: str) -> str:
         words = phrase.split()

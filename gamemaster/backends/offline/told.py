@@ -17,8 +17,8 @@ NEWS_CHARS = 160
 
 
 #: The phrase bank's ways of passing news on (``line``).
-TOLD = ("first_hand", "first_hand_one", "relayed", "relayed_one", "corrected", "corrected_relayed", "about_you",
-        "about_you_relayed")
+TOLD = ("first_hand", "first_hand_one", "first_hand_self", "relayed", "relayed_one", "corrected", "corrected_relayed",
+        "about_you", "about_you_relayed")
 
 
 @functools.cache
