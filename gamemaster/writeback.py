@@ -86,10 +86,9 @@ class _Minds:
 
     def tail(self, agent: str) -> list[Memory]:
         if agent not in self.tails:
-            from .news import TAIL
+            from .news import newest
 
-            found, _ = self.workspace.stream(agent).tail(TAIL)
-            self.tails[agent] = [located.memory for located in found]
+            self.tails[agent] = newest(self.workspace.stream(agent))
         return self.tails[agent]
 
     def remembers(self, agent: str, description: str) -> bool:

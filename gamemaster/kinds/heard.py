@@ -88,7 +88,7 @@ def remember_heard(scene: SceneWrite) -> None:
             speakers = [a for a in table if a != listener and a in said]
             if not speakers:
                 if listener in said and len(table) > 1:
-                    _remember_said(scene, listener, table, said[listener])
+                    _remember_said(scene, listener, table, said[listener], passed[listener])
                 continue
             # The listener's own line is kept too (never indexed as heard, ``retrieval/heard.py``):
             # so its stream knows what it told whom (``news.py``).
@@ -112,7 +112,7 @@ def remember_heard(scene: SceneWrite) -> None:
             )
 
 
-def _remember_said(scene: SceneWrite, speaker: str, table: list[str], says: str) -> None:
+def _remember_said(scene: SceneWrite, speaker: str, table: list[str], says: str, passes: list[str]) -> None:
     """What the speaker said to a table where nobody else spoke: so its stream knows whom it told
     what (``news.py``), as a heard memory keeps the listener's own line beside the others'."""
     others = [a for a in table if a != speaker]
@@ -123,7 +123,7 @@ def _remember_said(scene: SceneWrite, speaker: str, table: list[str], says: str)
         description=phrase(scene.language, "said", people=names, says=cut(says, SAID_CHARS)),
         importance=SAID_IMPORTANCE,
         tags=["said", *others],
-        metadata={"source": "heard", "heard": [_entry(speaker, _kept(says, 1), scene.passes(speaker, says))], "with": others,
+        metadata={"source": "heard", "heard": [_entry(speaker, _kept(says, 1), passes)], "with": others,
                   "scene": scene.spec.ref},
     )
 

@@ -144,16 +144,17 @@ def about(player: Player, item: Item, person: str) -> bool:
     return any(mention(text, name) for name in names)
 
 
-def untold(player: Player, listeners: list[str]) -> list[tuple[Item, list[str]]]:
+def untold(player: Player, listeners: list[str]) -> list[tuple[Item, dict[str, str]]]:
     """The items some of ``listeners`` do not know yet and would want to, each with who they
-    are (``reason_to_tell``); never a confidence, nor what others say about the character itself
-    (told on, it would be about itself in the third person)."""
+    are and why (``reason_to_tell``); never a confidence, nor what others say about the character
+    itself (told on, it would be about itself in the third person)."""
     found = []
     for item in items(player):
         if item.secret or (item.source is not None and about(player, item, player.agent.id)):
             continue
-        unaware = [p for p in listeners if p != player.agent.id and not knows(player, item, p)
-                   and reason_to_tell(player, item, p)]
+        reasons = {p: reason_to_tell(player, item, p) for p in listeners
+                   if p != player.agent.id and not knows(player, item, p)}
+        unaware = {p: why for p, why in reasons.items() if why}
         if unaware:
             found.append((item, unaware))
     return found
@@ -256,7 +257,7 @@ def tell(player: Player) -> str | None:
 def telling(player: Player) -> tuple[str | None, set[str]]:
     """What to say to the scene's listeners (``PER_TURN`` items at most) and whom it tells something:
     the item a talk was sought out for first (its topic names it), then the most pressing."""
-    found = _most_pressing(player, untold(player, list(player.req.listeners)))
+    found = _most_pressing(untold(player, list(player.req.listeners)))
     topic = player.spec.topic or ""
     found = sorted(found, key=lambda entry: clip(entry[0].words, 50) not in topic)[:PER_TURN]
     return " ".join(line(player, item) for item, _ in found) or None, {p for _, who in found for p in who}
@@ -270,11 +271,11 @@ def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, A
     found: list[tuple[dict[str, Any], str]] = []
     taken: set[str] = set()
     items_wished = 0
-    for item, unaware in _most_pressing(player, untold(player, candidates)):
+    for item, unaware in _most_pressing(untold(player, candidates)):
         ranked = sorted(p for p in unaware if p not in taken)
         if not ranked:
             continue
-        misled = [p for p in ranked if any(knows(player, old, p) for old in item.replaces)]
+        misled = [p for p in ranked if unaware[p] == "correction"]
         if misled:  # whom one told the old version one seeks out together, to set it straight
             found.append(_correction_wish(player, item, misled[:CORRECT_AT_ONCE]))
             taken.update(misled[:CORRECT_AT_ONCE])
@@ -283,7 +284,7 @@ def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, A
                 break
             continue
         player.rng.shuffle(ranked)
-        ranked.sort(key=lambda p: not about(player, item, p))  # whom it names first: it is theirs to know
+        ranked.sort(key=lambda p: unaware[p] != "about them")  # whom it names first: it is theirs to know
         chosen = ranked[:2]
         taken.update(chosen)
         ctx = {"short": clip(item.words, 50)}
@@ -300,14 +301,16 @@ def news_wishes(player: Player, candidates: list[str]) -> list[tuple[dict[str, A
     return found
 
 
-def _most_pressing(player: Player, found: list[tuple[Item, list[str]]]) -> list[tuple[Item, list[str]]]:
-    """``untold``'s items, the most pressing to seek someone out for first: setting straight what
-    one told someone wrongly, then telling someone what is about them, then the rest as they come."""
-    def rank(entry: tuple[Item, list[str]]) -> int:
-        item, unaware = entry
-        if any(knows(player, old, p) for old in item.replaces for p in unaware):
-            return 0
-        return 1 if any(about(player, item, p) for p in unaware) else 2
+#: How pressing a reason to tell is, most first: setting straight what one told someone wrongly,
+#: then telling someone what is about them, then the rest as they come.
+PRESSING = ("correction", "about them")
+
+
+def _most_pressing(found: list[tuple[Item, dict[str, str]]]) -> list[tuple[Item, dict[str, str]]]:
+    """``untold``'s items, the most pressing to seek someone out for first (``PRESSING``)."""
+    def rank(entry: tuple[Item, dict[str, str]]) -> int:
+        reasons = set(entry[1].values())
+        return next((i for i, why in enumerate(PRESSING) if why in reasons), len(PRESSING))
     return sorted(found, key=rank)
 
 
