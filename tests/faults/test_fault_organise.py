@@ -48,6 +48,11 @@ def test_the_same_brief_gives_the_same_proposal_for_the_same_seed(tmp_path):
         assert fk.run(workspace.root, "day", "advance").returncode == 0
         found.append([{k: g[k] for k in ("host", "what", "day", "slot", "place", "invited", "created")}
                       for g in _world(workspace.root)["gatherings"]])
+        # Said aloud to the two it invites, by name: the others at the table are not told „ihr“.
+        folder = workspace.scene_dir(found[-1][0]["created"]) / "replies"
+        [says] = [r["says"] for r in (json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json")))
+                  if r["agent"] == "nami" and "Quittenfest" in r["says"]]
+        assert "Darius und Vera, " in says, says
     assert found[0] == found[1]
     assert [(g["host"], g["day"], g["slot"], g["place"], sorted(g["invited"])) for g in found[0]] == [
         ("nami", 2, "evening", "Innenhof", ["darius", "vera"])]

@@ -89,8 +89,18 @@ def proposal(player: Player) -> tuple[dict, str] | None:
             return None
         ctx = {"what": draft["what"], "weekday": phrase(player.req.language, "weekday_" + weekday(player, draft["day"])),
                "slot": slot_label(player.req.language, draft["slot"]), "place": place_said}
-        return draft, player.fill(player.rng_for(brief.id).choice(player.lines["organise"]["says"]), ctx)
+        return draft, player.fill(player.rng_for(brief.id).choice(_announcements(player, draft["invite"], ctx)), ctx)
     return None
+
+
+def _announcements(player: Player, invite: list[str], ctx: dict) -> list[str]:
+    """How to say it aloud: to everyone who hears it when everyone is invited; else to the guests
+    by name, so that those at the table who are not invited do not hear „ihr seid eingeladen“."""
+    bank = player.lines["organise"]
+    if invite == ["alle"]:
+        return bank["says"]
+    ctx["guests"] = player.join([player.name_of(a) for a in invite])
+    return bank["says_one" if len(invite) == 1 else "says_named"]
 
 
 def _read(player: Player, brief: Brief, words: dict) -> tuple[dict, str] | None:
