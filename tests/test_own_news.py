@@ -28,9 +28,12 @@ NAMES = ["Darius Keller", "Darius"]
     ("de", "Darius wird befördert, weil er die Türme gebaut hat.", None),
     ("de", "Darius und Leo gehen nach Berlin.", None),
     ("de", "Darius, unser Designer, geht.", None),
+    # A possessive with someone else named beside it may be theirs; a reflexive is his.
+    ("de", "Darius zeigt Vera ihre Skizzen.", None),
+    ("de", "Darius bewirbt sich bei Vera.", "Ich bewerbe mich bei Vera."),
 ])
 def test_an_own_observation_about_oneself_reads_in_the_first_person_where_that_is_sure(code, text, said):
-    assert first_person(code, text, NAMES) == said
+    assert first_person(code, text, NAMES, ["Vera Kowalski", "Vera", "Leo"]) == said
 
 
 def test_darius_tells_his_own_news_as_his_and_the_listener_passes_it_on_as_his_words(arrived, workspace):

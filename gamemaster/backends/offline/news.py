@@ -92,7 +92,7 @@ def _own_voice(player: Player, item: Item) -> Item:
     """An own observation about the character itself, in its own voice where that is sure."""
     if item.source is not None or not about(player, item, player.agent.id):
         return item
-    return replace(item, said=first_person(player.code, item.text, player.own_names()) or "")
+    return replace(item, said=first_person(player.code, item.text, player.own_names(), player.others_names()) or "")
 
 
 def _keep(found: dict[str, Item], item: Item) -> None:

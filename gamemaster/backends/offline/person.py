@@ -5,9 +5,10 @@
 Only where the change is sure: each sentence that names the holder starts with the name, followed
 by the finite verb (lower case: German and English put it second), which is put in the first
 person by the language's rules and its strong forms; in that sentence a reflexive and a possessive
-follow (sich → mich, seine → meine). A sentence that names the holder elsewhere, or speaks of
-them again as „er“/„sie“ (whose verb would need changing too), leaves the whole item as written:
-the caller then says plainly that it is about itself.
+follow (sich → mich, seine → meine) — a possessive only where no one else is named in it, whose it
+could be. A sentence that names the holder elsewhere, or speaks of them again as „er“/„sie“ (whose
+verb would need changing too), leaves the whole item as written: the caller then says plainly
+that it is about itself.
 """
 
 from __future__ import annotations
@@ -42,11 +43,14 @@ OWN = {"de": {"sich": "mich", "sein": "mein", "seine": "meine", "seinen": "meine
               "seiner": "meiner", "seines": "meines", "ihre": "meine", "ihren": "meinen", "ihrem": "meinem",
               "ihrer": "meiner", "ihres": "meines"},
        "en": {"himself": "myself", "herself": "myself", "his": "my"}}
+#: Of ``OWN``, the reflexives: always the subject's.
+REFLEXIVE = {"sich", "himself", "herself"}
 _SENTENCES = re.compile(r"[^.!?]+[.!?]*")
 
 
-def first_person(code: str, text: str, names: list[str]) -> str | None:
-    """``text`` in the holder's first person, or None where that is not sure (see the module)."""
+def first_person(code: str, text: str, names: list[str], others: list[str] = ()) -> str | None:
+    """``text`` in the holder's first person, or None where that is not sure (see the module);
+    ``others`` are the names of everyone else, whose a possessive might be."""
     if code not in STRONG:
         return None
     names = sorted({n for n in names if n.strip()}, key=len, reverse=True)
@@ -59,7 +63,7 @@ def first_person(code: str, text: str, names: list[str]) -> str | None:
                 return None
             out.append(sentence)
             continue
-        mine = _sentence(code, stripped[len(name) + 1:], names)
+        mine = _sentence(code, stripped[len(name) + 1:], names, others)
         if mine is None:
             return None
         out.append(sentence[:len(sentence) - len(stripped)] + mine)
@@ -67,7 +71,7 @@ def first_person(code: str, text: str, names: list[str]) -> str | None:
     return "".join(out) if changed else None
 
 
-def _sentence(code: str, rest: str, names: list[str]) -> str | None:
+def _sentence(code: str, rest: str, names: list[str], others: list[str]) -> str | None:
     words = WORD_RE.findall(rest)
     if not words or not words[0][0].islower() or not rest.startswith(words[0]) or words[0] in JOINING[code]:
         return None  # no verb second: „Darius und Leo …“, „Darius, unser …“
@@ -77,6 +81,9 @@ def _sentence(code: str, rest: str, names: list[str]) -> str | None:
     verb = _verb(code, words[0])
     if verb is None:
         return None
+    owned = [w for w in lower if w in OWN[code] and w not in REFLEXIVE]
+    if owned and any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", rest) for n in others if n.strip()):
+        return None  # „… zeigt Vera ihre Skizzen“: whose they are is not sure
     tail = re.sub(r"\b(\w+)\b", lambda m: OWN[code].get(m.group(1), m.group(1)), rest[len(words[0]):])
     return ("Ich " if code == "de" else "I ") + verb + tail
 

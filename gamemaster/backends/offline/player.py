@@ -180,12 +180,16 @@ class Player:
             ctx["brief"] = focus.brief
         if focus.facts:
             fact = bare(focus.facts[0].description, 110)
-            ctx["fact"] = first_person(self.code, fact, self.own_names()) or fact  # said by itself, of itself
+            ctx["fact"] = first_person(self.code, fact, self.own_names(), self.others_names()) or fact  # of itself
         return ctx
 
     def own_names(self) -> list[str]:
         """The names the character goes by: in full, short, and as colleagues call it."""
         return [self.agent.name, short_name(self.agent.name), self.name_of(self.agent.id)]
+
+    def others_names(self) -> list[str]:
+        """Everyone else's names, in full and short."""
+        return [n for a, name in self.req.roster.items() if a != self.agent.id for n in (name, short_name(name))]
 
     def display_topic(self, phrase: str) -> str:
         words = phrase.split()
