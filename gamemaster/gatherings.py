@@ -109,7 +109,9 @@ def write_reply(scene, agent: str, reply) -> None:
             gathering.reasons[agent] = because
         else:
             gathering.reasons.pop(agent, None)  # a reason given for the other answer is not this one's
-        said = describe(language, world, gathering, name(gathering.host), f"invitation_{given}")
+        # Not invited, one did not answer the host: one decided to go, or not.
+        key = f"invitation_{given}" if agent in gathering.invited else f"heard_of_{given}"
+        said = describe(language, world, gathering, name(gathering.host), key)
         scene.remember(agent, type="observation", importance=ANSWER_IMPORTANCE,
                        description=said + (" " + phrase(language, "invitation_because", why=because) if because else ""),
                        tags=["invitation", gathering.host],

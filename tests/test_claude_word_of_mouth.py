@@ -48,7 +48,8 @@ def test_claude_answers_a_gathering_it_only_heard_of_and_comes_uninvited(gm, wor
                                      "über Menschen höre als in jeder Besprechung.")
     memories = [i.memory for i in workspace.stream("nami").scan()[0]]
     [answer] = [m for m in memories if m.metadata.get("gathering") == "gathering-001"]
-    assert answer.description.startswith("Ich habe Vera zugesagt: Quittenfest im Innenhof")
+    # She did not answer Vera, who never invited her: she decided to go.
+    assert answer.description.startswith("Ich gehe ohne Einladung hin, Vera lädt ein: Quittenfest im Innenhof – Tag 002")
     # On day 2 at lunch she is seated with the host and the one invited, as one come uninvited.
     present = guests(gm.world(), party, workspace.agent_ids())
     assert present == ["vera", "darius", "nami"]
