@@ -174,3 +174,22 @@ def test_versions_of_one_artifact_found_by_meaning_count_once(tmp_path, model):
     versions = [p.memory.description for p in selection.picked if "Checkliste" in p.memory.description]
     assert len(versions) == 1, versions
     assert len(selection.picked) > 20  # room for every version: the rule left them out, not the budget
+
+
+def test_a_long_first_embedding_says_how_far_it_is_and_a_short_one_says_nothing(tmp_path, model, monkeypatch, capsys):
+    from gamemaster.retrieval import vectors
+
+    monkeypatch.setattr(vectors, "NOTICE_MEMORIES", 60)  # the run below: 80 memories in batches of 32
+    workspace = chat(tmp_path, turns=80)
+    select(workspace, HybridStrategy(Counting(model)))
+    assert capsys.readouterr().err.splitlines() == [
+        "gamemaster: embedding 80 memories of ana for hybrid recall (some 25–60 ms each) …",
+        "gamemaster: embedding ana: 32 of 80 (40 %)",
+        "gamemaster: embedding ana: 64 of 80 (80 %)",
+        "gamemaster: embedded 80 memories of ana",
+    ]
+    new = [Memory.model_validate(memory("ana", n, type="conversation", created="day-009/scene-01",
+                                        description=f"We painted the fence green, part {n}.")) for n in (81, 82)]
+    workspace.stream("ana").append(new)
+    select(workspace, HybridStrategy(Counting(model)))
+    assert capsys.readouterr().err == ""  # two new memories: no wait worth a word

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 from ..ids import confined
+from ..notices import notice
 from ..problems import Problem
 from .index import Doc, SearchIndex
 from .pieces import remove_files
@@ -40,6 +41,9 @@ except ImportError:  # pragma: no cover - exercised by the no-extra fault test i
 STORE_VERSION = 1
 #: Memories embedded per transaction: a killed build loses at most one batch of work.
 BATCH = 32
+#: An embedding run of this many memories or more (at some 25–60 ms a memory: ten seconds and
+#: more; minutes for an imported chat) says so on stderr, and how far it is each tenth of the way.
+NOTICE_MEMORIES = 200
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value);
@@ -160,8 +164,10 @@ class VectorStore:
             return
         have = {seq for (seq,) in db.execute("SELECT seq FROM vec WHERE seq > ?", (done,))}
         wanted = [seq for seq in range(done + 1, total + 1) if seq not in have]
+        progress = _progress(self.path, len(wanted), wanted[0] if wanted else 0)
         with open(index.stream_path, "rb") as handle:
             for start in range(0, len(wanted), BATCH):
+                progress(start)
                 docs = index.docs(wanted[start:start + BATCH])
                 rows, texts = [], []
                 for seq in sorted(docs):
@@ -178,6 +184,7 @@ class VectorStore:
                 meta = dict(db.execute("SELECT key, value FROM meta"))
                 self._set(db, generation=_next(meta))
                 db.execute("COMMIT")
+        progress(len(wanted))
         db.execute("BEGIN IMMEDIATE")
         meta = dict(db.execute("SELECT key, value FROM meta"))
         self._set(db, done=total, generation=_next(meta))
@@ -212,6 +219,24 @@ class VectorStore:
     @staticmethod
     def _set(db, **values) -> None:
         db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", values.items())
+
+
+def _progress(path: Path, wanted: int, first: int) -> Callable[[int], None]:
+    """``progress(done)`` for an embedding run of ``wanted`` memories into the store ``path``: a
+    notice when it starts, at each tenth of the way and when it is done; nothing for a short run.
+    The keys name the run (its first memory), so a later run in the same process says so again."""
+    if wanted < NOTICE_MEMORIES:
+        return lambda done: None
+    agent = path.name.split(".")[0]
+    notice(f"embedding {wanted:,} memories of {agent} for hybrid recall (some 25–60 ms each) …", key=f"{path}:{first}")
+
+    def progress(done: int) -> None:
+        tenth = done * 10 // wanted
+        if done == wanted:
+            notice(f"embedded {wanted:,} memories of {agent}", key=f"{path}:{first}:done")
+        elif tenth:
+            notice(f"embedding {agent}: {done:,} of {wanted:,} ({tenth * 10} %)", key=f"{path}:{first}:{tenth}")
+    return progress
 
 
 def _same_line(handle, doc: Doc, mem_id: str, offset: int, crc: int) -> bool:
