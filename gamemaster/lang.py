@@ -80,6 +80,16 @@ PHRASES: dict[str, dict[str, str]] = {
             "sag im Feld `invitations` zu oder ab wie auf eine Einladung:"
         ),
         "heard_of_from": "Gehört von: {names}.",
+        "lookup_tool": (
+            "Schlag in deinem eigenen Gedächtnis nach, wenn dein Prompt nicht enthält, was du für diese Szene "
+            "brauchst – etwas aus der Vergangenheit, einen Namen, den du nicht einordnen kannst, ein Versprechen. "
+            "Du bekommst ganze Erinnerungen, die dein Prompt nicht zeigt, die passendsten zuerst. Höchstens "
+            "{max}-mal in dieser Szene; danach antwortest du mit deinem JSON-Objekt."
+        ),
+        "lookup_query": "Wonach du suchst: eine Frage oder ein paar Wörter, in deinen Worten.",
+        "lookup_nothing": "Nichts gefunden, was nicht schon in deinem Prompt steht.",
+        "lookup_empty": "Leere Anfrage: schreib, wonach du suchst.",
+        "lookup_spent": "Kein Nachschlagen mehr in dieser Szene: antworte jetzt mit deinem JSON-Objekt.",
         "invitations_taken": (
             "**Wozu du zugesagt hast oder selbst einlädst** – eine Zusage nimmst du im Feld "
             "`invitations` zurück (`\"answer\": \"decline\"`):"
@@ -198,6 +208,15 @@ PHRASES: dict[str, dict[str, str]] = {
             "accept or decline in `invitations` as you would an invitation:"
         ),
         "heard_of_from": "Heard from: {names}.",
+        "lookup_tool": (
+            "Look into your own memory when your prompt does not hold what you need for this scene – something "
+            "from the past, a name you cannot place, a promise. You get whole memories your prompt does not show, "
+            "the best matches first. At most {max} times in this scene; then answer with your JSON object."
+        ),
+        "lookup_query": "What you are looking for: a question or a few words, in your own words.",
+        "lookup_nothing": "Nothing found that your prompt does not already show.",
+        "lookup_empty": "An empty query: write what you are looking for.",
+        "lookup_spent": "No more looking up in this scene: answer with your JSON object now.",
         "invitations_taken": (
             "**What you have accepted or are hosting** – take an acceptance back in "
             "`invitations` (`\"answer\": \"decline\"`):"

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
 from .backends.base import Answer, Backend
 from .costs import cost_report, estimate_scene
 from .gm import GameMaster
+from .lookup import lookup_for, record_lookups
 from .pending import Pending, load_batch, record_prompt, record_usage, save_batch
 from .problems import GamemasterError
 from .recording import Source
@@ -85,9 +86,12 @@ def ask(
             if request is None:
                 request = gm.build_request(pending, turn, previous_error=error)
                 record_prompt(gm.workspace, pending, turn, request)
+            if backend.capabilities.lookups:
+                request = replace(request, lookup=lookup_for(gm.workspace, agent, request.shown))
             listen("ask", {"agent": agent, "turn": turn, "attempt": attempt, "scene": pending.spec.ref})
             answer = _normalise(backend.reply(request))
             record_usage(gm.workspace, pending, turn, _usage_record(answer), answer.model, batch=False)
+            record_lookups(gm.workspace, pending, turn, answer.lookups or [])
         if answer.notice:
             listen("notice", {"agent": agent, "turn": turn, "text": answer.notice})
         try:

@@ -7,6 +7,7 @@ backends; imports nothing that decides or reads files.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .models import Agent, Brief, Memory
 from .scene_spec import SceneSpec
@@ -87,6 +88,9 @@ class ReplyRequest:
     profiles: dict[str, str] = field(default_factory=dict)
     partners: list[str] = field(default_factory=list)
     common: tuple[str, ...] = ()
+    #: ``lookup(query)``: the character's own memory searched mid-scene (``lookup.py``), for a
+    #: backend that offers it a tool; None where the scene is not run by the loop.
+    lookup: Any = None
 
 
 @dataclass(frozen=True)

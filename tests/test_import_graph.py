@@ -55,6 +55,8 @@ LAZY_IMPORTS: dict[str, str] = {
     "gamemaster.mcp_server": "start-up of `gamemaster mcp`: the server lists its tools before any is "
                              "called; each tool loads its module when called",
     "gamemaster.retrieval": "strategies are found by name (pkgutil) when one is asked for, like kinds",
+    "gamemaster.lookup": "start-up of every command that plays a scene: the retrieval stack loads with a "
+                         "character's first lookup, not with the loop",
     "gamemaster.streams": "start-up: the search index (sqlite3) is loaded only by the commands that "
                           "append to a stream, not by those that read one",
 }

@@ -111,8 +111,12 @@ MEMORY_LINE = re.compile(r"^- \[([a-z][a-z0-9_]*-\d{3,}) · ", re.M)
 
 
 def read_blocks(body: dict, usage: dict) -> str:
-    """The system blocks a call read from the cache (a hit always ends at a block boundary)."""
+    """The system blocks a call read from the cache (a hit always ends at a block boundary); the
+    tools come before them in the cached prefix (``fake_messages_api.prompt_blocks``)."""
+    from fake_messages_api import prompt_blocks
+
     read, text = usage["cache_read_input_tokens"], ""
+    read -= sum(len(block) // 4 for where, block, _ in prompt_blocks(body) if where == "tool")
     for block in body["system"]:
         if read <= 0:
             break

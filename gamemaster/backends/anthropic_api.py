@@ -38,6 +38,7 @@ from anthropic.types.model_param import ModelParam
 from ..pricing import USAGE_FIELDS
 from ..problems import GamemasterError
 from .base import Answer, Capabilities, ReplyRequest, chosen_model, prompt_parts
+from .lookup_loop import with_lookups
 from .registry import API_KEY_VARIABLE, MISSING_KEY
 from .schema import interview_output_schema, output_config, reply_output_schema
 
@@ -111,7 +112,8 @@ class AnthropicBackend:
     """Claude through the Messages API (and the Message Batches API for ``--batch``)."""
 
     name = "anthropic"
-    capabilities = Capabilities(batches=True, usage=True, pricing=True, parallel=4, interviews=True, retries=1)
+    capabilities = Capabilities(batches=True, usage=True, pricing=True, parallel=4, interviews=True, retries=1,
+                                lookups=True)
 
     def __init__(
         self,
@@ -172,13 +174,17 @@ class AnthropicBackend:
         return params
 
     def reply(self, request: ReplyRequest) -> Answer:
+        """One turn; where the request can look things up (``lookup.py``), a bounded tool-use loop."""
         params = self.params(request)
         with self._warmed(params["model"], request.shared_prompt):
             try:
-                message = self._client.messages.create(**params)
+                if request.lookup is None:
+                    return self.answer(self._client.messages.create(**params), params["model"], request.agent.id)
+                message, usage, found = with_lookups(lambda p: self._client.messages.create(**p), params, request)
             except anthropic.AnthropicError as exc:
                 raise BackendError(self.describe(exc, request.agent.id)) from exc
-        return self.answer(message, params["model"], request.agent.id)
+        answer = self.answer(message, params["model"], request.agent.id)
+        return dataclasses.replace(answer, usage=usage, lookups=found)
 
     @contextlib.contextmanager
     def _warmed(self, model: str, shared: str):

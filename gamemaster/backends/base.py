@@ -67,6 +67,8 @@ class Answer:
     notice: str | None = None
     #: The backend that answered, where it is not the one asked (a replay's fallback).
     backend: str | None = None
+    #: What the character looked up in its own memory on the way (``lookup.Found``), in order.
+    lookups: list | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,9 @@ class Capabilities:
     local: bool = False
     #: How often the loop asks again, with the validation error, after an invalid reply.
     retries: int = 0
+    #: Lets a character look into its own memory mid-turn through the request's ``lookup``
+    #: (``lookup.py``); ``Answer.lookups`` says what it looked up.
+    lookups: bool = False
 
 
 class Backend(Protocol):

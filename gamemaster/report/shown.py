@@ -42,13 +42,15 @@ class Shown:
     ids: list[str] | None
     sections: list[Section]
     excerpts: list[dict]
+    #: What the character looked up in its own memory on the way (``lookup.py``): query and ids.
+    lookups: list[dict] = field(default_factory=list)
 
 
 def turn_files(workspace: Workspace, record: SceneRecord, label: str) -> list[Path]:
     """The files a turn's view is made from (for the build's fingerprint)."""
     folder = workspace.scene_dir(record.ref)
     prompt = (record.prompts or {}).get(label)
-    found = [folder / "shown" / f"{label}.json", folder / "library" / f"{label}.json"]
+    found = [folder / "shown" / f"{label}.json", folder / "library" / f"{label}.json", folder / "lookups" / f"{label}.json"]
     path = workspace_file(workspace, prompt) if prompt else None
     return found + ([path] if path else [])
 
@@ -112,7 +114,9 @@ def read_shown(workspace: Workspace, record: SceneRecord, turn: Turn) -> Shown:
     missing = [i for i in ids or [] if i not in listed]
     if missing:  # shown, but not as a memory line (a brief, a heard line): still named
         sections.append(Section("", [(i, "", "") for i in missing]))
-    return Shown(turn.label, turn.agent, prompt, ids, sections, excerpts)
+    lookups = [entry for entry in _json_list(workspace, folder / "lookups" / f"{turn.label}.json", "lookups") or []
+               if isinstance(entry, dict)]
+    return Shown(turn.label, turn.agent, prompt, ids, sections, excerpts, lookups)
 
 
 def turn_anchor(label: str) -> str:
@@ -138,6 +142,13 @@ def render_shown(studio: Studio, shown: Shown, words: dict[str, str]) -> str:
             for mid, meta, text in section.memories)
         title = f'<h4>{esc(section.title)}</h4>' if section.title else ""
         parts.append(f'<div class="section">{title}<ul class="mems">{items}</ul></div>')
+    if shown.lookups:
+        items = "".join(
+            f'<li><q>{esc(entry.get("query"))}</q> → '
+            + (", ".join(_memory_link(studio, str(i)) for i in entry.get("memories") or [])
+               or f'<span class="muted">{esc(words["lookup_none"])}</span>') + "</li>"
+            for entry in shown.lookups)
+        parts.append(f'<div class="section"><h4>{esc(words["looked_up"])}</h4><ul class="lookups">{items}</ul></div>')
     if shown.excerpts:
         items = "".join(
             f'<li><code>{esc(e.get("path"))}</code> {esc(e.get("heading") or "")}'

@@ -1,0 +1,84 @@
+"""A character looks into its own memory mid-scene: seed 001's „Claude itself is the retrieval
+engine“, beside the selection the Game Master makes before the scene.
+
+A backend that can offer a model a tool (the Anthropic API's tool use) gives the character
+``recall``: a query in its own words, answered from its own stream only, with whole memories
+its prompt did not show, the most relevant first (the world's strategy, ``LOOKUP_CHARS`` of
+memory lines). A few lookups a turn at most (``MAX_LOOKUPS``); each is kept with the scene
+(``lookups/<turn>.json``) and shown in the report beside what the prompt showed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Collection
+
+from .fsio import atomic_write_json
+from .lang import phrase
+
+if TYPE_CHECKING:
+    from .pending import Pending
+    from .workspace import Workspace
+
+#: Characters of memory lines one lookup returns: a handful of whole memories.
+LOOKUP_CHARS = 3000
+#: Lookups a turn at most: looking pays for what the prompt lacks, not as a second selection.
+MAX_LOOKUPS = 3
+#: A query is a question or a few words, not a text.
+QUERY_CHARS = 300
+
+
+@dataclass(frozen=True)
+class Found:
+    """One lookup: the query as the character wrote it, the ids it found, the text it was given."""
+
+    query: str
+    ids: tuple[str, ...]
+    text: str
+
+    def as_dict(self) -> dict:
+        return {"query": self.query, "memories": list(self.ids)}
+
+
+Lookup = Callable[[str], Found]
+
+
+def lookup_for(workspace: Workspace, agent_id: str, shown: Collection[str]) -> Lookup:
+    """``lookup(query)`` over ``agent_id``'s own stream, leaving out what its prompt showed."""
+    from .retrieval import recall  # the retrieval stack loads with the first lookup, not with the backend
+
+    def lookup(query: str) -> Found:
+        query = " ".join(str(query).split())[:QUERY_CHARS]
+        world = workspace.load_world()
+        if not query:
+            return Found(query, (), phrase(world.language, "lookup_empty"))
+        selection = recall(workspace, agent_id, query, budget=max(LOOKUP_CHARS, 500), world=world)
+        relevant = selection.section("relevant", exclude=shown)
+        rest = [p for p in selection.in_prompt_order() if p not in relevant and p.memory.id not in shown]
+        memories, used = [], 0
+        for picked in relevant + rest:
+            line = f"- [{picked.memory.id} · {picked.memory.created}] {picked.memory.description}"
+            if used + len(line) > LOOKUP_CHARS and memories:
+                break
+            memories.append((picked.memory.id, line))
+            used += len(line)
+        if not memories:
+            return Found(query, (), phrase(world.language, "lookup_nothing"))
+        return Found(query, tuple(i for i, _ in memories), "\n".join(line for _, line in memories))
+
+    return lookup
+
+
+def record_lookups(workspace: Workspace, pending: Pending, turn: int, found: list[Found]) -> None:
+    """What ``turn``'s character looked up for its latest answer, kept with the scene beside what
+    its prompt showed (an answer asked again replaces what the one before looked up)."""
+    path = workspace.inside(lookups_path(pending.dir, pending.label(turn)))
+    if found:
+        atomic_write_json(path, {"lookups": [f.as_dict() for f in found]})
+    elif path.exists():
+        path.unlink()
+
+
+def lookups_path(scene_dir: Path, label: str) -> Path:
+    return scene_dir / "lookups" / f"{label}.json"

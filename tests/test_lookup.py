@@ -1,0 +1,131 @@
+"""A character looks into its own memory mid-scene (issue 38, item 1): through the Anthropic API's
+tool use, on the real SDK against an in-process API mock. What it finds is its own, whole and not
+already in its prompt; a few lookups at most; every call is paid for; the report shows them."""
+
+from __future__ import annotations
+
+import json
+
+import httpx2
+
+from conftest import memory, write_lines
+from test_anthropic_backend import FakeAPI, message_body
+from test_anthropic_loop import USAGE, answering, reply_for
+from gamemaster.loop import run_scene
+from gamemaster.lookup import MAX_LOOKUPS
+from gamemaster.scenes import Force, SceneType
+
+PROMISE = "Ich habe Leo versprochen, ihm die Skizze vom Nordturm bis Freitag zu geben."
+QUERY = "Wann habe ich die Pinsel gereinigt, Runde 37?"
+#: Sixty routine notes come after the promise: the prompt's small memory budget shows a few of them.
+ROUTINE = "Routine: Pinsel gereinigt und Ablage sortiert, Runde {n}."
+
+
+def tool_use(query: str, number: int, model: str) -> dict:
+    body = message_body("", model, USAGE, stop_reason="tool_use")
+    body["content"] = [{"type": "text", "text": "Ich schaue kurz nach."},
+                       {"type": "tool_use", "id": f"toolu_{number:02d}", "name": "recall", "input": {"query": query}}]
+    return body
+
+
+def with_a_long_past(workspace) -> None:
+    """Vera's stream: her promise, then many routine notes, and a memory budget that shows few."""
+    stream = json.loads(json.dumps([json.loads(line) for line in
+                                    (workspace.memories_dir / "vera.jsonl").read_text(encoding="utf-8").splitlines()]))
+    count = len(stream)
+    rows = stream + [memory("vera", count + 1, created="day-000/scene-00", description=PROMISE, importance=4,
+                            tags=["leo", "sketch"])]
+    rows += [memory("vera", count + 2 + n, created="day-000/scene-00", importance=2, tags=["routine"],
+                    description=ROUTINE.format(n=n)) for n in range(60)]
+    write_lines(workspace, "vera", rows)
+    world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    workspace.world_path.write_text(json.dumps({**world, "memory_budget": 1500}, ensure_ascii=False), encoding="utf-8")
+
+
+def looking_up(workspace, queries: list[str], who: tuple[str, ...] = ("vera",)):
+    """Vera (or ``who``) looks up each of ``queries`` in turn, then replies; everyone else replies at once."""
+    plain = answering(workspace)
+
+    def respond(request, call, number):
+        body = call.body
+        if not any(f'"agent": "{agent}"' in body["messages"][0]["content"] for agent in who):
+            return plain(request, call, number)
+        asked = sum(1 for m in body["messages"] if m["role"] == "assistant")
+        if asked < len(queries) and "tool_choice" not in body:
+            return httpx2.Response(200, json=tool_use(queries[asked], number, body["model"]))
+        text = json.dumps(reply_for(body, workspace), ensure_ascii=False)
+        return httpx2.Response(200, json=message_body(text, body["model"], USAGE))
+
+    return respond
+
+
+def test_a_character_looks_up_what_its_prompt_lacks_and_gets_its_own_whole_memories(gm, workspace):
+    with_a_long_past(workspace)
+    api = FakeAPI(looking_up(workspace, [QUERY]))
+    run_scene(gm, api.backend(concurrency=1))  # ARRIVAL
+    outcome = run_scene(gm, api.backend(concurrency=1), Force(type=SceneType.WORK, participants=["vera"]))
+    vera = [c.body for c in api.calls if '"agent": "vera"' in c.body["messages"][0]["content"]][-2:]
+    assert [t["name"] for t in vera[0]["tools"]] == ["recall"]
+    assert "Schlag in deinem eigenen Gedächtnis nach" in vera[0]["tools"][0]["description"]
+    folder = workspace.scene_dir(outcome.spec.ref)
+    [label] = [p.stem for p in (folder / "lookups").glob("*.json")]
+    shown = set(json.loads((folder / "shown" / f"{label}.json").read_text(encoding="utf-8"))["memories"])
+    stream = {row["id"]: row["description"] for row in map(json.loads, (workspace.memories_dir / "vera.jsonl").read_text(
+        encoding="utf-8").splitlines())}
+    wanted = next(i for i, text in stream.items() if text == ROUTINE.format(n=37))
+    assert wanted not in shown  # the prompt did not show it …
+    [result] = vera[1]["messages"][-1]["content"]
+    assert result["type"] == "tool_result" and result["tool_use_id"] == "toolu_%02d" % (len(api.calls) - 1)
+    lines = result["content"].splitlines()
+    assert f"- [{wanted} · day-000/scene-00] {ROUTINE.format(n=37)}" == lines[0]  # … the lookup did, first, whole
+    found = [line.split(" · ")[0][3:] for line in lines]
+    assert all(i in stream and i not in shown for i in found)  # her own mind, and nothing she was shown
+    [entry] = json.loads((folder / "lookups" / f"{label}.json").read_text(encoding="utf-8"))["lookups"]
+    assert entry == {"query": QUERY, "memories": found}
+    # Both calls are paid for: one usage record for the turn, the two calls' tokens summed.
+    [call] = json.loads((folder / "usage" / f"{label}.json").read_text(encoding="utf-8"))["calls"]
+    assert call["input_tokens"] == 2 * USAGE["input_tokens"] and call["output_tokens"] == 2 * USAGE["output_tokens"]
+
+
+def test_after_a_few_lookups_the_character_is_asked_to_reply(gm, workspace):
+    with_a_long_past(workspace)
+    api = FakeAPI(looking_up(workspace, [QUERY] * 10))
+    run_scene(gm, api.backend(concurrency=1))
+    outcome = run_scene(gm, api.backend(concurrency=1), Force(type=SceneType.WORK, participants=["vera"]))
+    vera = [c.body for c in api.calls if '"agent": "vera"' in c.body["messages"][0]["content"]]
+    work = vera[-(MAX_LOOKUPS + 1):]
+    assert ["tool_choice" in body for body in work] == [False] * MAX_LOOKUPS + [True]
+    assert work[-1]["tool_choice"] == {"type": "none"}
+    folder = workspace.scene_dir(outcome.spec.ref)
+    [path] = (folder / "lookups").glob("*.json")
+    assert len(json.loads(path.read_text(encoding="utf-8"))["lookups"]) == MAX_LOOKUPS
+
+
+def test_the_report_shows_what_a_character_looked_up_beside_its_prompt(gm, workspace, tmp_path):
+    from gamemaster.report.build import build_report
+    from gamemaster.report.html import scene_file
+
+    with_a_long_past(workspace)
+    api = FakeAPI(looking_up(workspace, [QUERY, "<b>Quitten</b>"]))
+    run_scene(gm, api.backend(concurrency=1))
+    outcome = run_scene(gm, api.backend(concurrency=1), Force(type=SceneType.WORK, participants=["vera"]))
+    build_report(workspace, tmp_path / "site")
+    page = (tmp_path / "site" / scene_file(outcome.spec.ref)).read_text(encoding="utf-8")
+    looked = page.split("Im eigenen Gedächtnis nachgeschlagen</h4>")[1].split("</ul>")[0]
+    assert f"<q>{QUERY}</q>" in looked and "vera-" in looked
+    assert "<q>&lt;b&gt;Quitten&lt;/b&gt;</q>" in looked  # what the model wrote, escaped
+
+
+def test_characters_asked_side_by_side_look_up_at_the_same_time(gm, workspace):
+    with_a_long_past(workspace)
+    three = ("vera", "leo", "nami")
+    api = FakeAPI(looking_up(workspace, [QUERY, "Türme"], who=three))
+    run_scene(gm, api.backend(concurrency=3))  # the ARRIVAL: seven characters, three at a time, all looking up
+    outcome = run_scene(gm, api.backend(concurrency=3), Force(type=SceneType.WORK, participants=list(three)))
+    folder = workspace.scene_dir(outcome.spec.ref)
+    found = {p.stem.split("-", 1)[1]: json.loads(p.read_text(encoding="utf-8"))["lookups"]
+             for p in (folder / "lookups").glob("*.json")}
+    assert sorted(found) == sorted(three)
+    for agent, lookups in found.items():
+        assert [entry["query"] for entry in lookups] == [QUERY, "Türme"]
+        assert all(i.startswith(f"{agent}-") for entry in lookups for i in entry["memories"])
