@@ -53,7 +53,7 @@ def lookup_for(workspace: Workspace, agent_id: str, shown: Collection[str]) -> L
         world = workspace.load_world()
         if not query:
             return Found(query, (), phrase(world.language, "lookup_empty"))
-        selection = recall(workspace, agent_id, query, budget=max(LOOKUP_CHARS, 500), world=world)
+        selection = recall(workspace, agent_id, query, budget=LOOKUP_CHARS, world=world)
         relevant = selection.section("relevant", exclude=shown)
         rest = [p for p in selection.in_prompt_order() if p not in relevant and p.memory.id not in shown]
         memories, used = [], 0

@@ -30,12 +30,18 @@ def _terms(code: str, text: str) -> frozenset[str]:
     return frozenset(analyzer(code).query_terms(text))
 
 
+@functools.cache
+def _name_terms(code: str, names: frozenset[str]) -> frozenset[str]:
+    """The terms of everyone's names: read once per roster, not per line and gathering."""
+    return frozenset().union(*(_terms(code, name) for name in names))
+
+
 def names_gathering(code: str, gathering: Gathering, speaker: str, says: str, names: dict[str, str]) -> bool:
     """Whether ``says`` (by ``speaker``) names ``gathering``: its id, or its words with a sign of
     whose it is (the host says it, or the line names the host or the place)."""
     if gathering.id in says:
         return True
-    people = frozenset().union(*(_terms(code, name) for name in names.values()))
+    people = _name_terms(code, frozenset(names.values()))
     wanted = _terms(code, gathering.what) - people
     if not wanted:
         return False

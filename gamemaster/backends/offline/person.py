@@ -30,6 +30,8 @@ STRONG = {
            "dirbt": "derbe", "birgt": "berge", "bläst": "blase", "brät": "brate", "wäscht": "wasche"},
     "en": {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"},
 }
+#: ``STRONG``'s endings, longest first: „vergisst“ is „gisst“, not „isst“.
+_LONGEST_FIRST = {code: sorted(forms.items(), key=lambda e: -len(e[0])) for code, forms in STRONG.items()}
 #: Of ``STRONG``, the forms that are whole verbs only: „reist“ is not „re“ + „ist“, „vermisst“ is regular.
 EXACT = {"ist", "hat", "tut", "isst", "misst", "is", "has", "was", "does", "goes"}
 #: Words whose form is the same in both persons (modal verbs, the past).
@@ -91,7 +93,7 @@ def _sentence(code: str, rest: str, names: list[str], others: list[str]) -> str 
 def _verb(code: str, verb: str) -> str | None:
     if verb in SAME[code]:
         return verb
-    for ending, mine in sorted(STRONG[code].items(), key=lambda e: -len(e[0])):
+    for ending, mine in _LONGEST_FIRST[code]:
         if verb == ending or (verb.endswith(ending) and ending not in EXACT):
             return verb[: len(verb) - len(ending)] + mine
     return _de_verb(verb) if code == "de" else _en_verb(verb)
