@@ -11,6 +11,9 @@ workspace (``gamemaster init`` into a temporary folder), in the state a real ses
 * ``status``, ``prompt``: with that scene pending;
 * ``hook``: ``hook subagent-stop`` with the first character's reply (the hook Claude Code runs
   after every character subagent), on a copy of the pending workspace;
+* ``gm-bash``: ``hook pre-tool-use`` for a Bash call of the Game Master's (the hook lets it
+  through: what every such call costs since characters have their lookup);
+* ``lookup``: ``lookup`` by the first character of the pending scene, on a copy;
 * ``apply``: every reply stored, writes the scene back, on a copy.
 
 Floor and commands run interleaved, round after round, so load on the machine hits them alike;
@@ -52,8 +55,10 @@ FLOOR = "import typer, pydantic"
 ONE_MODEL = ("import typer\nfrom pydantic import BaseModel, Field\n"
              "class M(BaseModel):\n    x: int = Field(0)\nM.model_validate({'x': 1})")
 HERE = Path(__file__).resolve().parent.parent  # this checkout: ``python -m`` imports from the cwd
-COMMANDS = ("--help", "status", "next", "next-known", "prompt", "hook", "apply")
+COMMANDS = ("--help", "status", "next", "next-known", "prompt", "hook", "gm-bash", "lookup", "apply")
 LABELS = {"hook": "`hook subagent-stop`", "next-known": "`next`, words stemmed before",
+          "gm-bash": "`hook pre-tool-use`, the Game Master's Bash call (let through)",
+          "lookup": "`lookup`, a character's lookup (hook rewrites, then this)",
           "one-model": "one pydantic model with a `Field`, defined and validated once (reference)"}
 #: Runs a command as ``python -m gamemaster`` would, then writes its module set to a file.
 MODULES_OF = (
@@ -115,6 +120,9 @@ def prepare(tmp: Path) -> dict[str, Path]:
     event = {"session_id": "bench", "hook_event_name": "SubagentStop", "stop_hook_active": False,
              "agent_type": "character-" + first.replace("_", "-"), "last_assistant_message": first_reply}
     (tmp / "hook.json").write_text(json.dumps(event, ensure_ascii=False), encoding="utf-8")
+    bash = {"session_id": "bench", "hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(pending),
+            "tool_input": {"command": "gamemaster status"}}
+    (tmp / "bash.json").write_text(json.dumps(bash, ensure_ascii=False), encoding="utf-8")
     return {"between": between, "known": known, "pending": pending, "replied": replied, "first": Path(first)}
 
 
@@ -124,15 +132,18 @@ def command_line(name: str, places: dict[str, Path], scratch: Path) -> tuple[lis
         return ["-c", FLOOR if name == "floor" else ONE_MODEL], None, None
     source = {"next": "between", "next-known": "known", "hook": "pending", "apply": "replied"}.get(name, "pending")
     root = places[source]
-    if name in ("next", "next-known", "hook", "apply"):  # they write: each run on a fresh copy
+    if name in ("next", "next-known", "hook", "lookup", "apply"):  # they write: each run on a fresh copy
         if scratch.exists():
             shutil.rmtree(scratch)
         shutil.copytree(root, scratch)
         root = scratch
     args = {"--help": ["--help"], "status": ["status"], "next": ["next"], "next-known": ["next"],
             "prompt": ["prompt", str(places["first"])],
-            "hook": ["hook", "subagent-stop"], "apply": ["apply"]}[name]
-    stdin = (places["between"].parent / "hook.json").read_text(encoding="utf-8") if name == "hook" else None
+            "hook": ["hook", "subagent-stop"], "gm-bash": ["hook", "pre-tool-use"],
+            "lookup": ["lookup", str(places["first"]), "Was habe ich letzte Woche versprochen?"],
+            "apply": ["apply"]}[name]
+    stdin = {"hook": "hook.json", "gm-bash": "bash.json"}.get(name)
+    stdin = (places["between"].parent / stdin).read_text(encoding="utf-8") if stdin else None
     return ["-m", "gamemaster", "--root", str(root), *args], root, stdin
 
 

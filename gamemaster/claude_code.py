@@ -20,9 +20,11 @@ from .problems import GamemasterError
 from .workspace import Workspace, find_workspace
 
 SUBAGENT_PREFIX = "character-"
-#: A character reads its prompt and may look at artifacts; it never writes files. No Glob: ``Grep``
-#: with ``files_with_matches`` lists ``gallery/`` as well, and every tool it has is one more to fence.
-SUBAGENT_TOOLS = "Read, Grep"
+#: A character reads its prompt and may look at artifacts; it never writes files. Bash runs one
+#: command only, its lookup (``claude_fence.lookup_only``); the hook refuses the rest. No Grep or
+#: Glob: where Bash is offered Claude Code offers neither (2.1.197 to 2.1.332, measured), and every
+#: tool a character has is one more to fence (the fence still covers them, should a version offer them).
+SUBAGENT_TOOLS = "Read, Bash"
 #: Model turns a character subagent may take: reading its prompt and a few artifacts, answering,
 #: and correcting a rejected reply twice fit well inside; a character that loops is stopped.
 SUBAGENT_MAX_TURNS = 12

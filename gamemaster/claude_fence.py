@@ -16,12 +16,17 @@ hook input's ``agent_type`` and ``agent_id``):
   and ``library/``; anything else — another character's stream, ``state/world.json``, the other
   prompts, recordings, anything outside the workspace — is refused with the reason. A handoff the
   hook could not replace still works: it names the prompt file, and the character reads it.
+- **The lookup.** Its one command is ``gamemaster lookup "…"`` (``lookup.py``): the hook runs it
+  as a lookup in the caller's own memory, whatever the command named, with the query quoted so no
+  shell reads it; any other command is refused.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
+import sys
 from pathlib import Path
 
 from . import jsontext
@@ -46,7 +51,7 @@ def pre_tool_use_hook(workspace: Workspace, event: str, from_plugin: bool = Fals
     tool = payload.get("tool_name")
     tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
     caller = str(payload.get("agent_type") or "")
-    fenced = tool in READ_TOOLS and bool(payload.get("agent_id")) and caller.startswith(SUBAGENT_PREFIX)
+    fenced = tool in (*READ_TOOLS, "Bash") and bool(payload.get("agent_id")) and caller.startswith(SUBAGENT_PREFIX)
     if tool not in SPAWN_TOOLS and not fenced:
         return None  # the Game Master's own reads, and other subagents', are Claude Code's to allow
     found = hook_workspace(workspace.root, payload)
@@ -66,6 +71,8 @@ def pre_tool_use_hook(workspace: Workspace, event: str, from_plugin: bool = Fals
         agent_id = agent_for_subagent(caller, found.agent_ids())
         if agent_id is None:
             return _deny(f"{caller} is not a character of this studio")
+        if tool == "Bash":
+            return lookup_only(agent_id, tool_input, found)
         return fence(gm, agent_id, tool, tool_input, str(payload.get("cwd") or found.root))
     except Exception as exc:  # noqa: BLE001 - a fence that cannot decide refuses, and says why
         return _deny(f"could not check this read, so it is refused: {type(exc).__name__}: {exc}")
@@ -151,3 +158,31 @@ def fence(gm, agent_id: str, tool: str, tool_input: dict, cwd: str) -> dict | No
         return None
     shown = gm.workspace.rel(Path(target)) if target.startswith(root + os.sep) else target
     return _deny(f"{tool} of {jsontext.dumps(shown, ensure_ascii=True)} refused: {allowed}")
+
+
+#: A character's one command: ``gamemaster lookup "what I am looking for"``.
+LOOKUP_COMMAND = re.compile(r"\s*gamemaster\s+lookup\s+(?P<query>.+?)\s*", re.S)
+#: What a shell would run, expand or redirect even inside double quotes: a query has no need of it.
+SHELL_SIGNS = re.compile(r"[`$;&|<>\\\n]")
+
+
+def lookup_only(agent_id: str, tool_input: dict, workspace: Workspace) -> dict:
+    """A character's Bash call: ``gamemaster lookup "…"`` runs as a lookup in its own memory (the
+    command rebuilt, its own id and the query quoted); anything else is refused with the reason."""
+    usage = f'{agent_id} may run only `gamemaster lookup "what you are looking for"` (a lookup in its own memory)'
+    command = tool_input.get("command")
+    found = LOOKUP_COMMAND.fullmatch(command) if isinstance(command, str) else None
+    if found is None:
+        return _deny(f"this command is refused: {usage}")
+    if SHELL_SIGNS.search(found["query"]):
+        return _deny("write the query without ` $ ; & | < > \\ or a line break: " + usage)
+    try:
+        words = shlex.split(found["query"])
+        query = " ".join(words[1:] if len(words) > 1 and words[0] == agent_id else words)
+    except ValueError as exc:
+        return _deny(f"the query does not parse ({exc}): {usage}")
+    safe = " ".join(shlex.quote(part) for part in (sys.executable, "-m", "gamemaster", "--root", str(workspace.root),
+                                                    "lookup", agent_id, query))
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                   "permissionDecisionReason": f"gamemaster: a lookup in {agent_id}'s own memory",
+                                   "updatedInput": {**tool_input, "command": safe}}}

@@ -32,7 +32,7 @@ HANDOFF_COMMAND = "hook pre-tool-use"
 HANDOFF_MATCHER = "Agent|Task"
 #: ... and the workspace's settings fence a character's reading: settings hooks run in an untrusted
 #: folder too, where Claude Code 2.1.330 and newer skip the hooks a subagent file declares (measured).
-FENCE_MATCHER = "Read|Grep|Glob"
+FENCE_MATCHER = "Read|Grep|Glob|Bash"
 #: The launcher that finds `gamemaster` (see the file): in a workspace and, as ``bin/``, in the plugin.
 LAUNCHER = ".claude/gamemaster.sh"
 PLUGIN_LAUNCHER = "bin/gamemaster.sh"

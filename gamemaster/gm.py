@@ -126,6 +126,17 @@ class GameMaster:
         return build_request(self.workspace, pending, turn, world or snap.world, agents or snap.agents,
                              previous_error=previous_error, warnings=self.warnings)
 
+    def lookup(self, agent_id: str, query: str) -> str:
+        """What ``agent_id`` finds looking ``query`` up in its own memory: during its open turn of
+        the pending scene (kept with it); outside one (an interview) over its whole stream."""
+        from .lookup import look_up_in_turn, lookup_for
+
+        self.workspace.check_agent(agent_id)
+        pending = self.pending()
+        if pending is None or agent_id not in pending.spec.participants:
+            return lookup_for(self.workspace, agent_id, ())(query).text
+        return look_up_in_turn(self.workspace, pending, agent_id, query)
+
     def prompt_text(self, agent_id: str) -> str:
         """The prompt ``agent_id`` answers next in the pending scene."""
         self.workspace.check_agent(agent_id)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable, Collection
 
 from .fsio import atomic_write_json
 from .lang import phrase
+from .problems import GamemasterError
 
 if TYPE_CHECKING:
     from .pending import Pending
@@ -53,7 +54,9 @@ def lookup_for(workspace: Workspace, agent_id: str, shown: Collection[str]) -> L
         world = workspace.load_world()
         if not query:
             return Found(query, (), phrase(world.language, "lookup_empty"))
-        selection = recall(workspace, agent_id, query, budget=LOOKUP_CHARS, world=world)
+        # What the prompt shows is left out of the selection, not of its result: the lookup's budget
+        # goes to memories the character has not seen (a query near the prompt's found nothing else).
+        selection = recall(workspace, agent_id, query, budget=LOOKUP_CHARS, world=world, shown=shown)
         relevant = selection.section("relevant", exclude=shown)
         rest = [p for p in selection.in_prompt_order() if p not in relevant and p.memory.id not in shown]
         memories, used = [], 0
@@ -82,3 +85,25 @@ def record_lookups(workspace: Workspace, pending: Pending, turn: int, found: lis
 
 def lookups_path(scene_dir: Path, label: str) -> Path:
     return scene_dir / "lookups" / f"{label}.json"
+
+
+def look_up_in_turn(workspace: Workspace, pending: Pending, agent_id: str, query: str) -> str:
+    """A character's lookup from inside its turn (``gamemaster lookup``, Claude Code's way to the
+    ``recall`` tool): over its own stream, leaving out what its prompt of the pending scene showed,
+    kept with the scene beside the turn's prompt; after ``MAX_LOOKUPS`` the answer says to reply."""
+    from .pending import shown_in_prompt  # the scene's files: only a Claude Code lookup reads them
+
+    turn = pending.turn_of(agent_id)
+    shown = shown_in_prompt(workspace, pending, turn)
+    if shown is None:
+        raise GamemasterError(f"{agent_id} has no prompt in scene {pending.spec.ref} yet: read it first "
+                              f"({workspace.rel(pending.prompt_path(turn))})")
+    path = workspace.inside(lookups_path(pending.dir, pending.label(turn)))
+    data = workspace.read_json(path) if path.exists() else {}
+    earlier = data.get("lookups") if isinstance(data, dict) and isinstance(data.get("lookups"), list) else []
+    language = workspace.load_world().language
+    if len(earlier) >= MAX_LOOKUPS:
+        return phrase(language, "lookup_spent")
+    found = lookup_for(workspace, agent_id, shown)(query)
+    atomic_write_json(path, {"lookups": [*earlier, found.as_dict()]})
+    return found.text

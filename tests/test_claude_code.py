@@ -230,7 +230,7 @@ def test_every_subagent_file_matches_a_state_agent_and_sync_leaves_no_diff():
         assert fields["name"] == path.stem
         agent = workspace.load_agent(path.stem.removeprefix("character-"))
         assert json.loads(fields["description"]).startswith(f"{agent.name} ({agent.role})")
-        assert fields["tools"] == "Read, Grep" and json.loads(fields["model"]) == (agent.model or "inherit")
+        assert fields["tools"] == "Read, Bash" and json.loads(fields["model"]) == (agent.model or "inherit")
         assert agent.persona in path.read_text(encoding="utf-8")
     result = sync_subagents(workspace, check=True)
     assert not result.changed, result

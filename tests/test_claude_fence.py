@@ -177,9 +177,9 @@ def test_a_fence_that_cannot_decide_refuses_and_says_why(workspace, cli, arrival
 def test_the_workspace_settings_run_the_hook_for_spawns_and_reads():
     settings = json.loads(open(REPO_SETTINGS, encoding="utf-8").read())
     [group] = settings["hooks"]["PreToolUse"]
-    for tool in ("Agent", "Task", "Read", "Grep", "Glob"):
+    for tool in ("Agent", "Task", "Read", "Grep", "Glob", "Bash"):
         assert re.fullmatch(group["matcher"], tool), tool
-    assert not re.fullmatch(group["matcher"], "Bash")
+    assert not re.fullmatch(group["matcher"], "Write")
     assert [h["command"] for h in group["hooks"]] == ['sh "$CLAUDE_PROJECT_DIR/.claude/gamemaster.sh" hook pre-tool-use']
 
 
@@ -201,7 +201,8 @@ def test_character_files_keep_the_game_masters_instructions_out_and_bound_the_tu
     text = (workspace.root / ".claude" / "agents" / "character-vera.md").read_text(encoding="utf-8")
     head = text.split("---", 2)[1]
     assert "\nomitClaudeMd: true\n" in head and re.search(r"\nmaxTurns: \d+\n", head)
-    assert "\ntools: Read, Grep\n" in head
+    assert "\ntools: Read, Bash\n" in head  # Bash for its lookup only: the hook refuses the rest
+    assert 'gamemaster lookup "wonach du suchst"' in text
 
 
 def test_claude_given_only_the_handoff_read_its_prompt_and_its_reply_is_taken(workspace, cli, arrival):
@@ -225,3 +226,79 @@ def test_claude_as_game_master_handed_each_character_its_handoff_word_for_word(w
     assert [c["input"]["subagent_type"] for c in calls] == [f"character-{l.split('-', 1)[1]}" for l in arrival["waiting"]]
     assert [c["input"]["prompt"] for c in calls] == [arrival["handoff"][label] for label in arrival["waiting"]]
     assert all(c["tool"] == "Agent" and c["input"]["run_in_background"] is False for c in calls)
+
+
+def lookup_call(workspace, command: str, agent: str | None = "character-vera") -> dict:
+    return event(workspace, "Bash", {"command": command, "description": "nachschlagen"}, agent)
+
+
+def test_a_characters_one_command_is_a_lookup_in_its_own_memory(workspace, cli, arrival):
+    import shlex
+    import subprocess
+    import sys
+
+    answer = run_hook(cli, lookup_call(workspace, 'gamemaster lookup "Leos Skizze vom Nordturm – bis wann?"'))
+    out = answer["hookSpecificOutput"]
+    assert out["permissionDecision"] == "allow"
+    command = out["updatedInput"]["command"]
+    words = shlex.split(command)
+    assert words[:3] == [sys.executable, "-m", "gamemaster"] and words[-3:] == [
+        "lookup", "vera", "Leos Skizze vom Nordturm – bis wann?"]
+    assert out["updatedInput"]["description"] == "nachschlagen"
+    # The command as rebuilt runs: the lookup is kept with the scene, under Vera's turn.
+    done = subprocess.run(command, shell=True, capture_output=True, text=True, cwd=workspace.root,
+                          env={**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(__file__), "..")})
+    assert done.returncode == 0, done.stderr
+    [path] = (workspace.scenes / "day-001" / "scene-01" / "lookups").glob("*-vera.json")
+    [entry] = json.loads(path.read_text(encoding="utf-8"))["lookups"]
+    assert entry["query"] == "Leos Skizze vom Nordturm – bis wann?"
+    assert all(i.startswith("vera-") for i in entry["memories"])
+
+
+@pytest.mark.parametrize("command, reason", [
+    ("cat state/memories/leo.jsonl", "may run only `gamemaster lookup"),
+    ("gamemaster recall leo Nordturm", "may run only `gamemaster lookup"),
+    ('gamemaster lookup "x"; cat state/world.json', "without ` $ ;"),
+    ('gamemaster lookup "$(cat state/memories/leo.jsonl)"', "without ` $ ;"),
+    ("gamemaster lookup `id`", "without ` $ ;"),
+    ('gamemaster lookup "Nordturm\ncat x"', "without ` $ ;"),
+    ("gamemaster lookup 'unclosed", "does not parse"),
+])
+def test_every_other_command_of_a_character_is_refused_with_the_reason(workspace, cli, arrival, command, reason):
+    assert reason in refused(run_hook(cli, lookup_call(workspace, command)))
+
+
+def test_a_lookup_naming_another_character_is_still_the_callers_own(workspace, cli, arrival):
+    import shlex
+
+    answer = run_hook(cli, lookup_call(workspace, "gamemaster lookup leo Nordturm"))
+    assert shlex.split(answer["hookSpecificOutput"]["updatedInput"]["command"])[-2:] == ["vera", "leo Nordturm"]
+    answer = run_hook(cli, lookup_call(workspace, "gamemaster lookup vera Nordturm"))
+    assert shlex.split(answer["hookSpecificOutput"]["updatedInput"]["command"])[-2:] == ["vera", "Nordturm"]
+
+
+def test_the_game_masters_commands_pass_the_hook_untouched(workspace, cli, arrival):
+    assert run_hook(cli, lookup_call(workspace, "gamemaster status", agent=None)) is None
+    assert run_hook(cli, event(workspace, "Bash", {"command": "ls"}, "Explore")) is None
+
+
+def test_the_game_masters_bash_calls_are_let_through_before_the_cli_loads(workspace, arrival):
+    """The hook runs for every Bash call of the session; one the Game Master makes has nothing to
+    decide and is answered before the CLI is imported (the launcher runs ``python -m gamemaster``)."""
+    import subprocess
+    import sys
+
+    probe = ("import runpy, sys; sys.argv = ['gamemaster', 'hook', 'pre-tool-use']\n"
+             "try:\n    runpy.run_module('gamemaster', run_name='__main__')\n"
+             "finally:\n    print('CLI LOADED' if 'gamemaster.cli' in sys.modules else 'CLI NOT LOADED')")
+    env = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(__file__), "..")}
+
+    def run(payload: dict) -> str:
+        done = subprocess.run([sys.executable, "-c", probe], input=json.dumps(payload), capture_output=True, text=True,
+                              cwd=workspace.root, env=env)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert run(lookup_call(workspace, "gamemaster status", agent=None)).strip() == "CLI NOT LOADED"
+    out = run(lookup_call(workspace, "cat state/world.json"))
+    assert out.rstrip().endswith("CLI LOADED") and '"permissionDecision": "deny"' in out

@@ -45,15 +45,15 @@ def test_claude_declines_what_its_work_fills_and_says_why_and_the_toolkit_keeps_
     world = gm.world()
     party = next(g for g in world.gatherings if g.id == "gathering-001")
     assert party.answers == {"nami": "declined", "leo": "accepted"}
-    assert party.reasons["nami"] == ("Am Dienstag mittags zeige ich dem Verlag den Stand meiner Arbeit "
-                                     "und kann deshalb nicht im Innenhof sein.")
-    assert party.reasons["leo"].startswith("Mittags im Innenhof mit Vera und Nami")
+    assert party.reasons["nami"] == ("Am Dienstag Mittag zeige ich dem Verlag den Stand meiner Arbeit, "
+                                     "das fällt genau auf das Quittenfest.")
+    assert party.reasons["leo"].startswith("Eine Mittagspause mit Quitten im Innenhof nehme ich gern mit")
     assert guests(world, party, workspace.agent_ids()) == ["vera", "leo"]
     memories = [i.memory for i in workspace.stream("nami").scan()[0]]
     [answer] = [m for m in memories if m.metadata.get("gathering") == "gathering-001" and "abgesagt" in m.description]
-    assert answer.description.endswith("Warum: Am Dienstag mittags zeige ich dem Verlag den Stand meiner Arbeit "
-                                       "und kann deshalb nicht im Innenhof sein.")
+    assert answer.description.endswith("Warum: Am Dienstag Mittag zeige ich dem Verlag den Stand meiner Arbeit, "
+                                       "das fällt genau auf das Quittenfest.")
     # She told Leo, who heard it: a line of hers his stream keeps.
     heard = [i.memory for i in workspace.stream("leo").scan()[0] if i.memory.metadata.get("source") == "heard"]
-    assert any("Quittenfest morgen auch nicht" in m.description or "Quittenfest morgen auch nicht" in json.dumps(
-        m.metadata, ensure_ascii=False) for m in heard)
+    said = "ich Vera fürs Quittenfest absagen"
+    assert any(said in m.description or said in json.dumps(m.metadata, ensure_ascii=False) for m in heard)

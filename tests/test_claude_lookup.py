@@ -57,8 +57,12 @@ def test_claude_looks_up_a_promise_its_prompt_lacks_rewords_a_miss_and_answers_f
     recorded = [json.loads(line) for line in (FIXTURE / "lookups.jsonl").read_text(encoding="utf-8").splitlines()]
     pending = gm.pending()
     lookup = lookup_for(workspace, "vera", gm.build_request(pending, 1).shown)
-    assert [list(lookup(entry["query"]).ids) for entry in recorded] == [entry["memories"] for entry in recorded]
-    assert promise not in recorded[0]["memories"] and recorded[1]["memories"][0] == promise
+    now = [list(lookup(entry["query"]).ids) for entry in recorded]
+    assert promise not in recorded[0]["memories"] and recorded[1]["memories"][0] == promise  # what the model got …
+    assert promise not in now[0] and now[1][0] == promise  # … and what the same queries get now
+    # Since a lookup leaves out what says what the prompt says, one routine note the model was
+    # given (a near-duplicate of the notes its prompt showed) is no longer among the first's.
+    assert set(now[0]) <= set(recorded[0]["memories"]) and len(recorded[0]["memories"]) - len(now[0]) <= 1
     # Replayed through the API backend: two tool uses, then the answer as written.
     answer = (FIXTURE / "vera.answer.json").read_text(encoding="utf-8")
 
@@ -71,4 +75,4 @@ def test_claude_looks_up_a_promise_its_prompt_lacks_rewords_a_miss_and_answers_f
     reply = ask(gm, FakeAPI(respond).backend(concurrency=1), pending, 1)  # her turn of the MEETING
     assert reply.says.startswith("Die Skizze vom Nordturm – bis Freitag, hab ich dir versprochen.")
     kept = json.loads((pending.dir / "lookups" / "02-vera.json").read_text(encoding="utf-8"))["lookups"]
-    assert kept == recorded
+    assert kept == [{"query": entry["query"], "memories": ids} for entry, ids in zip(recorded, now)]

@@ -67,7 +67,7 @@ def test_a_plugin_workspace_has_no_commands_reply_hook_or_mcp_entry_and_enables_
     # The plugin brings the reply hook and the handoff; the workspace keeps the fence on reads,
     # run through its own launcher.
     assert list(settings["hooks"]) == ["PreToolUse"]
-    assert [g["matcher"] for g in settings["hooks"]["PreToolUse"]] == ["Read|Grep|Glob"]
+    assert [g["matcher"] for g in settings["hooks"]["PreToolUse"]] == ["Read|Grep|Glob|Bash"]
     assert (root / ".claude" / "gamemaster.sh").is_file()
     assert settings["env"]["CLAUDE_CODE_DISABLE_BACKGROUND_TASKS"] == "1"
     assert settings["enabledPlugins"] == {"gamemaster@gamemaster": True}

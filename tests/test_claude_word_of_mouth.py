@@ -44,8 +44,8 @@ def test_claude_answers_a_gathering_it_only_heard_of_and_comes_uninvited(gm, wor
     assert (party.invited, party.heard) == (["darius"], ["nami"])
     assert party.answers == {"darius": "accepted", "nami": "accepted"}
     # Why, in her own words, from her persona (she listens to people to write them).
-    assert party.reasons["nami"] == ("Ich komme gern zum Quittenfest, weil ich an so einem Mittag im Innenhof mehr "
-                                     "über Menschen höre als in jeder Besprechung.")
+    assert party.reasons["nami"] == ("Wenn Vera nichts dagegen hat, komme ich gern dazu, denn beim Essen erzählen "
+                                     "Leute Dinge, die sie im Meeting nie sagen würden.")
     memories = [i.memory for i in workspace.stream("nami").scan()[0]]
     [answer] = [m for m in memories if m.metadata.get("gathering") == "gathering-001"]
     # She did not answer Vera, who never invited her: she decided to go.

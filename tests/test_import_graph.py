@@ -21,6 +21,8 @@ _STARTUP = ("start-up: `gamemaster --help` and every command load all command gr
 #: and why. Every other import is at the top of its module. A module imported at start-up
 #: (``python -X importtime -m gamemaster --help``) defers what only some commands need.
 LAZY_IMPORTS: dict[str, str] = {
+    "gamemaster.__main__": "every Bash call of a Claude Code session runs the PreToolUse hook; one that is not a "
+                           "character's is let through before the CLI loads (0.022 s of CPU instead of 0.194)",
     "gamemaster.cli": _STARTUP,
     "gamemaster.cli.agents": _STARTUP,
     "gamemaster.cli.common": _STARTUP,

@@ -129,3 +129,45 @@ def test_characters_asked_side_by_side_look_up_at_the_same_time(gm, workspace):
     for agent, lookups in found.items():
         assert [entry["query"] for entry in lookups] == [QUERY, "Türme"]
         assert all(i.startswith(f"{agent}-") for entry in lookups for i in entry["memories"])
+
+
+def test_a_lookup_near_the_prompt_still_finds_what_the_prompt_left_out(workspace):
+    """The prompt showed the best matches of a query; looking that up again gives the next ones,
+    not „nothing found“ (the lookup's budget goes to memories the character has not seen)."""
+    from gamemaster.lookup import lookup_for
+
+    rows = [json.loads(line) for line in (workspace.memories_dir / "vera.jsonl").read_text(encoding="utf-8").splitlines()]
+    things = ["Nordturm", "Brücke", "Quitten", "Asche", "Laterne", "Fähre", "Mühle", "Kran", "Wolke", "Glocke",
+              "Schmiede", "Tor", "Ruder", "Spiegel", "Treppe", "Anker", "Kessel", "Fackel", "Gitter", "Hafen",
+              "Krone", "Zelt", "Schild", "Pfeil", "Rad", "Feder", "Kerze", "Leiter", "Mauer", "Netz"]
+    count = len(rows)
+    # Sixty sketches, no two saying most of the same, among three hundred other notes: more
+    # sketches than one lookup holds.
+    notes = [memory("vera", count + 1 + n, created=f"day-000/scene-{n // 10:02d}", importance=4,
+                    description=f"Notiz {n}: {things[n % 30]} vermessen.") for n in range(300)]
+    notes += [memory("vera", count + 301 + n, created=f"day-000/scene-{30 + n // 10:02d}", importance=4,
+                     description=f"Skizze {n} mit dem Pinsel: {things[n % 30]}.") for n in range(60)]
+    write_lines(workspace, "vera", rows + notes)
+    sketches = [n["id"] for n in notes[300:]]
+    query = "Skizze mit dem Pinsel"
+    shown = lookup_for(workspace, "vera", ())(query).ids  # the prompt showed what this query finds best
+    assert len(set(shown) & set(sketches)) >= 20
+    found = lookup_for(workspace, "vera", shown)(query)
+    assert len(set(found.ids) & set(sketches)) >= 10  # the next sketches, not „nothing found“ …
+    assert not set(found.ids) & set(shown)  # … and nothing it showed
+
+
+def test_outside_a_turn_a_lookup_reads_the_whole_own_stream_and_keeps_nothing(gm, workspace, cli):
+    """An interview (``ask``) has no turn in a pending scene: a lookup then reads the character's
+    whole stream, and no scene keeps it."""
+    from gamemaster.backends.offline import OfflineBackend
+
+    run_scene(gm, OfflineBackend())  # the ARRIVAL, written back: nothing is pending
+    assert gm.pending() is None
+    found = cli("lookup", "vera", "Türme Skizzen")
+    assert found.exit_code == 0, found.output
+    ids = [line.split(" · ")[0][3:] for line in found.output.splitlines() if line.startswith("- [")]
+    assert ids and all(i.startswith("vera-") for i in ids)
+    assert not list(workspace.scenes.glob("day-*/scene-*/lookups/*.json"))
+    refused = cli("lookup", "nobody", "Türme")
+    assert refused.exit_code != 0 and "nobody" in refused.output

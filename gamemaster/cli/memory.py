@@ -137,6 +137,21 @@ def recall(
     run(ctx, action)
 
 
+def lookup(
+    ctx: typer.Context,
+    agent: AgentArgument,
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What the character is looking for, in its words.")],
+) -> None:
+    """A character looks QUERY up in its own memory during its turn of the pending scene: whole
+    memories its prompt did not show, the best matches first (at most three times a turn)."""
+
+    def action(obj: Context):
+        obj.workspace.require()
+        print(printable(obj.gm().lookup(agent, query)))  # as written; a control character is shown, not run
+
+    run(ctx, action)
+
+
 def who_knows(
     ctx: typer.Context,
     query: Annotated[str, typer.Argument(metavar="QUERY", help="A piece of news or any words.")],

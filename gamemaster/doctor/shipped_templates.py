@@ -57,6 +57,7 @@ SHIPPED: dict[str, dict[str, str]] = {
     },
     "subagent.md": {
         "df102c74051b80eb89b67c74441046ac477a70d2f65639e808b33c066072351a": "505acb7 2026-11-22",
+        "5cc92cf440c7ccd9e2de3275878dc1d3617087a46b3843b259dc998dc483547b": "e2860a1 2026-11-27",
     },
     "work.md": {
         "7e9ae97a5648683bfbc69f0e25da82e89eb6e6b412e4598b07786d7abd41dea2": "fad83ad 2026-11-23",

@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from typing import TYPE_CHECKING, Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Callable, Collection
 
 from ..lang import short_name
 from ..models import World, field_value
@@ -109,10 +110,13 @@ def recall(
     strategy: str | None = None,
     budget: int | None = None,
     world: "World | None" = None,
+    shown: Collection[str] = (),
 ) -> Selection:
     """The selection a scene on ``query`` would give ``agent_id``, now.
 
-    A ``budget`` given instead of the world's ``memory_budget`` keeps that setting's bounds."""
+    A ``budget`` given instead of the world's ``memory_budget`` keeps that setting's bounds.
+    ``shown``: ids of memories the character already has before it (a lookup's prompt): never
+    picked again, so the budget goes to others, and nothing they say is said again."""
     world = world or workspace.load_world()
     if budget is not None:
         try:
@@ -124,7 +128,10 @@ def recall(
         query = Query(text=query, names=(agent.id, agent.name))
     now = (world.day, world.scene + 1) if world.day else None
     settings = settings_for(world, budget, now, speaker_names(workspace))
-    return get_strategy(strategy or world.selection).select(workspace.stream(agent_id), query, settings)
+    stream = workspace.stream(agent_id)
+    if shown:
+        settings = replace(settings, elsewhere=tuple(stream.find(shown).values()))
+    return get_strategy(strategy or world.selection).select(stream, query, settings)
 
 
 def prepare(workspace: "Workspace", world: "World", agents: list[str]) -> None:

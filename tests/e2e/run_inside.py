@@ -44,6 +44,8 @@ from tmux_session import MCP_DIALOG, PERMISSION_PROMPT, TRUST_DIALOG, run_intera
 HANDOFF = re.compile(r"Dein Zug \d+-([a-z][a-z0-9_]*) in Szene \S+\. Dein Prompt steht in `([^`]+)`")
 #: Characters try to read what is not theirs before answering (``--peek``).
 PEEK = False
+#: Characters look something up in their memory, and try a command of their own, first (``--look-up``).
+LOOK_UP = False
 REQUESTS: list[dict] = []
 _ids = itertools.count(1)
 _lock = threading.Lock()
@@ -66,6 +68,17 @@ def _peeks() -> list[dict]:
     return calls
 
 
+def _look_ups(agent: str) -> list[dict]:
+    """What a character that looks things up tries first (``--look-up``): its one command, and,
+    as the fence's other side, a command reading another mind."""
+    other = next(name[:-6] for name in sorted(os.listdir(os.path.join(script.WORKSPACE, "state", "memories")))
+                 if name.endswith(".jsonl") and name[:-6] != agent)
+    return [{"type": "tool_use", "name": "Bash", "input": {"command": 'gamemaster lookup "GEHEIM was weiß nur ich"',
+                                                            "description": "nachschlagen"}},
+            {"type": "tool_use", "name": "Bash", "input": {"command": f"cat state/memories/{other}.jsonl",
+                                                            "description": "lesen"}}]
+
+
 def character(body: dict) -> list[dict]:
     """A character subagent: prose the first time (the hook must reject it), then the reply
     ``fake_character`` writes from the prompt; a stubborn one prose every time. Handed only the
@@ -75,6 +88,9 @@ def character(body: dict) -> list[dict]:
     handed = HANDOFF.search(everything)
     if PEEK and (handed or REPLY_REF.search(everything)) and not _tool_uses(messages):
         return _peeks()
+    asking = REPLY_REF.search(everything)
+    if LOOK_UP and asking and not any(u.get("name") == "Bash" for u in _tool_uses(messages)):
+        return _look_ups(asking.group(1))
     match = REPLY_REF.search(everything)
     if not match and handed and not any(u.get("input", {}).get("file_path") == handed.group(2)
                                         for u in _tool_uses(messages)):
@@ -277,10 +293,12 @@ def main() -> int:
     parser.add_argument("--general-purpose", action="store_true",
                         help="the Game Master runs a general-purpose subagent before the scene")
     parser.add_argument("--stubborn", action="append", default=[], help="a character that answers prose every time")
+    parser.add_argument("--look-up", action="store_true",
+                        help="each character first looks up its memory and tries to read another's with a command")
     parser.add_argument("--peek", action="store_true",
                         help="each character first tries to read every memory stream, the world file and the whole workspace")
     args = parser.parse_args()
-    global MCP_MODE, PEEK
+    global MCP_MODE, PEEK, LOOK_UP
     WORKSPACE = os.path.realpath(args.workspace)
     script.WORKSPACE = WORKSPACE
     script.WHOLE_DAY = args.prompt.rstrip().endswith("day")
@@ -290,6 +308,7 @@ def main() -> int:
     script.GENERAL_PURPOSE = args.general_purpose
     MCP_MODE = args.mcp
     PEEK = args.peek
+    LOOK_UP = args.look_up
     config: dict = {}
     if args.trust:
         # What accepting the trust dialog once writes into the user's ~/.claude.json.

@@ -106,7 +106,7 @@ def test_scene_through_the_plugin(tmp_path, unshare, setup):
         local = json.loads((claude_dir / "settings.local.json").read_text(encoding="utf-8"))
         # The plugin brings the reply hook and the handoff; the workspace keeps only the fence.
         assert list(committed["hooks"]) == ["PreToolUse"] and "extraKnownMarketplaces" not in committed, committed
-        assert [g["matcher"] for g in committed["hooks"]["PreToolUse"]] == ["Read|Grep|Glob"], committed
+        assert [g["matcher"] for g in committed["hooks"]["PreToolUse"]] == ["Read|Grep|Glob|Bash"], committed
         assert committed["enabledPlugins"] == {"gamemaster@gamemaster": True}, committed
         assert str(plugin_dir()) not in json.dumps(committed)
         assert local == {"extraKnownMarketplaces": {"gamemaster": {
@@ -130,9 +130,9 @@ def test_scene_through_the_plugin(tmp_path, unshare, setup):
 @pytest.mark.parametrize("version", VERSIONS)
 def test_a_character_reads_only_its_own_mind(tmp_path, unshare, version, trust):
     """Each character first tries to read every memory stream, the world file, and to search the
-    whole workspace (``--peek``): another's stream, the world and the searches are refused with
-    the fence's reason and none of their text reaches it; its own stream it may read. The scene
-    plays all the same."""
+    whole workspace (``--peek``): another's stream and the world are refused with the fence's
+    reason, the searches find no such tool, and none of their text reaches it; its own stream it
+    may read. The scene plays all the same."""
     claude = _install(version)
     workspace = _two_characters(tmp_path)
     for agent in ("emre", "vera"):  # a memory each, so a stream that leaked would show it
@@ -153,16 +153,50 @@ def test_a_character_reads_only_its_own_mind(tmp_path, unshare, version, trust):
             if target.endswith(f"memories/{agent}.jsonl"):
                 continue
             assert f"GEHEIM-{other}" not in text and '"studio"' not in text, (agent, tool, target, text[:300])
-            if tool == "Glob":  # not among a character's tools
+            if tool in ("Glob", "Grep"):  # not among a character's tools (with Bash Claude Code offers neither)
                 assert "memories/" not in text and "No such tool" in text, (agent, tool, target, text[:300])
             else:
                 assert "may read only its own prompt and memories" in text, (agent, tool, target, text[:300])
         assert {tool for tool, _ in reads} == {"Read", "Grep", "Glob"}, reads.keys()
 
 
-def _character_reads(result: dict) -> dict[str, dict[tuple[str, str], str]]:
-    """Per character: (tool, what it named) → what Claude Code handed back, for its Read, Grep, Glob."""
-    out: dict[str, dict[tuple[str, str], str]] = {}
+@pytest.mark.parametrize("version", VERSIONS)
+def test_a_character_looks_up_its_own_memory_and_runs_no_other_command(tmp_path, unshare, version):
+    """Each character's first step is ``gamemaster lookup "…"`` and ``cat`` of the other's stream:
+    the lookup answers from its own memory with what its prompt did not show (an old secret its
+    small memory budget left out), kept with the scene; the ``cat`` is refused with the reason and
+    nothing of the other's mind reaches it. The scene plays all the same."""
+    claude = _install(version)
+    workspace = _two_characters(tmp_path)
+    for agent in ("emre", "vera"):  # an old secret, then enough newer notes that the prompt leaves it out
+        rows = [{"id": f"{agent}-{n + 1:03d}", "created": "day-000/scene-00", "type": "observation",
+                 "description": (f"GEHEIM-{agent}: nur {agent} weiß, was im Keller steht." if n == 0 else
+                                 f"Notiz {n} von {agent}: Regal {n} im Lager gezählt."),
+                 "importance": 3, "tags": [], "evidence": [], "metadata": {}} for n in range(60)]
+        (workspace.memories_dir / f"{agent}.jsonl").write_text(
+            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    world = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    workspace.world_path.write_text(json.dumps({**world, "memory_budget": 1000}, ensure_ascii=False), encoding="utf-8")
+    before = _memory_counts(workspace)
+    result = _run_claude(tmp_path, unshare, claude, workspace, inside_args=("--look-up",))
+    _assert_played(workspace, result, before, scenes=1)
+    [scene] = workspace.scenes.glob("day-*/scene-*")
+    ran = _character_commands(result)
+    for agent, other in (("emre", "vera"), ("vera", "emre")):
+        [prompt] = scene.glob(f"prompts/*{agent}.md")
+        assert f"GEHEIM-{agent}" not in prompt.read_text(encoding="utf-8")  # the prompt left it out …
+        found = ran[agent]['gamemaster lookup "GEHEIM was weiß nur ich"']
+        assert f"GEHEIM-{agent}: nur {agent} weiß" in found, found[:300]  # … the lookup found it
+        assert f"GEHEIM-{other}" not in found
+        [record] = scene.glob(f"lookups/*{agent}.json")
+        [entry] = json.loads(record.read_text(encoding="utf-8"))["lookups"]
+        assert entry["query"] == "GEHEIM was weiß nur ich" and f"{agent}-001" in entry["memories"]
+        refused = ran[agent][f"cat state/memories/{other}.jsonl"]
+        assert "may run only `gamemaster lookup" in refused and f"GEHEIM-{other}" not in refused, refused[:300]
+
+
+def _character_tool_results(result: dict):
+    """(character, tool use, what Claude Code handed back as its result) for every tool a character used."""
     for request in (r for r in result["requests"] if r.get("kind") == "character"):
         messages = request["body"]["messages"]
         found = re.search(r'Antworte mit `\\?"agent\\?": \\?"([a-z_]+)', json.dumps(messages, ensure_ascii=False))
@@ -173,9 +207,25 @@ def _character_reads(result: dict) -> dict[str, dict[tuple[str, str], str]]:
         for m in messages:
             for b in m["content"] if m["role"] == "user" and isinstance(m["content"], list) else []:
                 if b.get("type") == "tool_result" and b.get("tool_use_id") in uses:
-                    use = uses[b["tool_use_id"]]
-                    named = use["input"].get("file_path") or use["input"].get("path") or use["input"].get("pattern")
-                    out.setdefault(found.group(1), {})[(use["name"], named)] = json.dumps(b.get("content"), ensure_ascii=False)
+                    yield found.group(1), uses[b["tool_use_id"]], json.dumps(b.get("content"), ensure_ascii=False)
+
+
+def _character_commands(result: dict) -> dict[str, dict[str, str]]:
+    """Per character: each Bash command as it wrote it → what Claude Code handed back."""
+    out: dict[str, dict[str, str]] = {}
+    for agent, use, text in _character_tool_results(result):
+        if use["name"] == "Bash":
+            out.setdefault(agent, {})[use["input"]["command"]] = text
+    return out
+
+
+def _character_reads(result: dict) -> dict[str, dict[tuple[str, str], str]]:
+    """Per character: (tool, what it named) → what Claude Code handed back, for its Read, Grep, Glob."""
+    out: dict[str, dict[tuple[str, str], str]] = {}
+    for agent, use, text in _character_tool_results(result):
+        if use["name"] != "Bash":
+            named = use["input"].get("file_path") or use["input"].get("path") or use["input"].get("pattern")
+            out.setdefault(agent, {})[(use["name"], named)] = text
     return out
 
 
