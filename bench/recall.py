@@ -4,6 +4,7 @@
                            [--strategies seed,ranked] [--combos studio-de,studio-en,chat-de,chat-en]
                            [--limit N] [--keep DIR] [--sanity]
     python bench/recall.py --conv [--budgets 4000,10000,16000] [--worlds de,en] [--strategies ranked,hybrid]
+                           [--sets chat,group] [--chats 10] [--no-studio]
 
 Streams and questions come from ``recall_data.py`` (planted facts, paraphrased questions, near misses).
 Every question goes through ``gamemaster.retrieval.recall`` for each strategy and budget (characters of
@@ -14,10 +15,14 @@ with ``state/.cache`` removed, so for a strategy that uses the derived index it 
 ``--sanity`` checks the data set instead, without the package: a plain BM25 (lower-case word tokens, no
 stemming) and a random pick, each filling the budget in its own order.
 
-``--conv`` runs the conversation streams and the mixed-language studio diary of ``recall_conv.py`` instead, each
-strategy beside two baselines with the same budget accounting (the rendered lines ``recall --budget`` counts):
-``bm25``, plain BM25 over descriptions (lower-case word tokens, no stemming) filling the budget best first, and
-``bm25+nb``, the same with the memories before and after every hit (same session) taken right after it.
+``--conv`` runs chat sets instead (``recall_chats.py``): ``chat``, the two-speaker conversations of
+``recall_conv.py`` every constant of ``ranked`` and ``hybrid`` was chosen on, and ``group``, the held-out group chats
+of ``recall_group.py`` (``--sets late``: the chat set with replies that come a few turns late, where ``ranked``'s
+reach for them was chosen), plus the mixed-language studio diary; each strategy beside baselines with the same budget
+accounting (the rendered lines ``recall --budget`` counts): ``bm25``, plain BM25 over descriptions (lower-case
+word tokens, no stemming) filling the budget best first; ``bm25+nb``, the same with the memories before and after
+every hit (same session) taken right after it; and with ``hybrid``, ``rrf+nb`` (``recall_fusion.py``): BM25 and the
+dense model fused by plain reciprocal rank (k = 60), the best three hits with their neighbours.
 Its default strategies are ``ranked`` and ``hybrid`` (the latter needs the ``dense`` extra, ``pip install -e ".[dense]"``).
 ``--day-share 0.4`` adds ``STRATEGY+day``: that share of the budget chosen first by the stream's next question
 (standing in for the day's plan, ``recall_conv.with_day_part``), the question choosing from the rest.
@@ -40,7 +45,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from recall_conv import BM25, baselines, sample, with_day_part  # noqa: E402
+from recall_chats import conv  # noqa: E402
+from recall_conv import BM25, sample  # noqa: E402
 from recall_data import AGENT, build, write_workspace  # noqa: E402
 
 COMBOS = ("studio-de", "studio-en", "chat-de", "chat-en")
@@ -253,114 +259,6 @@ def real(args, base: Path) -> None:
             print("\nranked vs seed, all streams " + "; ".join(ratios))
 
 
-# -- conversations like real chats ----------------------------------------------------------------------------
-
-def near_duplicates(descriptions: list[str], width: int = 30) -> int:
-    """Lines that start like an earlier line of the same selection, or share 70 % of its words."""
-    heads, bags, count = set(), [], 0
-    for text in descriptions:
-        head, bag = " ".join(text.split()).casefold()[:width], set(WORD.findall(text.casefold()))
-        count += head in heads or any(len(bag & b) >= 0.7 * len(bag | b) for b in bags)
-        heads.add(head)
-        bags.append(bag)
-    return count
-
-
-def rule_duplicates(descriptions: list[str], language: str) -> int:
-    """Lines that say most of what an earlier line says by ``ranked``'s near-duplicate rule (whatever the query)."""
-    from gamemaster.retrieval.strategies.ranked import says_most_of, term_bag
-    from gamemaster.retrieval.text import analyzer
-
-    words, bags, count = analyzer(language), [], 0
-    for text in descriptions:
-        bag = term_bag(words, text)
-        count += any(says_most_of(bag, other) for other in bags)
-        bags.append(bag)
-    return count
-
-
-def conv_stream(root: Path, rows, questions, language, strategies, budgets, results, label, share=0.0) -> None:
-    from gamemaster.models import Memory
-    from gamemaster.retrieval import recall
-    from gamemaster.retrieval.render import memory_text
-    from gamemaster.workspace import Workspace
-
-    shutil.rmtree(root, ignore_errors=True)
-    write_workspace(root, rows, language)
-    index, chars = BM25(rows), [len(memory_text(Memory.model_validate(r), language)) + 1 for r in rows]
-    for number, q in enumerate(questions):
-        evidence = set(q["evidence"])
-        picks = baselines(rows, index, chars, q["text"], budgets)
-        for strategy in strategies:
-            picks[strategy] = {b: set(recall(Workspace(root), AGENT, q["text"], strategy=strategy, budget=b).ids)
-                               for b in budgets}
-            if share:  # the next question of the stream stands in for the day's plan
-                day = questions[(number + 1) % len(questions)]["text"]
-                picks[f"{strategy}+day"] = {b: with_day_part(root, AGENT, q["text"], day, strategy, b, share) for b in budgets}
-        for method, by_budget in picks.items():
-            for budget, ids in by_budget.items():
-                results.append((label, method, budget, q["kind"], bool(evidence & ids), evidence <= ids))
-
-
-def conv(args, base: Path) -> None:
-    import recall_conv
-    from gamemaster.retrieval import Query, get_strategy, settings_for
-    from gamemaster.workspace import Workspace
-
-    methods = ["bm25", "bm25+nb", *args.strategies, *(f"{s}+day" for s in args.strategies if args.day_share)]
-    results = []  # (world, method, budget, kind, any, all)
-    for world in args.worlds:
-        for pair in range(args.chats):
-            rows, questions = recall_conv.chat(pair, seed=args.seed)
-            log(f"chat {pair} (world {world}): {len(rows)} turns, {len(questions)} questions")
-            conv_stream(base / f"chat-{pair}", rows, sample(questions, args.limit), world, args.strategies,
-                        args.budgets, results, f"chat-{world}", args.day_share)
-        rows, questions, scenes = recall_conv.studio(seed=args.seed)
-        conv_stream(base / "studio", rows, questions, world, args.strategies, args.budgets, results, f"studio-{world}", args.day_share)
-    print(f"{platform.platform()} · Python {platform.python_version()} · {os.cpu_count()} CPUs · seed {args.seed}\n")
-    print("evidence-any / evidence-all in % of questions, by budget in characters of rendered memory lines\n")
-    cols = [(m, b) for b in args.budgets for m in methods]
-    print("| stream | category | q | " + " | ".join(f"{m} @{b // 1000}k" for m, b in cols) + " |")
-    print("|---|---|---:|" + "---:|" * len(cols))
-    labels = list(dict.fromkeys(r[0] for r in results))
-    kinds = list(dict.fromkeys(r[3] for r in results))
-    for label in labels + ["**chats**"]:
-        for kind in [k for k in kinds if any(r[0] == label and r[3] == k for r in results)] + ["**all**"]:
-            group = [r for r in results if (r[0] == label or label == "**chats**" and r[0].startswith("chat"))
-                     and (kind == "**all**" or r[3] == kind)]
-            cells = []
-            for m, b in cols:
-                hits = [r for r in group if r[1] == m and r[2] == b]
-                cells.append(f"{pct(sum(r[4] for r in hits), len(hits))} / {pct(sum(r[5] for r in hits), len(hits))}")
-            n = len([r for r in group if r[1] == methods[0] and r[2] == args.budgets[0]])
-            if n:
-                print(f"| {label} | {kind} | {n} | " + " | ".join(cells) + " |")
-    # Studio prompts: near-duplicate lines and the broad tag's share of the relevant section. Near-duplicate
-    # lines are counted twice: by what a reader sees (a line starting like an earlier one, or sharing 70 % of
-    # its words, function words included) and by the selectors' own rule (analysed terms and speaker).
-    print("\n| world | scene query | strategy | lines | near-duplicate lines | by `ranked`'s rule "
-          "| `#performance` in relevant |")
-    print("|---|---|---|---:|---:|---:|---:|")
-    for world in args.worlds:
-        rows, _, scenes = recall_conv.studio(seed=args.seed)
-        root = base / "studio"
-        shutil.rmtree(root, ignore_errors=True)
-        write_workspace(root, rows, world)
-        ws = Workspace(root)
-        settings = settings_for(ws.load_world())
-        for scene in scenes:
-            query = Query(text=scene["text"], context=scene["context"], tags=tuple(scene["tags"]), names=("ana", "Ana"))
-            for strategy in args.strategies:
-                selection = get_strategy(strategy).select(ws.stream(AGENT), query, settings)
-                picked = selection.in_prompt_order()
-                dupes = near_duplicates([p.memory.description for p in picked])
-                by_rule = rule_duplicates([p.memory.description for p in picked], settings.language)
-                relevant = selection.section("relevant")
-                broad = sum("performance" in p.memory.tags for p in relevant)
-                print(f"| {world} | {(scene['text'] or scene['context'])[:40]} | {strategy} | {len(picked)} | "
-                      f"{dupes} ({pct(dupes, len(picked))} %) | {by_rule} | {broad} of {len(relevant)} |")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=numbers, default="1000,10000,100000", help="memories per stream")
@@ -374,7 +272,9 @@ def main() -> None:
     parser.add_argument("--sanity", action="store_true", help="check the data set with a plain BM25 instead")
     parser.add_argument("--conv", action="store_true", help="conversation streams and a mixed-language diary")
     parser.add_argument("--worlds", type=names, default="de,en", help="--conv: the world's language")
-    parser.add_argument("--chats", type=int, default=10, help="--conv: conversations")
+    parser.add_argument("--sets", type=names, default="chat,group", help="--conv: chat sets (group is held out)")
+    parser.add_argument("--chats", type=int, default=10, help="--conv: conversations a set")
+    parser.add_argument("--no-studio", dest="studio", action="store_false", help="--conv: leave out the studio diary")
     parser.add_argument("--day-share", type=float, default=0.0, help="--conv: also STRATEGY+day (see above)")
     args = parser.parse_args()
     if unknown := set(args.combos) - set(COMBOS):

@@ -62,12 +62,24 @@ ask: How was your weekend?|How are the kids doing?|What have you been up to?|How
 """
 
 
+# Replies that come late (``chat(…, late=True)``, the set ``late`` of ``recall.py --conv``): one speaker
+# asks the other by name, a few turns of small talk pass, then the answer, which shares no word with the
+# question. Part of the tuning side: ``ranked``'s reach for them is chosen here, never on the held-out set.
+LATE = """
+late ~ B: {A}, did the landlord ever fix the boiler? | *A: Finally, they put in a {X}, hot water again! ~ How did {A}'s landlord fix the boiler? ~ heat pump|gas combi|electric tank|solar heater ~ The landlord never answers my emails.|Our boiler makes a strange noise at night.|Hot water again would be a dream.
+late ~ B: How was the wedding on Saturday, {A}? | *A: Beautiful. The best bit was {X}. ~ What was the best bit of the wedding {A} went to on Saturday? ~ the first dance|the speeches|the fireworks|the cake ~ We have a wedding every weekend this summer.|Saturday was so hot, I stayed inside.|The best bit of my week was sleeping in.
+late ~ B: {A}, what did you decide about the job in Lisbon? | *A: I said no in the end, {X}. ~ What did {A} decide about the job in Lisbon? ~ the salary was too low|my mom needs me here|the kids didn't want to move|the hours were crazy ~ Lisbon is on my list for next year.|I can't decide anything before coffee.|A friend got a job abroad, I'm jealous.
+late ~ B: Did your sister like the present, {A}? | *A: She loved it, she wore the {X} all evening. ~ What present did {A} give their sister? ~ silver bracelet|green scarf|vintage watch|wool hat ~ My sister never likes anything I buy.|Presents for the kids are getting expensive.|I still have to wrap the present for my mom.
+"""
+
+
 def pools(text: str) -> dict[str, list[str]]:
     return {k: v.split("|") for k, v in (line.split(": ", 1) for line in text.strip().splitlines())}
 
 
 S = pools(SMALL)
 TEMPLATES = [[p.strip() for p in line.split(" ~ ")] for line in FACTS.strip().splitlines()]
+LATE_TEMPLATES = [[p.strip() for p in line.split(" ~ ")] for line in LATE.strip().splitlines()]
 
 
 def small_talk(rng: random.Random, a: str, b: str, turns: int) -> list[str]:
@@ -87,8 +99,9 @@ def small_talk(rng: random.Random, a: str, b: str, turns: int) -> list[str]:
     return out
 
 
-def chat(pair_index: int, sessions: int = 24, seed: int = 1) -> tuple[list[dict], list[dict]]:
-    """One conversation (memories as dicts, as in the JSONL file) and its questions."""
+def chat(pair_index: int, sessions: int = 24, seed: int = 1, late: bool = False) -> tuple[list[dict], list[dict]]:
+    """One conversation (memories as dicts, as in the JSONL file) and its questions; ``late``: with
+    the replies that come a few turns after the question as well (``LATE``)."""
     rng = random.Random(f"conv/{pair_index}/{seed}")
     a0, b0 = PAIRS[pair_index % len(PAIRS)]
     session_turns = [small_talk(rng, a0, b0, rng.randint(18, 30)) for _ in range(sessions)]
@@ -111,21 +124,29 @@ def chat(pair_index: int, sessions: int = 24, seed: int = 1) -> tuple[list[dict]
                 plants.append((rng.randrange(first + sessions // 3, sessions), [turns[2]], q))
             else:
                 plants.append((rng.randrange(sessions), turns, q))
+    if late:
+        _plant_late(random.Random(f"late/{pair_index}/{seed}"), (a0, b0), sessions, questions, plants, pair_index)
     for session, turns, q in plants:  # a planted exchange stays together
         block = session_turns[session]
         block.insert(rng.randrange(1, len(block)), [(text, ev, q) for text, ev in turns])
+    return as_rows(rng, session_turns, questions, (2, 12)), questions
+
+
+def as_rows(rng: random.Random, blocks: list, questions: list[dict], days_apart: tuple[int, int]) -> list[dict]:
+    """The sessions' turns (a planted exchange a list of (text, evidence, question) inside its
+    block) as memories, sessions ``days_apart`` days apart; each question gets its evidence ids."""
     rows, day = [], 1
-    for s, block in enumerate(session_turns):
-        day += rng.randint(2, 12)  # sessions days apart
+    for block in blocks:
+        day += rng.randint(*days_apart)
         turns = [turn for item in block for turn in (item if isinstance(item, list) else [(item, False, None)])]
-        for position, (text, ev, q) in enumerate(turns):
+        for text, ev, q in turns:
             mem_id = f"{AGENT}-{len(rows) + 1:04d}"
             if ev:
                 questions[q]["evidence"].append(mem_id)
             rows.append({"id": mem_id, "created": f"day-{day:03d}/scene-01", "type": "conversation",
                          "description": text, "importance": rng.choice((3, 4, 5, 5, 6, 7)), "tags": [],
                          "evidence": [], "metadata": {}})
-    return rows, questions
+    return rows
 
 
 STUDIO_FACTS = [
@@ -154,6 +175,22 @@ STUDIO_FILL = {
             "Sicht noch.| Leo will das im nächsten Build sehen.",
 }
 PEOPLE = ["Vera", "Darius", "Nami", "Tobi", "Emre", "Greta", "Leo"]
+
+
+def _plant_late(rng: random.Random, pair: tuple[str, str], sessions: int, questions: list, plants: list,
+                pair_index: int) -> None:
+    """The ``LATE`` exchanges: the question, one to three turns of small talk, the answer."""
+    for kind, lines, question, answers, misses in LATE_TEMPLATES:
+        for miss in misses.split("|"):
+            plants.append((rng.randrange(sessions), [(f"{rng.choice(pair)}: {miss}", False)], None))
+        for (owner, other), x in zip((pair, pair[::-1]), rng.sample(answers.split("|"), 2)):
+            ask, answer = (p.strip().lstrip("*").replace("A:", f"{owner}:", 1).replace("B:", f"{other}:", 1)
+                           .replace("{A}", owner).replace("{X}", x) for p in lines.split("|"))
+            q = len(questions)
+            questions.append({"id": f"q{pair_index}-{q:03d}", "text": question.replace("{A}", owner),
+                              "kind": kind, "answer": x, "evidence": []})
+            between = [(t, False) for t in small_talk(rng, owner, other, rng.randint(1, 3))]
+            plants.append((rng.randrange(sessions), [(ask, False), *between, (answer, True)], q))
 
 
 def studio(size: int = 1500, seed: int = 1) -> tuple[list[dict], list[dict], list[dict]]:

@@ -273,3 +273,37 @@ def test_a_hit_shown_elsewhere_in_the_prompt_still_brings_the_reply_beside_it(em
     selection = get_strategy("ranked").select(stream, Query(text="Schlüssel Gießerei"), settings)
     # The question is shown in another part of the prompt (the day's memories); its answer belongs here.
     assert "ana-001" not in selection.ids and "ana-002" in selection.ids
+
+
+def chat_line(number: int, text: str, scene: str = "day-003/scene-01") -> dict:
+    return memory("ana", number, description=text, created=scene, type="conversation")
+
+
+def test_a_question_to_someone_by_name_brings_their_answer_a_few_turns_later(empty_workspace):
+    """The answer shares no word with the question and comes after others talked: the one asked
+    is named in the question, and their lines in the next turns come with it."""
+    rows = [memory("ana", n, description=filler(n), created=f"day-001/scene-{n:02d}") for n in range(1, 60)]
+    rows += [chat_line(60, "Ben: Ines, hast du die Heizung vom Vermieter je repariert bekommen?"),
+             chat_line(61, "Ben: Übrigens, der Drucker im Flur ist wieder kaputt."),
+             chat_line(62, "Mara: Ich nehme den Zug um acht, wer kommt mit?"),
+             chat_line(63, "Ines: Endlich, sie haben eine Wärmepumpe eingebaut, warmes Wasser!"),
+             chat_line(64, "Ines: Und sonst? Alles ruhig hier.", scene="day-003/scene-02")]
+    rows += [memory("ana", n, description=filler(n), created=f"day-004/scene-{n - 64:02d}") for n in range(65, 90)]
+    studio(empty_workspace, rows)
+    picked = by_id(recall(empty_workspace, "ana", "Wie wurde die Heizung vom Vermieter repariert?", budget=2000))
+    assert picked["ana-063"].neighbour_of == "ana-060"  # Ines' answer, three turns on
+    assert "ana-062" not in picked or picked["ana-062"].neighbour_of is None  # Mara was not asked
+    assert "ana-064" not in picked or picked["ana-064"].neighbour_of is None  # another scene
+
+
+def test_two_people_asking_each_other_the_same_question_are_two_lines(empty_workspace):
+    """Near-duplicates are what one speaker says twice; two speakers saying the same are two facts."""
+    rows = [memory("ana", n, description=filler(n), created=f"day-001/scene-{n:02d}") for n in range(1, 40)]
+    rows += [chat_line(40, "Caroline: Melanie, did the landlord ever fix the boiler?", "day-002/scene-01"),
+             chat_line(41, "Melanie: Finally, they put in a heat pump, hot water again!", "day-002/scene-01"),
+             chat_line(42, "Melanie: Caroline, did the landlord ever fix the boiler?", "day-004/scene-01"),
+             chat_line(43, "Caroline: Finally, they put in a gas combi, hot water again!", "day-004/scene-01")]
+    studio(empty_workspace, rows)
+    picked = by_id(recall(empty_workspace, "ana", "landlord boiler", budget=3000))
+    assert {"ana-040", "ana-042"} <= set(picked)
+    assert {"ana-041", "ana-043"} <= set(picked)  # and each answer with its question

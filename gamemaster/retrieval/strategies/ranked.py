@@ -36,6 +36,7 @@ from ..base import Budget, Picked, Query, Selection, Settings
 from ..heard import heard_lines, shown_lines
 from ..index import Doc, SearchIndex, open_index
 from ..parallel import build_side_by_side
+from ..lines import NEAR_MIN_TERMS, addressed, says_most_of, speaker_of as _speaker, term_bag
 from ..text import analyzer, phrase_tags, tag_key, words
 
 CANDIDATES = 200
@@ -49,9 +50,9 @@ RECENT_MAX = 40
 #: A tag on more than this share of the stream is broad: it adds no weight, and the memories
 #: carrying it never fill more than a third of the relevant section.
 BROAD_TAG = 0.2
-#: Near-duplicates: a memory sharing this share of its terms with one already chosen is left out.
-NEAR_SHARE = 0.7
-NEAR_MIN_TERMS = 4
+#: A question to someone by name brings their answer: their lines within this many turns after
+#: it in the same scene, others talking in between (``bench/recall.py --conv --sets late``).
+REPLY_WITHIN = 4
 #: How far the combined score (relevance, importance, recency) may move a hit, as a share of the best relevance.
 NUDGE = 0.3
 
@@ -248,11 +249,27 @@ class _Run:
                 if line is None or _speaker(line.description) != speaker:
                     continue
             self._take(other, None, scores.get(seq, 0.0), neighbour_of=memory.id)
+        if speaker and "?" in memory.description:
+            self._answer(doc, memory, speaker, scores)
+
+    def _answer(self, doc: Doc, memory: Memory, speaker: str, scores: dict[int, float]) -> None:
+        """A hit that asks someone by name brings their answer, which may come a few turns later
+        and share no word with the question („Ines, did you get the car fixed?“ … „Ines: Sold it.“)."""
+        later = self.index.docs(range(doc.seq + 1, doc.seq + 1 + REPLY_WITHIN))
+        for seq in range(doc.seq + 1, doc.seq + 1 + REPLY_WITHIN):
+            other = later.get(seq)
+            if other is None or other.scene_key != doc.scene_key:
+                return
+            line = self._memory(other)
+            who = _speaker(line.description) if line is not None else None
+            if who and who != speaker and addressed(memory.description, who) and other.offset not in self.taken:
+                self._take(other, None, scores.get(seq, 0.0), neighbour_of=memory.id)
 
     # -- near-duplicates ------------------------------------------------------
 
     def _bag(self, memory: Memory) -> frozenset[str]:
-        return term_bag(self.analyzer, memory.description)
+        speaker = _speaker(memory.description) if memory.type == "conversation" else None
+        return term_bag(self.analyzer, memory.description, speaker)
 
     def _repeats(self, memory: Memory) -> bool:
         """Says what a memory already chosen says: the same words, or most of them (a new version
@@ -360,31 +377,11 @@ class _Run:
         }
 
 
-def term_bag(analyzer, description: str) -> frozenset[str]:
-    """What a line says, for near-duplicates: its analysed terms and its speaker. The speaker is
-    part of it: two people saying the same are two facts, never near-duplicates."""
-    return frozenset(analyzer.terms(description)) | {f"\0{_speaker(description)}"}
-
-
-def says_most_of(bag: frozenset[str], other: frozenset[str]) -> bool:
-    """``NEAR_SHARE`` of the two lines' terms shared; a line of few terms is never a near-duplicate."""
-    return len(bag) > NEAR_MIN_TERMS and len(bag & other) >= NEAR_SHARE * len(bag | other)
-
-
 def _normalised(values: dict[int, float]) -> dict[int, float]:
     low, high = min(values.values()), max(values.values())
     if high <= low:
         return {key: 0.0 for key in values}
     return {key: (value - low) / (high - low) for key, value in values.items()}
-
-
-_SPEAKER = re.compile(r"^([^:\n]{1,40}):\s")
-
-
-def _speaker(description: str) -> str | None:
-    """``Melanie`` for a conversation line ``Melanie: …``."""
-    match = _SPEAKER.match(description)
-    return match.group(1) if match else None
 
 
 STRATEGY = RankedStrategy()

@@ -1,0 +1,45 @@
+"""What a remembered line is, for choosing: who says it, whom it asks, what it says.
+
+A conversation memory reads ``Speaker: text``. Its speaker decides which line is a neighbour
+(the same speaker's follow-up) and which is the answer to a question (the one asked by name);
+its analysed terms and speaker decide which lines say most of the same (near-duplicates).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Near-duplicates: this share of two lines' terms in common …
+NEAR_SHARE = 0.7
+#: … in lines of more terms than this (a short line is never a near-duplicate).
+NEAR_MIN_TERMS = 4
+
+_SPEAKER = re.compile(r"^([^:\n]{1,40}):\s")
+
+
+def speaker_of(description: str) -> str | None:
+    """``Melanie`` for a conversation line ``Melanie: …``."""
+    match = _SPEAKER.match(description)
+    return match.group(1) if match else None
+
+
+def addressed(description: str, name: str) -> bool:
+    """Does the line ask ``name`` something: a question that names them („Ines, did you …?“)?"""
+    speaker = speaker_of(description)
+    said = description[len(speaker) + 1:] if speaker else description
+    first = name.split()[0] if name.split() else name
+    return "?" in said and re.search(rf"(?<!\w){re.escape(first)}(?!\w)", said, re.IGNORECASE) is not None
+
+
+def term_bag(analyzer, description: str, speaker: str | None = None) -> frozenset[str]:
+    """What a line says, for near-duplicates: its analysed terms and who says it (``speaker``:
+    a conversation line's, None for anything else, whose „Title: …“ is no speaker)."""
+    return frozenset(analyzer.terms(description)) | {f"\0{speaker}"}
+
+
+def says_most_of(bag: frozenset[str], other: frozenset[str]) -> bool:
+    """``NEAR_SHARE`` of the two lines' terms shared, by the same speaker; a line of few terms is
+    never a near-duplicate. Two people saying the same are two facts — and two asking each other
+    the same question („Caroline, did …?“, „Melanie, did …?“) share all their words but who asks."""
+    same_speaker = any(term[:1] == "\0" and term in other for term in bag)
+    return same_speaker and len(bag) > NEAR_MIN_TERMS and len(bag & other) >= NEAR_SHARE * len(bag | other)
