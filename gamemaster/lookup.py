@@ -87,6 +87,18 @@ def lookups_path(scene_dir: Path, label: str) -> Path:
     return scene_dir / "lookups" / f"{label}.json"
 
 
+def looked_up(workspace: Workspace, pending: Pending, turn: int) -> set[str]:
+    """The memory ids ``turn``'s lookups gave the character: it has read them, so its reply may
+    cite them as evidence, as it may what its prompt showed."""
+    path = lookups_path(pending.dir, pending.label(turn))
+    if not path.exists():
+        return set()
+    data = workspace.read_json(path)
+    entries = data.get("lookups") if isinstance(data, dict) else None
+    return {str(i) for entry in entries or [] if isinstance(entry, dict)
+            for i in entry.get("memories") or [] if isinstance(entry.get("memories"), list)}
+
+
 def look_up_in_turn(workspace: Workspace, pending: Pending, agent_id: str, query: str) -> str:
     """A character's lookup from inside its turn (``gamemaster lookup``, Claude Code's way to the
     ``recall`` tool): over its own stream, leaving out what its prompt of the pending scene showed,

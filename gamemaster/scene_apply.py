@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from .models import Agent, Memory, memory_author
+from .lookup import looked_up
 from .pending import Pending, heard_in_prompt, load_batch, readings_of, require_participants, shown_in_prompt, usage_of
 from .problems import GamemasterError
 from .records import TranscriptLine
@@ -40,13 +41,19 @@ def check_turn(workspace: Workspace, snap: Snapshot, pending: Pending, turn: int
         roster=snap.agents,
         evidence_exists=lambda ids: [i for i in ids if i not in found],
         final_turn=pending.is_final_turn(turn),
-        shown=shown_in_prompt(workspace, pending, turn),
+        shown=_seen(workspace, pending, turn),
         heard_from=heard_in_prompt(workspace, pending, turn),
         said_before=tuple(pending.replies[t].says for t in sorted(pending.replies) if t < turn),
         world=snap.world,
     )
     if cited is not None:
         cited.update(found)
+
+
+def _seen(workspace: Workspace, pending: Pending, turn: int) -> set[str] | None:
+    """The memory ids a turn's reply may cite: what its prompt showed and what it looked up."""
+    shown = shown_in_prompt(workspace, pending, turn)
+    return None if shown is None else shown | looked_up(workspace, pending, turn)
 
 
 def find_memories(workspace: Workspace, ids: Iterable[str], agents: Mapping[str, Agent]) -> dict[str, Memory]:

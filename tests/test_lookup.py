@@ -171,3 +171,36 @@ def test_outside_a_turn_a_lookup_reads_the_whole_own_stream_and_keeps_nothing(gm
     assert not list(workspace.scenes.glob("day-*/scene-*/lookups/*.json"))
     refused = cli("lookup", "nobody", "Türme")
     assert refused.exit_code != 0 and "nobody" in refused.output
+
+
+def test_a_reflection_may_cite_what_the_character_looked_up(gm, workspace):
+    """The prompt did not show a note; the character looked it up and cites it as evidence of an
+    insight. It has read that memory, so the reply is taken (it was refused as „not in your
+    prompt“)."""
+    with_a_long_past(workspace)
+    stream = [json.loads(line) for line in (workspace.memories_dir / "vera.jsonl").read_text(encoding="utf-8").splitlines()]
+    wanted = next(row["id"] for row in stream if row["description"] == ROUTINE.format(n=37))
+    plain = answering(workspace)
+
+    def respond(request, call, number):
+        body = call.body
+        if '"agent": "vera"' not in body["messages"][0]["content"] or "REFLECTION" not in body["messages"][0]["content"]:
+            return plain(request, call, number)
+        if not any(m["role"] == "assistant" for m in body["messages"]):
+            return httpx2.Response(200, json=tool_use(QUERY, number, body["model"]))
+        reply = reply_for(body, workspace)
+        reply["insights"] = [{"description": f"Einsicht {n}: Ordnung hält die Pinsel gut.", "importance": 6,
+                              "tags": ["routine"], "evidence": [wanted]} for n in range(3)]
+        return httpx2.Response(200, json=message_body(json.dumps(reply, ensure_ascii=False), body["model"], USAGE))
+
+    api = FakeAPI(respond)
+    run_scene(gm, api.backend(concurrency=1))  # ARRIVAL
+    outcome = run_scene(gm, api.backend(concurrency=1), Force(type=SceneType.REFLECTION, participants=["vera"]))
+    folder = workspace.scene_dir(outcome.spec.ref)
+    shown = set(json.loads((folder / "shown" / "01-vera.json").read_text(encoding="utf-8"))["memories"])
+    assert wanted not in shown  # not in her prompt …
+    [entry] = json.loads((folder / "lookups" / "01-vera.json").read_text(encoding="utf-8"))["lookups"]
+    assert wanted in entry["memories"]  # … she looked it up …
+    reflections = [json.loads(line) for line in (workspace.memories_dir / "vera.jsonl").read_text(
+        encoding="utf-8").splitlines() if json.loads(line)["type"] == "reflection"]
+    assert len(reflections) >= 3 and all(r["evidence"] == [wanted] for r in reflections[-3:])  # … cited it, taken
