@@ -87,16 +87,19 @@ def lookups_path(scene_dir: Path, label: str) -> Path:
     return scene_dir / "lookups" / f"{label}.json"
 
 
+def _recorded(workspace: Workspace, pending: Pending, turn: int) -> list[dict]:
+    """What ``turn``'s character looked up so far, as kept with the scene (``record_lookups``)."""
+    path = lookups_path(pending.dir, pending.label(turn))
+    data = workspace.read_json(path) if path.exists() else {}
+    entries = data.get("lookups") if isinstance(data, dict) else None
+    return [entry for entry in entries if isinstance(entry, dict)] if isinstance(entries, list) else []
+
+
 def looked_up(workspace: Workspace, pending: Pending, turn: int) -> set[str]:
     """The memory ids ``turn``'s lookups gave the character: it has read them, so its reply may
     cite them as evidence, as it may what its prompt showed."""
-    path = lookups_path(pending.dir, pending.label(turn))
-    if not path.exists():
-        return set()
-    data = workspace.read_json(path)
-    entries = data.get("lookups") if isinstance(data, dict) else None
-    return {str(i) for entry in entries or [] if isinstance(entry, dict)
-            for i in entry.get("memories") or [] if isinstance(entry.get("memories"), list)}
+    return {str(i) for entry in _recorded(workspace, pending, turn)
+            if isinstance(entry.get("memories"), list) for i in entry["memories"]}
 
 
 def look_up_in_turn(workspace: Workspace, pending: Pending, agent_id: str, query: str) -> str:
@@ -110,12 +113,11 @@ def look_up_in_turn(workspace: Workspace, pending: Pending, agent_id: str, query
     if shown is None:
         raise GamemasterError(f"{agent_id} has no prompt in scene {pending.spec.ref} yet: read it first "
                               f"({workspace.rel(pending.prompt_path(turn))})")
-    path = workspace.inside(lookups_path(pending.dir, pending.label(turn)))
-    data = workspace.read_json(path) if path.exists() else {}
-    earlier = data.get("lookups") if isinstance(data, dict) and isinstance(data.get("lookups"), list) else []
+    earlier = _recorded(workspace, pending, turn)
     language = workspace.load_world().language
     if len(earlier) >= MAX_LOOKUPS:
         return phrase(language, "lookup_spent")
     found = lookup_for(workspace, agent_id, shown)(query)
-    atomic_write_json(path, {"lookups": [*earlier, found.as_dict()]})
+    atomic_write_json(workspace.inside(lookups_path(pending.dir, pending.label(turn))),
+                      {"lookups": [*earlier, found.as_dict()]})
     return found.text
