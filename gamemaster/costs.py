@@ -6,6 +6,7 @@ from collections import defaultdict
 from itertools import groupby
 
 from . import scene_files
+from .lookup import LOOKUP_CHARS
 from .pricing import USAGE_FIELDS, cost_usd, is_priced
 from .problems import StateError
 from .workspace import Workspace
@@ -13,6 +14,9 @@ from .workspace import Workspace
 #: Output tokens assumed for a call before the studio has any of its own to go by.
 DEFAULT_OUTPUT_TOKENS = 1500
 CHARS_PER_TOKEN = 4
+#: Lookups a turn is assumed to make, where the backend offers them, before the studio's own
+#: calls say how often its characters look (``UsageCall.lookups``).
+ASSUMED_LOOKUPS = 1.0
 
 #: The calls of each packed day by (archive, size, mtime): a packed day never changes, and
 #: ``next --budget`` asks for the costs before every scene; read again only if the archive is.
@@ -73,9 +77,9 @@ def _folder_calls(workspace: Workspace, day: str, folders: list):
 
 def cost_report(workspace: Workspace) -> dict:
     """Tokens and dollars per day, per agent and in total; ``unpriced`` lists models the table does not know."""
-    days: dict = defaultdict(lambda: {"usd": 0.0, "calls": 0, **{f: 0 for f in USAGE_FIELDS}})
-    agents: dict = defaultdict(lambda: {"usd": 0.0, "calls": 0, **{f: 0 for f in USAGE_FIELDS}})
-    total = {"usd": 0.0, "calls": 0, **{f: 0 for f in USAGE_FIELDS}}
+    days: dict = defaultdict(lambda: {"usd": 0.0, "calls": 0, "lookups": 0, **{f: 0 for f in USAGE_FIELDS}})
+    agents: dict = defaultdict(lambda: {"usd": 0.0, "calls": 0, "lookups": 0, **{f: 0 for f in USAGE_FIELDS}})
+    total = {"usd": 0.0, "calls": 0, "lookups": 0, **{f: 0 for f in USAGE_FIELDS}}
     unpriced: set[str] = set()
     for day, agent, call in _calls(workspace):
         # What the backend reported (Claude Code's own figure) counts as it is; only tokens
@@ -88,6 +92,7 @@ def cost_report(workspace: Workspace) -> dict:
         for bucket in (days[day], agents[agent], total):
             bucket["usd"] += dollars
             bucket["calls"] += 1
+            bucket["lookups"] += call.get("lookups") if isinstance(call.get("lookups"), int) else 0
             for name in USAGE_FIELDS:
                 bucket[name] += int(call.get(name, 0) or 0)
     return {"days": dict(days), "agents": dict(agents), "total": total, "unpriced": sorted(unpriced)}
@@ -98,16 +103,24 @@ def estimate_scene(gm, backend, pending, report: dict, batch: bool = False) -> f
 
     Input is the prompt's length at about four characters a token (all of it
     priced as uncached input, to stay on the safe side); output is the studio's
-    average so far, or DEFAULT_OUTPUT_TOKENS before the first call.
+    average so far, or DEFAULT_OUTPUT_TOKENS before the first call. Where the backend
+    lets characters look things up (not in a batch), each lookup sends the prompt again
+    with what was found: as many lookups a turn as the studio's answers made so far,
+    ASSUMED_LOOKUPS before the first.
     """
     if not backend.capabilities.pricing:
         return 0.0
     report = report["total"]
     average_output = report["output_tokens"] / report["calls"] if report["calls"] else DEFAULT_OUTPUT_TOKENS
+    looks = 0.0
+    if backend.capabilities.lookups and not batch:
+        looks = report.get("lookups", 0) / report["calls"] if report["calls"] else ASSUMED_LOOKUPS
     total = 0.0
     for turn in pending.missing():
         request = gm.build_request(pending, turn)
-        usage = {"input_tokens": len(request.prompt) // CHARS_PER_TOKEN, "output_tokens": int(average_output)}
+        prompt = len(request.prompt) // CHARS_PER_TOKEN
+        usage = {"input_tokens": int(prompt * (1 + looks) + looks * LOOKUP_CHARS / CHARS_PER_TOKEN),
+                 "output_tokens": int(average_output)}
         total += cost_usd(backend.model_for(request), usage, batch=batch)
     return total
 

@@ -1,7 +1,8 @@
 """A character looks into its own memory mid-scene: seed 001's „Claude itself is the retrieval
 engine“, beside the selection the Game Master makes before the scene.
 
-A backend that can offer a model a tool (the Anthropic API's tool use) gives the character
+A backend that can offer a model a tool (the Anthropic API's tool use, an in-process MCP tool
+in Claude Code's run, the ``gamemaster lookup`` command for a Claude Code subagent) gives the character
 ``recall``: a query in its own words, answered from its own stream only, with whole memories
 its prompt did not show, the most relevant first (the world's strategy, ``LOOKUP_CHARS`` of
 memory lines). A few lookups a turn at most (``MAX_LOOKUPS``); each is kept with the scene
@@ -43,6 +44,21 @@ class Found:
 
 
 Lookup = Callable[[str], Found]
+
+
+class TurnLookups:
+    """One turn's lookups, bounded: after ``MAX_LOOKUPS`` the answer tells the character to reply
+    (what every backend's tool answers, whichever way the model calls it)."""
+
+    def __init__(self, lookup: Lookup, language: str):
+        self.lookup, self.language = lookup, language
+        self.found: list[Found] = []
+
+    def answer(self, query: object) -> str:
+        if len(self.found) >= MAX_LOOKUPS:
+            return phrase(self.language, "lookup_spent")
+        self.found.append(self.lookup(str(query)))
+        return self.found[-1].text
 
 
 def lookup_for(workspace: Workspace, agent_id: str, shown: Collection[str]) -> Lookup:

@@ -53,10 +53,12 @@ def _normalise(answer: str | Answer) -> Answer:
 
 
 def _usage_record(answer: Answer) -> dict | None:
-    """The call's tokens, with the cost the backend reported where it reports one."""
-    if answer.cost_usd is None:
-        return answer.usage
-    return {**(answer.usage or {}), "cost_usd": answer.cost_usd}
+    """The call's tokens, with the cost the backend reported where it reports one and the number of
+    lookups they include (what ``--budget`` expects of the next scenes)."""
+    if answer.usage is None:
+        return None
+    extra = {"cost_usd": answer.cost_usd} if answer.cost_usd is not None else {}
+    return {**answer.usage, **extra, **({"lookups": len(answer.lookups)} if answer.lookups else {})}
 
 
 def _source(backend: Backend, answer: Answer) -> Source:

@@ -51,6 +51,9 @@ class UsageCall(_Record):
     #: The call's cost in US dollars as the backend reported it (Claude Code does); without it
     #: ``gamemaster cost`` prices the tokens from the price table.
     cost_usd: float | None = None
+    #: How many times the character looked into its own memory in this answer (each lookup was
+    #: another call, summed into the tokens above); left out where it looked nothing up.
+    lookups: int | None = None
 
 
 class UsageFile(_Record):

@@ -6,7 +6,11 @@ command line (system prompt, tools, turns, model) and the user message. Everythi
 comes from ``$FAKE_CLAUDE_DIR``:
 
 * ``replies/<agent>.json``: a list of answers (strings) for that character, one per call
-  in order; a call past the end answers the last one again;
+  in order; a call past the end answers the last one again; an answer may be
+  ``{"lookups": [query, …], "reply": answer}``: the model first calls the ``recall`` tool of the
+  SDK's in-process MCP server once per query, as Claude Code does over its control channel
+  (``initialize``, ``tools/list``, then ``tools/call``), and what each call returned is written to
+  the call's file under ``looked_up`` (``tools``: the names the server listed);
 * ``login``: ``none`` — ``auth status`` says not logged in; ``expired`` — ``auth status``
   says logged in, but every call fails to authenticate as the real CLI does;
 * ``mode``: ``unpriced`` — reports $0, as Claude Code does for a model it has no price for;
@@ -77,14 +81,53 @@ def claim(agent: str) -> int:
             n += 1
 
 
-def answer_for(agent: str, n: int, seen: str) -> str:
+def mcp(server: str, message: dict, stdin) -> dict:
+    """One JSON-RPC message to the SDK's in-process MCP server ``server``, and its answer."""
+    request_id = f"mcp-{time.monotonic_ns()}"
+    send({"type": "control_request", "request_id": request_id,
+          "request": {"subtype": "mcp_message", "server_name": server, "message": message}})
+    for line in stdin:
+        data = json.loads(line) if line.strip() else {}
+        if data.get("type") == "control_response" and data["response"].get("request_id") == request_id:
+            return data["response"].get("response", {}).get("mcp_response", {})
+    raise SystemExit("stdin closed while waiting for the MCP server")
+
+
+def look_up(argv: list[str], queries: list[str], stdin) -> list[dict]:
+    """The model's ``recall`` calls: what the SDK's MCP server in ``--mcp-config`` answered each."""
+    config = json.loads(option(argv, "--mcp-config") or "{}").get("mcpServers", {})
+    servers = [name for name, server in config.items() if server.get("type") == "sdk"]
+    if not servers:
+        return [{"query": q, "error": "no SDK MCP server"} for q in queries]
+    server = servers[0]
+    mcp(server, {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                 "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                            "clientInfo": {"name": "claude-code", "version": VERSION}}}, stdin)
+    mcp(server, {"jsonrpc": "2.0", "method": "notifications/initialized"}, stdin)
+    listed = mcp(server, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, stdin)
+    tools = [f"mcp__{server}__{t['name']}" for t in listed.get("result", {}).get("tools", [])]
+    allowed = (option(argv, "--allowedTools") or "").split(",")
+    done = []
+    for n, query in enumerate(queries, start=2):
+        if not [t for t in tools if t in allowed]:
+            done.append({"query": query, "tools": tools, "error": "not allowed"})
+            continue
+        called = mcp(server, {"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                              "params": {"name": tools[0].rsplit("__", 1)[1], "arguments": {"query": query}}}, stdin)
+        result = called.get("result", {})
+        done.append({"query": query, "tools": tools, "is_error": bool(result.get("isError")),
+                     "text": "\n".join(c.get("text", "") for c in result.get("content", []))})
+    return done
+
+
+def answer_for(agent: str, n: int, seen: str) -> str | dict:
     """The queued answer, else (``mode`` ``play``) the valid reply a character writes from the
     prompt text alone (``e2e/fake_character.py``), else a shrug."""
     path = DIR / "replies" / f"{agent}.json"
-    if path.exists():
+    if path.exists() and n >= 0:
         replies = json.loads(path.read_text(encoding="utf-8"))
         return replies[min(n, len(replies) - 1)]
-    if mode_of() == "play":
+    if mode_of() == "play" or n < 0:
         sys.path.insert(0, str(Path(__file__).parent / "e2e"))
         from fake_character import reply_for
 
@@ -189,7 +232,15 @@ def main(argv: list[str]) -> int:
                   "num_turns": 1, "session_id": "fake", "result": said, "total_cost_usd": 0,
                   "usage": {"input_tokens": 0, "output_tokens": 0}})
             continue
-        reply = answer_for(agent, n, "\n".join([system or "", *messages]))
+        seen_text = "\n".join([system or "", *messages])
+        reply = answer_for(agent, n, seen_text)
+        if isinstance(reply, dict):
+            looked_up = look_up(argv, reply.get("lookups", []), sys.stdin)
+            record = json.loads((calls / f"{agent}-{n}.json").read_text(encoding="utf-8"))
+            (calls / f"{agent}-{n}.json").write_text(json.dumps({**record, "looked_up": looked_up}, ensure_ascii=False),
+                                                     encoding="utf-8")
+            # No reply given: the character answers from its prompt (as in ``play``).
+            reply = reply["reply"] if reply.get("reply") is not None else answer_for("", -1, seen_text)
         structured = None
         if option(argv, "--json-schema") is not None:
             # As Claude Code does with a schema: the model answers through the StructuredOutput tool;

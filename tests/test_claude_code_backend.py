@@ -1,7 +1,7 @@
 """The claude-code backend through the real Agent SDK, against a fake ``claude`` (``fake_claude.py``).
 
 What the character is shown (its persona as the system prompt, the scene as the one
-message, no tools, one turn, nothing of the workspace), that an invalid answer is asked
+message, no tools but its reply's and its own memory's, nothing of the workspace), that an invalid answer is asked
 again with the error, that replies land in the streams and that tokens and Claude Code's
 own dollar figure are recorded.
 """
@@ -91,13 +91,16 @@ def test_each_character_sees_its_persona_and_the_scene_and_nothing_else(studio, 
 
     assert json.loads(_option(argv, "--json-schema")) == reply_output_schema(request.spec.kind.reply_model)
     assert "plan" in json.loads(_option(argv, "--json-schema"))["properties"]
-    # Three turns: the answer, Claude Code's reminder where the model wrote text instead, the end.
-    # No settings, MCP servers, skills or saved session, a folder of its own.
+    # Three turns: the answer, Claude Code's reminder where the model wrote text instead, the end;
+    # and one more per lookup in its own memory (``recall``, the one tool it may call,
+    # tests/test_claude_code_lookup.py). No built-in tools, settings, other MCP servers, skills or
+    # saved session, a folder of its own.
     assert _option(argv, "--tools") == ""
-    assert _option(argv, "--max-turns") == "3"
+    assert _option(argv, "--max-turns") == "6"
     assert _option(argv, "--thinking") == "disabled"
     assert "--setting-sources=" in argv and "--strict-mcp-config" in argv and "--no-session-persistence" in argv
-    assert "--allowedTools" not in argv and "--mcp-config" not in argv
+    assert _option(argv, "--allowedTools") == "mcp__memory__recall"
+    assert list(json.loads(_option(argv, "--mcp-config"))["mcpServers"]) == ["memory"]
     assert Path(call["cwd"]).resolve() != studio.root.resolve()
     assert not list(Path(call["cwd"]).iterdir())
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import httpx2
+import pytest
 
 from conftest import memory, write_lines
 from test_anthropic_backend import FakeAPI, message_body
@@ -204,3 +205,43 @@ def test_a_reflection_may_cite_what_the_character_looked_up(gm, workspace):
     reflections = [json.loads(line) for line in (workspace.memories_dir / "vera.jsonl").read_text(
         encoding="utf-8").splitlines() if json.loads(line)["type"] == "reflection"]
     assert len(reflections) >= 3 and all(r["evidence"] == [wanted] for r in reflections[-3:])  # … cited it, taken
+
+
+def test_the_budget_expects_as_many_lookups_as_the_studio_makes(gm, workspace, cli):
+    """Each lookup sends the prompt again with what was found: ``--budget`` estimates a scene with
+    the lookups a turn made so far (recorded with each answer's tokens), one before the first."""
+    from gamemaster.costs import ASSUMED_LOOKUPS, CHARS_PER_TOKEN, DEFAULT_OUTPUT_TOKENS, cost_report, estimate_scene
+    from gamemaster.lookup import LOOKUP_CHARS
+    from gamemaster.pricing import cost_usd
+
+    def expected(pending, looks: float, output: float, batch: bool = False) -> float:
+        total = 0.0
+        for turn in pending.missing():
+            request = gm.build_request(pending, turn)
+            prompt = len(request.prompt) // CHARS_PER_TOKEN
+            total += cost_usd(backend.model_for(request), {
+                "input_tokens": int(prompt * (1 + looks) + looks * LOOKUP_CHARS / CHARS_PER_TOKEN),
+                "output_tokens": int(output)}, batch=batch)
+        return total
+
+    with_a_long_past(workspace)
+    backend = FakeAPI(looking_up(workspace, [QUERY, "Türme"])).backend(concurrency=1)
+    pending, _ = gm.open_next()
+    assert ASSUMED_LOOKUPS == 1.0
+    before = estimate_scene(gm, backend, pending, cost_report(workspace))
+    assert before == pytest.approx(expected(pending, 1.0, DEFAULT_OUTPUT_TOKENS))
+    assert before > expected(pending, 0.0, DEFAULT_OUTPUT_TOKENS)
+    run_scene(gm, backend)  # the ARRIVAL: vera looks up twice, six others not at all
+    report = cost_report(workspace)
+    assert report["total"]["lookups"] == 2 and report["agents"]["vera"]["lookups"] == 2
+    record = json.loads((workspace.scenes / "day-001/scene-01/scene.json").read_text(encoding="utf-8"))
+    assert [call.get("lookups") for calls in record["usage"].values() for call in calls] == [None] * 6 + [2]
+    table = cli("cost").output
+    assert "lookups" in table and [line for line in table.splitlines() if line.strip("│ ").startswith("vera")
+                                   and "│ 1 " in line and "│ 2 " in line]
+    pending, _ = gm.open_next(Force(type=SceneType.WORK, participants=["vera"]))
+    total = report["total"]
+    looks, output = 2 / total["calls"], total["output_tokens"] / total["calls"]
+    assert estimate_scene(gm, backend, pending, report) == pytest.approx(expected(pending, looks, output))
+    # A batch offers no tool: its calls are estimated without lookups.
+    assert estimate_scene(gm, backend, pending, report, batch=True) == pytest.approx(expected(pending, 0, output, True))

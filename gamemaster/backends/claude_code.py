@@ -11,8 +11,9 @@ Every call is one character answering one scene turn, and nothing else:
   memories) is the system prompt, replacing Claude Code's own; the rest is the one
   user message (``split_prompt``, the same cut the API backend caches at);
 * the kind's reply schema as structured output (Claude Code offers the model a tool of that
-  shape and checks it; at most three turns), no other tools, no extended thinking, no MCP servers,
-  no skills, no settings files,
+  shape and checks it; at most three turns), and ``recall`` on the character's own memory, an
+  MCP tool answered in this process (``claude_recall``; a turn per lookup, three at most); no other
+  tools, no extended thinking, no other MCP servers, no skills, no settings files,
   no saved session, and an empty working folder of its own: the character sees its prompt
   and nothing of the workspace or of the user's Claude Code setup (hooks, CLAUDE.md, plugins);
 * the prompt goes verbatim: a ``/`` or ``@`` in a memory is not a command or a file;
@@ -39,9 +40,11 @@ from typing import Any
 import anyio
 import claude_agent_sdk as sdk
 
+from ..lookup import MAX_LOOKUPS, TurnLookups
 from ..pricing import USAGE_FIELDS
 from .base import Answer, Capabilities, ReplyRequest, chosen_model, split_prompt
 from .claude_cli import CLI_VARIABLE, INSTALL_HINT, LOGIN_HINT, ClaudeCodeError, Found, find_cli, login_status, preflight
+from .claude_recall import ALLOWED, SERVER, Desk, recall_server
 from .claude_sessions import EventLoop, Place, Session, Sessions, continued
 from .schema import interview_output_schema, reply_output_schema
 
@@ -79,7 +82,7 @@ class ClaudeCodeBackend:
     """Each character answered by its own one-turn, tool-less ``claude`` run."""
 
     name = "claude-code"
-    capabilities = Capabilities(usage=True, pricing=True, parallel=4, interviews=True, retries=1)
+    capabilities = Capabilities(usage=True, pricing=True, parallel=4, interviews=True, retries=1, lookups=True)
 
     def __init__(
         self,
@@ -140,28 +143,30 @@ class ClaudeCodeBackend:
         may choose: an estimate at Sonnet's price would run low by the price ratio."""
         return chosen_model(self.model, request) or self.played or UNKNOWN_DEFAULT
 
-    def options(self, system: str, model: str | None, stderr: list[str], schema: dict | None = None) -> Any:
+    def options(self, system: str, model: str | None, stderr: list[str], schema: dict | None = None,
+                desk: tuple[Desk, str] | None = None) -> Any:
         """The SDK options for one character's ``claude``, and the file its system prompt is in:
-        on the command line one over 128 KiB would keep ``claude`` from starting at all."""
+        on the command line one over 128 KiB would keep ``claude`` from starting at all. With a
+        ``desk`` (and the studio's language) the run has the character's ``recall`` tool."""
         fd, path = tempfile.mkstemp(prefix="system-", suffix=".md", dir=self._folder.name)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(system)
         return sdk.ClaudeAgentOptions(
             system_prompt={"type": "file", "path": path},
             tools=[],
-            allowed_tools=[],
+            allowed_tools=[ALLOWED] if desk else [],
             # The reply's schema, as the API backend sends it: Claude Code offers the model a tool
             # of that shape and checks what it is given, so a reply out of shape is corrected in
             # this run (a second turn, a third where Claude Code has to remind the model of the
             # tool), not in another ``claude`` process.
             output_format={"type": "json_schema", "schema": schema} if schema else None,
-            max_turns=STRUCTURED_TURNS if schema else 1,
+            max_turns=(STRUCTURED_TURNS if schema else 1) + (MAX_LOOKUPS if desk else 0),
             model=model,
             cli_path=self.cli,
             cwd=self._folder.name,
             setting_sources=[],
             skills=[],
-            mcp_servers={},
+            mcp_servers={SERVER: recall_server(*desk)} if desk else {},
             strict_mcp_config=True,
             verbatim_prompts=True,
             extra_args={"no-session-persistence": None},
@@ -180,8 +185,10 @@ class ClaudeCodeBackend:
         # In a scene played in turns the character's claude is kept while it has a turn to come.
         place = (Place(spec.ref, request.agent.id, request.language, keep=not request.final_turn)
                  if spec.kind.in_sequence else None)
-        return self.ask("".join(segments), turn, chosen_model(self.model, request), request.agent.id,
-                        reply_output_schema(request.spec.kind.reply_model), place)
+        lookups = TurnLookups(request.lookup, request.language) if request.lookup is not None else None
+        answer = self.ask("".join(segments), turn, chosen_model(self.model, request), request.agent.id,
+                          reply_output_schema(request.spec.kind.reply_model), place, lookups)
+        return dataclasses.replace(answer, lookups=lookups.found) if lookups is not None else answer
 
     def interview(self, request) -> Answer:
         """An answer to ``gamemaster ask``: the whole interview prompt as the one message."""
@@ -189,10 +196,10 @@ class ClaudeCodeBackend:
                         interview_output_schema())
 
     def ask(self, system: str, prompt: str, model: str | None, who: str, schema: dict | None = None,
-            place: Place | None = None) -> Answer:
+            place: Place | None = None, lookups: TurnLookups | None = None) -> Answer:
         """One answer from ``claude``; every way it can fail becomes one line naming ``who``."""
         seen: dict[str, Any] = {"errors": [], "texts": [], "result": None, "model": None, "stderr": [], "count": 0,
-                                "spent_before": 0.0}
+                                "spent_before": 0.0, "lookups": lookups}
         try:
             self._loop.run(self._turn(system, prompt, model, schema, place, seen))
         except TimeoutError:
@@ -239,7 +246,9 @@ class ClaudeCodeBackend:
                     place: Place | None, seen: dict[str, Any]) -> None:
         """One turn on the backend's loop: in the ``claude`` kept for it (sending what changed),
         else in a new one; kept afterwards where the character has a turn to come."""
-        fitted = (system, model, json.dumps(schema, sort_keys=True))
+        lookups: TurnLookups | None = seen["lookups"]
+        # A kept claude has the recall tool or not, in the language it was started in.
+        fitted = (system, model, json.dumps(schema, sort_keys=True), lookups and lookups.language)
         kept = await self._sessions.take(place, fitted)
         with anyio.move_on_after(self.timeout) as scope:
             if kept is not None and await self._exchange(kept, continued(kept.sent, prompt, place.language), seen,
@@ -262,10 +271,14 @@ class ClaudeCodeBackend:
         seen["stderr"] = session.stderr
         seen["spent_before"] = session.spent
         session.stderr.clear()
+        if session.desk is not None:  # this turn's recall answers from this turn's lookups
+            session.desk.start(seen["lookups"])
         try:
             await session.client.query(message)
             async with contextlib.aclosing(session.client.receive_response()) as messages:
                 await self._read(messages, seen)
+            if session.desk is not None and session.desk.error is not None:
+                raise session.desk.error
         except Exception as exc:
             await session.close()
             if kept and not seen["count"] and not isinstance(exc, _Stalled):  # a silent one is not tried twice
@@ -283,8 +296,10 @@ class ClaudeCodeBackend:
                      seen: dict[str, Any]) -> Session:
         stderr: list[str] = []
         seen["stderr"] = stderr
-        options, path = self.options(system, model, stderr, schema)
-        session = Session(sdk.ClaudeSDKClient(options=options), fitted, path, stderr)
+        lookups: TurnLookups | None = seen["lookups"]
+        desk = Desk() if lookups is not None else None
+        options, path = self.options(system, model, stderr, schema, desk and (desk, lookups.language))
+        session = Session(sdk.ClaudeSDKClient(options=options), fitted, path, stderr, desk=desk)
         with anyio.move_on_after(self.idle_timeout) as wait:
             try:
                 await session.client.connect()

@@ -96,6 +96,8 @@ class Session:
     sent: str = ""
     #: What Claude Code said this ``claude`` cost so far (it reports a running total).
     spent: float = 0.0
+    #: What its ``recall`` tool answers from (``claude_recall.Desk``), if it has the tool.
+    desk: Any = None
 
     async def close(self) -> None:
         """End the ``claude`` (bounded, and not cut short by the caller's cancellation; a task

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..lang import phrase
-from ..lookup import MAX_LOOKUPS, QUERY_CHARS, Found
+from ..lookup import MAX_LOOKUPS, QUERY_CHARS, Found, TurnLookups
 from ..pricing import USAGE_FIELDS
 from .base import ReplyRequest
 
@@ -37,29 +37,27 @@ def with_lookups(create: Callable[[dict], Any], params: dict, request: ReplyRequ
     """The final message of a turn that may look things up, the usage of all its calls and what
     was looked up. ``create(params)`` makes one Messages API call."""
     params = {**params, "tools": [recall_tool(request.language)], "messages": list(params["messages"])}
-    found: list[Found] = []
+    turn = TurnLookups(request.lookup, request.language)
     usage = dict.fromkeys(USAGE_FIELDS, 0)
     while True:
-        if len(found) >= MAX_LOOKUPS:
+        if len(turn.found) >= MAX_LOOKUPS:
             params["tool_choice"] = {"type": "none"}
         message = create(params)
         for name in USAGE_FIELDS:
             usage[name] += int(getattr(getattr(message, "usage", None), name, None) or 0)
         uses = [block for block in message.content or [] if getattr(block, "type", None) == "tool_use"]
         if message.stop_reason != "tool_use" or not uses or "tool_choice" in params:
-            return message, usage, found
+            return message, usage, turn.found
         params["messages"].append({"role": "assistant", "content": [_as_param(block) for block in message.content]})
-        params["messages"].append({"role": "user", "content": [_result(request, use, found) for use in uses]})
+        params["messages"].append({"role": "user", "content": [_result(request, use, turn) for use in uses]})
 
 
-def _result(request: ReplyRequest, use: Any, found: list[Found]) -> dict[str, Any]:
+def _result(request: ReplyRequest, use: Any, turn: TurnLookups) -> dict[str, Any]:
     """The answer to one tool use: what the lookup found, or why there is none."""
-    if use.name != TOOL_NAME or len(found) >= MAX_LOOKUPS:
+    if use.name != TOOL_NAME:
         text = phrase(request.language, "lookup_spent")
     else:
-        query = use.input.get("query", "") if isinstance(use.input, dict) else ""
-        found.append(request.lookup(str(query)))
-        text = found[-1].text
+        text = turn.answer(use.input.get("query", "") if isinstance(use.input, dict) else "")
     return {"type": "tool_result", "tool_use_id": use.id, "content": text}
 
 

@@ -20,13 +20,20 @@ def cost(ctx: typer.Context, as_json: JsonOption = False) -> None:
         from rich.table import Table
 
         console = rich_console()
-        headers = ("calls", "input", "output", "cache write", "cache read", "USD")
+        # Lookups (a character looking into its own memory) are calls inside an answer's: a column
+        # only where there were any.
+        looked = bool(report["total"]["lookups"])
+        headers = ("calls", *(("lookups",) if looked else ()), "input", "output", "cache write", "cache read", "USD")
+
+        def cells(row: dict) -> list[str]:
+            return [str(row["calls"]), *([str(row["lookups"])] if looked else []),
+                    *(f"{row[f]:,}" for f in USAGE_FIELDS), f"{row['usd']:.4f}"]
+
         for title, rows in (("day", report["days"]), ("agent", report["agents"])):
             table = Table(title, *headers)
             for key, row in sorted(rows.items()):
-                table.add_row(key, str(row["calls"]), *(f"{row[f]:,}" for f in USAGE_FIELDS), f"{row['usd']:.4f}")
-            total = report["total"]
-            table.add_row("total", str(total["calls"]), *(f"{total[f]:,}" for f in USAGE_FIELDS), f"{total['usd']:.4f}", style="bold")
+                table.add_row(key, *cells(row))
+            table.add_row("total", *cells(report["total"]), style="bold")
             console.print(table)
         if not report["total"]["calls"]:
             console.print("no API calls recorded (the offline backend costs nothing)")

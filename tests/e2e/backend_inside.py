@@ -12,6 +12,8 @@ Usage: backend_inside.py --claude PATH --workspace DIR --home DIR --out FILE --m
        [--backend claude-code|anthropic]   (``anthropic``: the same day through the API backend,
                                             for ``bench/claude_code_backend.py`` to compare)
        [--fail-status 529]                 (every Messages request fails with that status)
+       [--look-up]                         (each character first looks into its own memory through
+                                            the ``recall`` tool Claude Code offers it, once a scene)
 """
 
 from __future__ import annotations
@@ -37,6 +39,12 @@ LAST_TURN = "Das ist dein letzter Beitrag"
 RETRY = "Deine letzte Antwort war ungültig"
 #: The tool Claude Code offers for a reply schema (``--json-schema``).
 STRUCTURED = "StructuredOutput"
+#: The character's own memory, the MCP tool of gamemaster's process, as Claude Code names it.
+RECALL = "mcp__memory__recall"
+#: What a character looks up where ``--look-up`` is given: a word of its own scenes' notes.
+QUERY = "Was weiß ich über die Knochentürme?"
+LOOK_UP = False
+_looked: set[tuple[str, str]] = set()
 
 _prosed: set[str] = set()
 _lock = threading.Lock()
@@ -89,13 +97,21 @@ def answer(body: dict) -> tuple[str, list[dict]]:
     if not found or not kind:
         return "other", [{"type": "text", "text": "OK"}]
     agent, ref = found.groups()
-    structured = any(t.get("name") == STRUCTURED for t in body.get("tools") or [])
+    offered = {t.get("name") for t in body.get("tools") or []}
+    structured = STRUCTURED in offered
+    if LOOK_UP and RECALL in offered:
+        with _lock:
+            looking = (agent, ref) not in _looked
+            _looked.add((agent, ref))
+        if looking:
+            return "character", [{"type": "tool_use", "name": RECALL, "input": {"query": QUERY}}]
+    recalls = {u.get("id") for u in run_inside._tool_uses(messages) if u.get("name") == RECALL}
     # The reply's tool has just answered (the last message is its result) and no next turn came
     # with it (a kept claude sends the tool's result and the next prompt in one message): the
     # character ends its turn.
     last = messages[-1].get("content") if messages else None
     blocks = [b for b in last if isinstance(b, dict)] if isinstance(last, list) else []
-    answered = any(b.get("type") == "tool_result" for b in blocks)
+    answered = any(b.get("type") == "tool_result" and b.get("tool_use_id") not in recalls for b in blocks)
     asked = any(b.get("type") == "text" and REPLY_REF.search(b.get("text", "")) for b in blocks)
     if structured and answered and not asked:
         return "character", [{"type": "text", "text": "Fertig."}]
@@ -139,12 +155,13 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--backend", default="claude-code")
     parser.add_argument("--fail-status", type=int, help="answer every Messages request with this HTTP status")
+    parser.add_argument("--look-up", action="store_true", help="each character looks up once a scene first")
     parser.add_argument("--play", action="append",
                         help="a gamemaster command to run, as one string (repeatable; default: day advance --json); "
                              "--backend and --model are added to each")
     args = parser.parse_args()
-    global FAIL_STATUS
-    FAIL_STATUS = args.fail_status
+    global FAIL_STATUS, LOOK_UP
+    FAIL_STATUS, LOOK_UP = args.fail_status, args.look_up
     # run_inside's handler answers every Messages request through its module's `answer`.
     run_inside.answer = answer
 

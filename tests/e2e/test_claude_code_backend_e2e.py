@@ -6,7 +6,7 @@ namespace (``backend_inside.py``; the same install cache and namespace as
 It checks what a user cares about: the day is played to its end, every scene written back,
 the characters' replies are in their memory streams, an invalid first answer was asked
 again, each character saw its persona as the system prompt and the scene as its one
-message with no tools, and every call's tokens and Claude Code's dollars are recorded.
+message with no tools but the reply's and its own memory's (which it used), and every call's tokens and Claude Code's dollars are recorded.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ HERE = Path(__file__).parent
 REPO = HERE.parent.parent
 INSIDE = HERE / "backend_inside.py"
 MODEL = "claude-sonnet-4-5"
+#: The character's own memory, as Claude Code names gamemaster's MCP tool.
+RECALL = "mcp__memory__recall"
 
 pytestmark = [
     pytest.mark.e2e,
@@ -46,7 +48,8 @@ def _studio(tmp_path: Path):
     return workspace
 
 
-def _play_a_day(tmp_path: Path, unshare: list[str], claude: Path, workspace, plays: tuple[str, ...] = ()) -> dict:
+def _play_a_day(tmp_path: Path, unshare: list[str], claude: Path, workspace, plays: tuple[str, ...] = (),
+                look_up: bool = False) -> dict:
     home = tmp_path / "home"
     home.mkdir()
     out = tmp_path / "result.json"
@@ -54,7 +57,8 @@ def _play_a_day(tmp_path: Path, unshare: list[str], claude: Path, workspace, pla
     try:
         subprocess.run([*unshare, sys.executable, str(INSIDE), "--claude", str(claude), "--workspace",
                         str(workspace.root), "--home", str(home), "--out", str(out), "--model", MODEL,
-                        "--timeout", str(timeout), *[arg for play in plays for arg in ("--play", play)]],
+                        "--timeout", str(timeout), *[arg for play in plays for arg in ("--play", play)],
+                        *(["--look-up"] if look_up else [])],
                        check=True, timeout=timeout + 60, capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(REPO)})
     except subprocess.CalledProcessError as exc:
@@ -77,7 +81,7 @@ def _gamemaster(workspace, *args: str) -> subprocess.CompletedProcess:
 def test_a_day_through_claude_code(tmp_path, unshare, version):  # noqa: F811
     claude = _install(version)
     workspace = _studio(tmp_path)
-    result = _play_a_day(tmp_path, unshare, claude, workspace)
+    result = _play_a_day(tmp_path, unshare, claude, workspace, look_up=True)
 
     # The day was played to its end and every scene written back.
     played = json.loads(result["stdout"])
@@ -110,7 +114,24 @@ def test_a_day_through_claude_code(tmp_path, unshare, version):  # noqa: F811
                                                                                            ensure_ascii=False)]
         assert reminded and len(reminded[-1]["body"]["messages"]) >= 3, agent
     answered = [b for r in characters for b in r["answer"] if b["type"] == "tool_use"]
-    assert answered and all(b["name"] == "StructuredOutput" for b in answered)
+    assert answered and {b["name"] for b in answered} == {"StructuredOutput", RECALL}
+
+    # Each character looked into its own memory once a scene, through the recall tool Claude Code
+    # offered it (gamemaster's in-process MCP server): Claude Code called it and gave the model what
+    # it answered, its own memories or „nothing new“.
+    recalls = {b["id"]: r for r in characters for b in r["answer"] if b.get("name") == RECALL}
+    assert len(recalls) == sum(len(s["participants"]) for s in played["scenes"]), len(recalls)
+    results = {b["tool_use_id"]: run_inside_text(b.get("content")) for r in characters for m in r["body"]["messages"]
+               if m["role"] == "user" and isinstance(m["content"], list)
+               for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"
+               and b.get("tool_use_id") in recalls}
+    assert set(results) == set(recalls), (len(results), len(recalls))
+    nothing = "Nichts gefunden, was nicht schon in deinem Prompt steht."
+    for use, text in results.items():
+        agent = "emre" if '"agent": "emre"' in run_inside_text(recalls[use]["body"]["messages"][0]["content"]) else "vera"
+        text = text.split("<system-reminder>")[0].strip()  # what Claude Code adds to a tool's result
+        lines = text.splitlines()
+        assert text == nothing or (lines and all(line.startswith(f"- [{agent}-") for line in lines)), (agent, text)
 
     # What a character is shown: its persona as the system prompt, the scene as its first message,
     # no tools but the reply's own.
@@ -126,7 +147,7 @@ def test_a_day_through_claude_code(tmp_path, unshare, version):  # noqa: F811
         assert messages[0]["role"] == "user", messages
         assert "Antworte mit" in scene_text
         tools = {t.get("name") for t in body.get("tools") or []}
-        assert "StructuredOutput" in tools and tools <= {"StructuredOutput", "DeferredToolPlaceholder"}, tools
+        assert {"StructuredOutput", RECALL} <= tools <= {"StructuredOutput", RECALL, "DeferredToolPlaceholder"}, tools
         assert body.get("thinking", {"type": "disabled"}).get("type") == "disabled", body["thinking"]
         assert body["model"] == MODEL
     # The claude that answered is the one on PATH (the npm install), not the one the SDK bundles.
