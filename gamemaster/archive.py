@@ -10,6 +10,11 @@ folders). The archive is written beside the folder (a temp file renamed over,
 flushed to disk), read back and compared file by file with the folder, and only
 then is the folder removed. ``scene_files`` reads archived days wherever a folder
 was read; ``tar -xJf scenes/day-XXX.tar.xz -C scenes`` gives the folder back.
+
+Beside each archive goes its SHA-256 (``day-XXX.tar.xz.sha256``), which every reader checks; an
+archive packed before digests were written gets one here once it has read back whole. Only
+regular files are packed: a day folder holding anything else (a FIFO, a link, a device) is left
+as it is and named, since reading a FIFO would wait for a writer forever, under the lock.
 """
 
 from __future__ import annotations
@@ -17,14 +22,16 @@ from __future__ import annotations
 import io
 import re
 import shutil
+import stat
 import tarfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .fsio import atomic_write_bytes, is_stale_temp
+from .fsio import atomic_write_bytes, atomic_write_text, is_stale_temp
 from .ids import parse_scene_ref
 from .problems import StateError
-from .scene_files import archive_path, read_archive
+from .scene_files import (DamagedArchive, archive_path, archived_days, check_archive, digest_line, digest_path,
+                          read_archive)
 from .workspace import Workspace
 
 _DAY_FOLDER = re.compile(r"^day-(\d{3,18})$")
@@ -39,6 +46,15 @@ class Packed:
 
     def as_json(self) -> dict:
         return {"day": self.day, "files": self.files, "folder_bytes": self.folder_bytes, "archive_bytes": self.archive_bytes}
+
+
+@dataclass
+class Archived:
+    """What ``day archive`` did: days packed, days left as folders (and why), digests written."""
+
+    packed: list[Packed] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    digests: list[str] = field(default_factory=list)
 
 
 def finished_days(workspace: Workspace) -> list[str]:
@@ -56,7 +72,7 @@ def finished_days(workspace: Workspace) -> list[str]:
     return days
 
 
-def archive_days(workspace: Workspace) -> list[Packed]:
+def archive_days(workspace: Workspace) -> Archived:
     with workspace.lock:
         if workspace.journal_path.exists():
             raise StateError(f"{workspace.rel(workspace.journal_path)}: an interrupted scene is waiting; nothing was "
@@ -64,11 +80,40 @@ def archive_days(workspace: Workspace) -> list[Packed]:
         for temp in workspace.scenes.glob(".day-*.tmp") if workspace.scenes.is_dir() else []:
             if is_stale_temp(temp):  # an archive a killed run was writing
                 temp.unlink(missing_ok=True)
-        return [_pack(workspace, day) for day in finished_days(workspace)]
+        done = Archived()
+        for day in finished_days(workspace):
+            odd = _not_regular(workspace, workspace.scenes / day)
+            if odd:
+                done.skipped.append((day, odd))
+            else:
+                done.packed.append(_pack(workspace, day))
+        for day in archived_days(workspace):
+            archive = archive_path(workspace, day)
+            if not digest_path(archive).exists():  # packed before digests were written
+                try:
+                    check_archive(archive)
+                except DamagedArchive as exc:  # no digest for it: it would vouch for the damage
+                    done.skipped.append((day, f"no digest written: {exc}"))
+                    continue
+                atomic_write_text(digest_path(archive), digest_line(archive))
+                done.digests.append(workspace.rel(digest_path(archive)))
+        return done
+
+
+def _not_regular(workspace: Workspace, folder: Path) -> str | None:
+    """Why a day folder is not packed: the first entry that is neither a folder nor a regular file."""
+    for path in sorted(folder.rglob("*")):
+        mode = path.lstat().st_mode
+        if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):  # lstat: a link is a link here
+            what = ("a link" if stat.S_ISLNK(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "a device")
+            return (f"{workspace.rel(path)} is {what}, not a regular file: the day was not archived; "
+                    "move it out of scenes/ and archive again")
+    return None
 
 
 def _files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.is_symlink() or not p.is_dir())
+    return sorted(p for p in folder.rglob("*") if not p.is_dir())
 
 
 def _pack(workspace: Workspace, day: str) -> Packed:
@@ -81,7 +126,10 @@ def _pack(workspace: Workspace, day: str) -> Packed:
             for path in [folder, *sorted(folder.rglob("*"))]:
                 tar.add(path, arcname=path.relative_to(scenes).as_posix(), recursive=False)
         atomic_write_bytes(target, buffer.getvalue())
+        atomic_write_text(digest_path(target), digest_line(target))
     _check(workspace, target, files)
+    if not digest_path(target).exists():  # written by a run stopped before the digest: checked above
+        atomic_write_text(digest_path(target), digest_line(target))
     shutil.rmtree(folder)
     return Packed(day, len(files), folder_bytes, target.stat().st_size)
 
@@ -90,8 +138,6 @@ def _check(workspace: Workspace, target: Path, files: list[Path]) -> None:
     """Every file of the folder is in the archive with the same bytes; else the folder stays."""
     members = read_archive(target)
     for path in files:
-        if path.is_symlink():
-            continue  # kept as a link (tar's symlink member), never read through
         name = path.relative_to(workspace.scenes).as_posix()
         if members.get(name) != path.read_bytes():
             raise StateError(f"{workspace.rel(path)}: not the same in {workspace.rel(target)}; the folder was kept: "

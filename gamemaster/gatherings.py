@@ -17,7 +17,7 @@ from typing import Iterable
 from .calendar import day_text
 from .ids import no_agent
 from .lang import join_names, phrase, short_name
-from .models import GATHERING_DAYS_AHEAD, Gathering, World
+from .models import GATHERING_DAYS_AHEAD, GATHERINGS_MAX, Gathering, World
 from .slots import SLOTS, slot_index, slot_label
 
 #: Words a reply may use in ``invite`` for everyone in the studio (but the host).
@@ -37,10 +37,15 @@ def invitees(invite: Iterable[str], host: str, roster: Iterable[str]) -> list[st
     return [a for a in dict.fromkeys(wanted) if a != host]
 
 
-def proposal_problems(draft, agent: str, spec, roster: Iterable[str], scenes_left: int | None = None) -> list[str]:
+def proposal_problems(draft, agent: str, spec, roster: Iterable[str], scenes_left: int | None = None,
+                      held: int = 0) -> list[str]:
     """``gathering.<field>: reason`` for what a proposal cannot be (``scenes_left``: counted
-    scenes today after this one, ``scenes.scenes_left``; a gathering is held before one)."""
+    scenes today after this one, ``scenes.scenes_left``; a gathering is held before one;
+    ``held``: the gatherings the world keeps now)."""
     problems = []
+    if held >= GATHERINGS_MAX:
+        problems.append(f"gathering: the studio keeps {GATHERINGS_MAX} gatherings already, the most it can; "
+                        "answer an invitation instead")
     roster = sorted(roster)
     if draft.day < spec.day:
         problems.append(f"gathering.day: day {draft.day} is over (this scene is on day {spec.day})")
@@ -140,6 +145,11 @@ def open_invitations(world: World, agent: str, day: int) -> list[Gathering]:
     return [g for g in world.gatherings if g.open_for(agent, day)]
 
 
+def soonest(gatherings: list[Gathering], limit: int) -> list[Gathering]:
+    """The first ``limit`` gatherings by day and time of day: what a prompt lists of many."""
+    return sorted(gatherings, key=lambda g: (g.day, slot_index(g.slot), g.id))[:limit]
+
+
 def engagements(world: World, agent: str, day: int) -> list[Gathering]:
     """Gatherings still ahead that ``agent`` hosts or has accepted."""
     return [g for g in world.gatherings if g.held is None and g.day >= day and agent in g.accepted()]
@@ -152,11 +162,12 @@ def declined(world: World, agent: str, day: int) -> list[Gathering]:
 
 def render_invitations(language: str, world: World, gatherings: list[Gathering], names: dict[str, str],
                        engaged: list[Gathering] = (), turned_down: list[Gathering] = (), agent: str | None = None,
-                       told_by: dict[str, list[str]] | None = None) -> str:
+                       told_by: dict[str, list[str]] | None = None, more: int = 0) -> str:
     """The prompt's invitations paragraph: the open invitations, the gatherings it heard of without
     an invitation (``word_of_mouth.py``), what the character has accepted or hosts, and what it has
     declined, each with its id (a character answers, or changes its answer, by id); empty when
-    there is none of them. ``told_by``: gathering id → whom the character heard of it from."""
+    there is none of them. ``told_by``: gathering id → whom the character heard of it from;
+    ``more``: open invitations left out (later than those listed), said in one sentence."""
     def line(g: Gathering) -> str:
         if g.host == agent:
             return f"- {g.id}: {describe(language, world, g, '', 'hosting_listed')} {guest_list(language, g, names, agent)}"
@@ -168,8 +179,10 @@ def render_invitations(language: str, world: World, gatherings: list[Gathering],
     invited = [g for g in gatherings if agent is None or agent in g.invited]
     heard = [g for g in gatherings if g not in invited]
     parts = [phrase(language, key) + "\n" + "\n".join(line(g) for g in listed)
-             for key, listed in (("invitations_open", invited), ("invitations_heard", heard),
-                                 ("invitations_taken", engaged), ("invitations_declined", turned_down)) if listed]
+             for key, listed in (("invitations_open", invited), ("invitations_heard", heard)) if listed]
+    parts += [phrase(language, "invitations_more", count=more)] if more else []
+    parts += [phrase(language, key) + "\n" + "\n".join(line(g) for g in listed)
+              for key, listed in (("invitations_taken", engaged), ("invitations_declined", turned_down)) if listed]
     # Starts with a blank line: it follows the briefs in character.md and is nothing without invitations.
     return "".join("\n\n" + part for part in parts)
 

@@ -75,6 +75,8 @@ PHRASES: dict[str, dict[str, str]] = {
             "**Einladungen an dich** – sag zu oder ab, im Feld `invitations` "
             "(`{{\"gathering\": \"…\", \"answer\": \"accept\" | \"decline\", \"because\": \"…\"}}`):"
         ),
+        "invitations_more": ("Dazu kommen {count} weitere Einladungen: sie erscheinen hier, wenn von diesen welche "
+                             "beantwortet oder vorbei sind."),
         "invitations_heard": (
             "**Wovon du gehört hast** – eingeladen bist du nicht, aber wer davon weiß, kann kommen; "
             "sag im Feld `invitations` zu oder ab wie auf eine Einladung:"
@@ -203,6 +205,8 @@ PHRASES: dict[str, dict[str, str]] = {
             "**Invitations to you** – accept or decline in `invitations` "
             "(`{{\"gathering\": \"…\", \"answer\": \"accept\" | \"decline\", \"because\": \"…\"}}`):"
         ),
+        "invitations_more": ("There are {count} more invitations: they appear here once some of these are "
+                             "answered or over."),
         "invitations_heard": (
             "**What you heard of** – you are not invited, but whoever knows of it may come; "
             "accept or decline in `invitations` as you would an invitation:"

@@ -12,6 +12,7 @@ with ``metadata.source`` set to the document's path when the scene is written.
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass
@@ -60,7 +61,8 @@ def shelf(root: Path, warn: Warn | None = None) -> list[tuple[Path, str]]:
     ``library/`` may be a symbolic link the user made to shared lore: it is the one link
     the tool follows out of the workspace, and only to read excerpts into prompts. Inside
     it, a link that leads out of both the workspace and the linked folder is not read.
-    A document that is not text (NUL bytes, not UTF-8) is skipped with a warning; the text
+    A document that is not text (NUL bytes, not UTF-8), or whose name is not UTF-8, is skipped
+    with a warning; the text
     of the others has its control characters shown as escapes (``printable``), so an
     escape sequence in a heading reaches no prompt, memory or terminal as such.
     """
@@ -70,7 +72,12 @@ def shelf(root: Path, warn: Warn | None = None) -> list[tuple[Path, str]]:
     found = []
     for path in sorted(folder.rglob("*.md")):
         relative = path.relative_to(root).as_posix()
-        if not (reads_inside(root, path) or reads_inside(folder, path)):
+        if not _utf8(relative):
+            # A name from a Latin-1 zip or a Windows share: no prompt, memory or JSON file can hold
+            # it (it would say where an excerpt came from), so the document is not read.
+            shown = os.fsencode(relative).decode("utf-8", "backslashreplace")
+            _warn(warn, shown, "skipped: its name is not UTF-8; rename it")
+        elif not (reads_inside(root, path) or reads_inside(folder, path)):
             _warn(warn, relative, "not read: it leads outside the workspace and library/")
         elif path.is_file():
             text, why = _text(path)
@@ -79,6 +86,14 @@ def shelf(root: Path, warn: Warn | None = None) -> list[tuple[Path, str]]:
             else:
                 found.append((path, text))
     return found
+
+
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _text(path: Path) -> tuple[str | None, str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections import Counter
 from typing import Annotated, Any, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, SerializationInfo, ValidationInfo, field_serializer,
@@ -24,7 +25,8 @@ MemoryType = Literal["observation", "reflection", "plan", "artifact", "conversat
 from .reply_models import Importance  # noqa: F401 (re-exported)
 from .ids import AGENT_ID_RE, SCENE_REF_RE, agent_id, artifact_kind, parse_scene_ref, relative_folder, scene_ref  # noqa: F401 (re-exported)
 from .schedule import (  # noqa: F401 (re-exported)
-    GATHERING_DAYS_AHEAD, GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX, RSVP, WEEKDAYS, Event,
+    GATHERING_DAYS_AHEAD, GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX, GATHERINGS_MAX, RSVP, WEEKDAYS,
+    Event,
     Gathering, Weekday,
 )
 
@@ -357,8 +359,12 @@ class World(BaseModel):
     @classmethod
     def _one_gathering_per_id(cls, value: list[Gathering]) -> list[Gathering]:
         # Answers and write-back find a gathering by its id: two of one id would stall the day.
-        ids = [g.id for g in value]
-        doubled = sorted({i for i in ids if ids.count(i) > 1})
+        if len(value) > GATHERINGS_MAX:
+            raise PydanticCustomError(
+                "too_many", "{count} gatherings, more than the {most} the studio keeps (each is read and written with "
+                "every scene): remove gatherings already held (with \"held\") that you no longer need",
+                {"count": len(value), "most": GATHERINGS_MAX})
+        doubled = sorted(i for i, n in Counter(g.id for g in value).items() if n > 1)
         if doubled:
             raise PydanticCustomError("duplicate_id", "{ids} appears more than once", {"ids": ", ".join(doubled)})
         return value

@@ -126,7 +126,8 @@ def check_reply(
     problems += takeaway_problems(reply, agent, spec, known, heard_from)
     if reply.gathering is not None:
         left = scenes_left(world, spec) if world is not None else None
-        problems += proposal_problems(reply.gathering, agent, spec, known, left)
+        problems += proposal_problems(reply.gathering, agent, spec, known, left,
+                                      len(world.gatherings) if world is not None else 0)
     problems += answer_problems(reply.invitations, agent, spec.day, world.gatherings if world is not None else None)
     if problems:
         raise ReplyError(agent, problems)

@@ -21,6 +21,9 @@ from .slots import SLOTS, parse_slot
 ARTIFACT_KIND_RE = ids.ARTIFACT_KIND_RE.pattern
 
 
+#: Invitations one reply may answer; a prompt shows at most this many to answer (the soonest).
+INVITATION_ANSWERS_MAX = 50
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
@@ -146,7 +149,8 @@ class Reply(_Strict):
     conversation: ConversationNote | None = None
     takeaways: Annotated[list[Takeaway], Field(max_length=TAKEAWAYS_MAX)] = Field(default_factory=empty_list)
     gathering: GatheringDraft | None = None
-    invitations: Annotated[list[InvitationAnswer], Field(max_length=50)] = Field(default_factory=empty_list)
+    invitations: Annotated[list[InvitationAnswer], Field(max_length=INVITATION_ANSWERS_MAX)] = Field(
+        default_factory=empty_list)
 
 
 def reply_schema(model: type[Reply] = Reply) -> dict:

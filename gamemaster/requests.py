@@ -12,13 +12,14 @@ from functools import partial
 from . import claims, colleagues, day_memories, news
 from .turns import ReplyRequest, Turn
 from .kinds.heard import listeners
-from .gatherings import declined, engagements, open_invitations, render_invitations
+from .gatherings import declined, engagements, open_invitations, render_invitations, soonest
 from .lang import phrase
 from .kinds import all_kinds
 from .library import bible, consult, documents, render as render_library, wants_library
 from .models import Agent, Brief, Memory, World, parse_scene_ref
 from .pending import Pending, require_participants
 from .problems import Problem
+from .reply_models import INVITATION_ANSWERS_MAX
 from .prompts import PromptContext, build_prompt, uses_placeholder
 from .retrieval import Selection, get_strategy, prepare, scene_query, settings_for, speaker_names
 from .retrieval.heard import heard_lines, written_by
@@ -143,17 +144,20 @@ def build_request(
     excerpts = library_for(workspace, world, agent, spec)
     # library_budget 0 is "no library": no bible either.
     shelf_text, whole = bible(workspace.root, world.language, workspace.warn) if world.library_budget else ("", frozenset())
-    invitations = open_invitations(world, agent_id, spec.day)
-    engaged = engagements(world, agent_id, spec.day)
+    # A reply answers at most INVITATION_ANSWERS_MAX invitations: the prompt lists the soonest.
+    waiting = open_invitations(world, agent_id, spec.day)
+    invitations = soonest(waiting, INVITATION_ANSWERS_MAX)
+    engaged = soonest(engagements(world, agent_id, spec.day), INVITATION_ANSWERS_MAX)
     readings = render_library(excerpts, world.language, whole)
     ctx = PromptContext(
         visible=frozenset(m.id for m in memories),
         hearing=claims.hearing(spec, agent_id, hears_me, names, world.language),
         library_note=library_note(workspace, world, whole),
         invitations=render_invitations(world.language, world, invitations, names, engaged,
-                                       declined(world, agent_id, spec.day), agent_id,
-                                       {g.id: told_by(world.language, g, exchanges, agent_id, names)
-                                        for g in invitations if agent_id not in g.invited}),
+                                       soonest(declined(world, agent_id, spec.day), INVITATION_ANSWERS_MAX),
+                                       agent_id, {g.id: told_by(world.language, g, exchanges, agent_id, names)
+                                                  for g in invitations if agent_id not in g.invited},
+                                       len(waiting) - len(invitations)),
         library=readings,
         roster=colleagues.render_roster(agents, world.language),
         bible=shelf_text,

@@ -170,5 +170,7 @@ def apply_scene(workspace: Workspace, snap: Snapshot, pending: Pending) -> Scene
     world, agents = snap.working_copy()
     result = plan_scene(workspace, world, agents, pending.spec, turns, depths, record,
                         readings=readings_of(workspace, pending))
-    commit(workspace, result.transaction)
+    renamed = commit(workspace, result.transaction)
+    # Ids a hand-appended line took meanwhile: what the command prints names the ids written.
+    result.written = [{**w, "id": renamed.get(w["id"], w["id"])} for w in result.written]
     return result

@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 
 from . import jsontext
+from .derived import make_way
 from .ids import confined, reads_inside
 
 #: Words per language the file keeps: enough for a studio's vocabulary, small enough that
@@ -72,7 +73,7 @@ class StemStore:
                 if len(kept) >= MOST:
                     break
                 kept.setdefault(word, stem)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_way(self.path).parent.mkdir(parents=True, exist_ok=True)
         temp = self.path.with_name(f".{self.path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
         try:
             temp.write_text(json.dumps({"stemmer": stemmer_key(), "stems": merged}, ensure_ascii=False), encoding="utf-8")

@@ -18,6 +18,7 @@ from typing import Iterable
 from pydantic import ValidationError
 
 from . import jsontext
+from .derived import make_way
 from .bulk import no_cycle_collection
 from .jsontext import without_bom
 from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, line_pieces, read_tail_lines
@@ -123,7 +124,7 @@ class MemoryStream:
     def _load_index(self) -> StreamIndex | None:
         try:
             data = jsontext.loads(self.index_path.read_text(encoding="utf-8"))
-        except (FileNotFoundError, ValueError):
+        except (FileNotFoundError, IsADirectoryError, ValueError):  # rebuilt (and a folder moved aside)
             return None
         if data.pop("version", None) != INDEX_VERSION:
             return None
@@ -135,7 +136,7 @@ class MemoryStream:
     def _save_index(self, index: StreamIndex) -> None:
         # Derived and checked against the stream's size and mtime on every read, so
         # a crash that loses it costs a rebuild, not a wrong answer: no fsync needed.
-        atomic_write_json(self.index_path, {"version": INDEX_VERSION, **index.__dict__}, durable=False)
+        atomic_write_json(make_way(self.index_path), {"version": INDEX_VERSION, **index.__dict__}, durable=False)
 
     def rebuild_index(self) -> StreamIndex:
         """Scan the raw bytes once with a few regexes; no line is parsed as JSON.

@@ -12,16 +12,21 @@ left out, each stream gets one append (one fsync), each rewritten file one fsync
 and each folder that got new names one fsync after all of them. The journal
 stays until those folder syncs are done, so a power cut that loses a rename
 before them still finds the journal and replays it.
+
+Ids are handed out when a scene is planned, and a user may append a line by hand at any
+time, without the lock: before the journal is written, every id a line appended since has
+taken is given the next free number, in the memories and in every file of the transaction.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from . import jsontext
 from .fsio import atomic_write_json, atomic_write_text, dump_json, fsync_dirs, is_stale_temp
 from .linesize import memory_too_long
-from .models import Memory
+from .models import Memory, memory_id
 from .problems import GamemasterError, Problem, StateError
 from .streams import ISSUED_FILE, issued_numbers
 from .workspace import Workspace
@@ -61,8 +66,10 @@ class Transaction:
         )
 
 
-def commit(workspace: Workspace, transaction: Transaction) -> None:
-    """Make the transaction durable, then carry it out. Call with the lock held."""
+def commit(workspace: Workspace, transaction: Transaction) -> dict[str, str]:
+    """Make the transaction durable, then carry it out. Call with the lock held. Returns the ids
+    a hand-appended line had taken, each with the one its memory got instead (``make_room``)."""
+    renamed = make_room(workspace, transaction)
     if transaction.appends:
         issued = issued_numbers(workspace.root)
         for agent, memories in transaction.appends.items():
@@ -75,6 +82,38 @@ def commit(workspace: Workspace, transaction: Transaction) -> None:
             del transaction.files[relative], transaction.before[relative]
     atomic_write_json(workspace.journal_path, transaction.to_json())
     _carry_out(workspace, transaction, resumed=False)
+    return renamed
+
+
+def make_room(workspace: Workspace, transaction: Transaction) -> dict[str, str]:
+    """Renumber the transaction's memories whose ids a line appended by hand since they were
+    handed out has taken (old id → new). Only a stream whose highest id reached this
+    transaction's is searched for them: the index reads just what was appended since."""
+    renamed: dict[str, str] = {}
+    issued = issued_numbers(workspace.root)
+    for agent, memories in transaction.appends.items():
+        stream = workspace.stream(agent)
+        if not memories or not stream.path.exists():
+            continue
+        highest = stream.index().max_number
+        if highest < min(m.number for m in memories):
+            continue
+        taken = stream.find(m.id for m in memories)
+        following = max(highest, issued.get(agent, 0), *(m.number for m in memories)) + 1
+        for memory in memories:
+            if memory.id in taken:
+                renamed[memory.id] = memory_id(agent, following)
+                following += 1
+    if renamed:
+        ids = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, renamed)) + r")(?!\d)")
+
+        def moved(text: str) -> str:
+            return ids.sub(lambda m: renamed[m.group(1)], text)
+
+        transaction.appends = {agent: [Memory.model_validate(jsontext.loads(moved(dump_json(m.model_dump(mode="json")))))
+                                       for m in memories] for agent, memories in transaction.appends.items()}
+        transaction.files = {relative: moved(text) for relative, text in transaction.files.items()}
+    return renamed
 
 
 def recover(workspace: Workspace) -> str | None:

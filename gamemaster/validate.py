@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import scene_files
 from .gm import GameMaster
 from .kinds.settings import not_installed, old_key_notice, old_keys
 from .models import memory_author
@@ -41,6 +42,23 @@ def _evidence_across_streams(checked: dict[str, tuple[str, Consistency, list]]) 
             if missing:
                 where = ", ".join(f"{e} not in state/memories/{memory_author(e)}.jsonl" for e in missing)
                 problems.append(Problem(display, line, f"evidence: {where}"))
+    return problems
+
+
+def _archives(workspace: Workspace) -> list[Problem]:
+    """Every day archive checked as its readers check it (digest, read to its end, members in
+    bounds); one without a digest is a warning: ``day archive`` writes it."""
+    problems = []
+    for day in scene_files.archived_days(workspace):
+        archive = scene_files.archive_path(workspace, day)
+        try:
+            scene_files.check_archive(archive)
+        except scene_files.DamagedArchive as exc:
+            problems.append(Problem(workspace.rel(archive), None, str(exc).split(": ", 1)[1]))
+            continue
+        if not scene_files.digest_path(archive).exists():
+            problems.append(Problem(workspace.rel(archive), None, "no SHA-256 beside it: `gamemaster day archive` "
+                                    "writes one", warning=True))
     return problems
 
 
@@ -134,7 +152,7 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
                         f"participants: {agent} has no agent file state/agents/{agent}.json (scene {world.pending})",
                     ))
                 problems += _nothing_to_cite(workspace, pending)
-    problems += [w for w in workspace.warnings if w not in problems]
+    problems += [w for w in workspace.warnings if w not in problems] + _archives(workspace)
     if workspace.journal_path.exists():
         try:
             read_journal(workspace, workspace.journal_path.read_text(encoding="utf-8", errors="replace"))

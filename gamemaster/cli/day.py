@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..printable import printable
 from .common import JsonOption, print_json
 from .play import (BackendOption, BatchOption, ConcurrencyOption, FallbackOption, FromOption, ModelOption, PollOption,
                    RecordOption, StrictOption, outcome_json, play, replay_options)
@@ -54,13 +55,19 @@ def day_archive(ctx: typer.Context, as_json: JsonOption = False) -> None:
         from ..archive import archive_days
 
         obj.workspace.require()
-        packed = archive_days(obj.workspace)
+        done = archive_days(obj.workspace)
         if as_json:
-            return print_json({"archived": [p.as_json() for p in packed]})
-        if not packed:
+            return print_json({"archived": [p.as_json() for p in done.packed],
+                               "skipped": [{"day": day, "reason": why} for day, why in done.skipped],
+                               "digests": done.digests})
+        if not done.packed and not done.skipped:
             print("nothing to archive: every finished day is packed (today and a pending scene never are)")
-        for p in packed:
+        for p in done.packed:
             print(f"scenes/{p.day}/ → scenes/{p.day}.tar.xz: {p.files} files, "
                   f"{p.folder_bytes / 1e6:.2f} MB → {p.archive_bytes / 1e6:.2f} MB")
+        for day, why in done.skipped:
+            print(f"scenes/{day}/ skipped: {printable(why)}")
+        for path in done.digests:
+            print(f"{path}: written (the archive read back whole; every reader checks it against this)")
 
     run(ctx, action)

@@ -4,6 +4,11 @@
 it is made from, the names it shows, the report's own code). A page whose fingerprint is
 unchanged and whose file is still there is left alone, so a rebuild after one more day
 renders that day, the overview and the pages that show every day, not the whole logbook.
+
+A page is rendered from the state as loaded and fingerprinted from its files as read later in
+the build; a scene written back in between (``day advance`` running) would leave a page whose
+fingerprint matches files it does not show. So a build during which the state moved
+(``_stamp``) keeps no fingerprints: the next build renders every page again.
 """
 
 from __future__ import annotations
@@ -95,6 +100,7 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
     if out.exists() and not out.is_dir():
         raise StateError(f"{out}: not a folder")
     workspace.check_output_folder(out, "--out", "report/")
+    stamp = _stamp(workspace)
     studio = load_studio(workspace)
     result = BuildResult(out)
     old_pages, old_tracked = _read_manifest(out)
@@ -158,8 +164,26 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
                               [(a, m.id, m.description, m.importance) for a, m in studio.mentions(artifact)], sorted(studio.records))
         writer.page(gallery_file(path), inputs, lambda artifact=artifact: frame(
             artifact.title, gallery.render_artifact(studio, artifact), "../", "gallery"))
-    _write_manifest(out, writer.pages, tracked)
+    # The state moved during the build: no page of it vouches for what it shows.
+    _write_manifest(out, writer.pages if _stamp(workspace) == stamp else {}, tracked)
     return result
+
+
+def _stamp(workspace: Workspace) -> list:
+    """Size and change time of every file a scene written back rewrites or adds (world, agents,
+    streams, scene records, day summaries, the gallery): equal before and after a build only if
+    nothing was written meanwhile."""
+    paths = [workspace.world_path, *workspace.agents_dir.glob("*.json"), *workspace.memories_dir.glob("*.jsonl"),
+             *workspace.scenes.glob("day-*/summary.md"), *workspace.scenes.glob("day-*/scene-*/scene.json"),
+             *workspace.scenes.glob("day-*.tar.xz"), *workspace.gallery.rglob("*.md")]
+    stamp = []
+    for path in paths:
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        stamp.append((str(path), info.st_size, info.st_mtime_ns))
+    return sorted(stamp)
 
 
 def _search(workspace: Workspace, studio: Studio, writer: _Writer, everything: str, frame,

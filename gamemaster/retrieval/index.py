@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from ..derived import make_way
 from ..ids import confined
 from ..problems import GamemasterError
 from .analyse import Rows, analyse
@@ -97,7 +98,7 @@ class SearchIndex:
 
     def _connect(self) -> sqlite3.Connection:
         if self._db is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_way(self.path).parent.mkdir(parents=True, exist_ok=True)
             # SQLite writes where a link points: the same check as every other write.
             self._db = sqlite3.connect(confined(self.path), timeout=30, isolation_level=None)
             # A derived file: a crash may leave it damaged, and then it is rebuilt.

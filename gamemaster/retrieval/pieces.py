@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..fsio import line_pieces
+from ..derived import make_way
 from ..ids import confined
 from ..notices import notice
 from ..problems import StateError
@@ -163,7 +164,7 @@ def _alive(pid: int) -> bool:
 def remove_files(path: Path) -> None:
     for suffix in ("", "-journal", "-wal", "-shm"):
         try:
-            os.unlink(f"{path}{suffix}")
+            os.unlink(make_way(Path(f"{path}{suffix}")))
         except FileNotFoundError:
             pass
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
+from ..derived import make_way
 from ..ids import confined
 from ..notices import notice
 from ..problems import Problem
@@ -105,7 +106,7 @@ class VectorStore:
             return self._sync(index, read_line), problems
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_way(self.path).parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(confined(self.path), timeout=30, isolation_level=None)
         db.execute("PRAGMA synchronous=OFF")  # a derived file: a crash may damage it, then it is rebuilt
         return db

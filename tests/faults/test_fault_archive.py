@@ -34,7 +34,7 @@ def test_archived_days_read_back_identically_and_unpack_to_the_same_bytes(tmp_pa
     packed = fk.run(root, "day", "archive")
     fk.assert_no_traceback(packed)
     assert packed.stdout.startswith("scenes/day-001/ → scenes/day-001.tar.xz: "), fk.show(packed)
-    assert sorted(p.name for p in (root / "scenes").iterdir()) == ["day-001.tar.xz", "day-002"]  # today stays
+    assert sorted(p.name for p in (root / "scenes").iterdir()) == ["day-001.tar.xz", "day-001.tar.xz.sha256", "day-002"]
 
     again = fk.run(root, "report", "--out", str(tmp_path / "report-after"))
     assert again.returncode == 0, fk.show(again)
@@ -99,7 +99,7 @@ def test_a_budget_check_over_packed_days_does_not_unpack_them(tmp_path, monkeypa
     world.day = 3
     workspace.save_world(world)
     before = cost_report(workspace)
-    assert [p.day for p in archive_days(workspace)] == ["day-001", "day-002"]
+    assert [p.day for p in archive_days(workspace).packed] == ["day-001", "day-002"]
     assert cost_report(workspace) == before
 
     unpacked = []

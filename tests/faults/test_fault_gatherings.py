@@ -176,3 +176,45 @@ def test_status_and_the_report_show_held_and_upcoming_gatherings_with_who_came(t
     held = json.loads(fk.run(workspace.root, "status", "--json").stdout)["gatherings"][0]
     assert (held["id"], held["held"], held["came"], held["absent"], held["uninvited"]) == (
         "gathering-001", "day-001/scene-02", ["vera", "nami", "tobi"], ["darius"], ["tobi"])
+
+
+def _many(workspace, count: int) -> None:
+    agents = ["darius", "emre", "finn", "leo", "nami", "tobi", "vera"]
+    gatherings = []
+    for n in range(count):
+        host = agents[n % 7]
+        invited = [a for a in agents if a != host][:3]
+        gatherings.append({"id": f"gathering-{n + 1:05d}", "host": host, "what": f"Treffen {n}", "day": 1,
+                           "slot": ("morning", "lunch", "afternoon", "evening")[n % 4], "place": "Hof",
+                           "invited": invited, "answers": {invited[0]: "accepted"}, "created": "day-001/scene-01"})
+    _with_gatherings(workspace, *gatherings)
+
+
+def test_a_thousand_open_invitations_list_the_soonest_fifty_and_the_day_goes_on(tmp_path):
+    """A reply answers 50 invitations at most: a prompt listed all of them (714 for one character),
+    so the offline player's answer was refused and the day stopped (issue 39, item 4)."""
+    workspace = fk.studio(tmp_path)
+    _many(workspace, 1000)
+    opened = fk.run(workspace.root, "next")
+    assert opened.returncode == 0, fk.show(opened)
+    prompt = fk.run(workspace.root, "prompt", "emre").stdout
+    invited = prompt.split("**Einladungen an dich**", 1)[1].split("\n\n", 1)[0]
+    listed = [line for line in invited.splitlines() if line.startswith("- gathering-")]
+    assert len(listed) == 50, len(listed)  # the soonest: every one of them in the morning
+    assert all("Vormittag" in line for line in listed)
+    assert "Dazu kommen " in prompt and " weitere Einladungen: sie erscheinen hier" in prompt
+    played = fk.run(workspace.root, "day", "advance", "--backend", "offline")
+    fk.assert_no_traceback(played)
+    assert played.returncode == 0, fk.show(played)
+
+
+def test_more_gatherings_than_the_studio_keeps_are_one_line_naming_the_limit(tmp_path):
+    """10,000 hand-made gatherings passed `validate`, then `status` took 97 s and `day advance` 127 s."""
+    workspace = fk.studio(tmp_path)
+    _many(workspace, 10_000)
+    for args in (("validate",), ("status",), ("day", "advance", "--backend", "offline")):
+        proc = fk.run(workspace.root, *args, timeout=120)
+        fk.assert_no_traceback(proc)
+        assert proc.returncode == 1, fk.show(proc)
+        assert "state/world.json: gatherings: 10000 gatherings, more than the 2000 the studio keeps" in \
+            proc.stdout + proc.stderr, fk.show(proc)

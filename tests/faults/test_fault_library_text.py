@@ -95,3 +95,22 @@ def test_a_document_that_is_not_text_is_skipped_with_a_warning_naming_it(tmp_pat
     assert "`library/leitfaden.md`" in prompt.stdout and "bild.md" not in prompt.stdout and "nul.md" not in prompt.stdout
     assert not RAW_CONTROL.search(prompt.stdout), fk.show(prompt)
     assert opened.returncode == 0, fk.show(opened)
+
+
+def test_a_document_whose_name_is_not_utf8_is_skipped_with_a_warning_not_a_crash(tmp_path):
+    """``lore-\\xff.md`` (a Latin-1 name from a zip or a Windows share) killed ``next`` and
+    ``prompt`` with UnicodeEncodeError; now it is named, escaped, and skipped as the README says."""
+    import os
+
+    workspace = _studio_with_guide(tmp_path)
+    odd = os.fsencode(workspace.root / "library") + b"/lore-\xff.md"
+    with open(odd, "wb") as handle:
+        handle.write(b"# Lore\n\nDie Knochent\xc3\xbcrme wachsen nachts.\n")
+    run = fk.run(workspace.root, "scene", "run", "--backend", "offline")
+    fk.assert_no_traceback(run)
+    assert run.returncode == 0, fk.show(run)
+    assert "library/lore-\\xff.md: skipped: its name is not UTF-8" in run.stderr, fk.show(run)
+    listed = fk.run(workspace.root, "library")
+    assert listed.returncode == 0 and "library/lore-\\xff.md: skipped" in listed.stdout + listed.stderr, fk.show(listed)
+    assert "library/leitfaden.md" in listed.stdout
+    assert os.path.exists(odd)  # skipped, not removed

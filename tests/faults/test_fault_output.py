@@ -90,3 +90,25 @@ def test_control_characters_in_an_agent_name_are_not_printed_raw(tmp_path):
     assert proc.returncode == 0, fk.show(proc)
     assert "Vera" in proc.stdout and "Kowalski" in proc.stdout
     assert not CONTROL.search(proc.stdout + proc.stderr), f"raw control characters printed: {proc.stdout!r}"
+
+
+def test_a_right_to_left_override_in_a_memory_is_shown_escaped_everywhere(tmp_path):
+    """U+202E in a memory (from a reply or a hand edit) reversed the rest of the line in a terminal:
+    every command that prints it shows ``\\u202e`` instead (issue 39, item 8)."""
+    workspace = fk.studio(tmp_path)
+    ids = fk.stream_ids(workspace, "vera")
+    number = max(int(i.rsplit("-", 1)[1]) for i in ids) + 1
+    line = {"id": f"vera-{number:03d}", "created": "day-000/scene-00", "type": "observation", "depth": 0,
+            "description": "Knochentürme \u202egnidliub\u202c und \u2066isoliert\u2069 mit\u200bNull-Breite",
+            "importance": 9, "tags": ["bone-towers"], "evidence": [], "metadata": {}}
+    with (workspace.memories_dir / "vera.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+    for args in (("recall", "vera", "Knochentürme"), ("memories", "vera"), ("who-knows", "Knochentürme"),
+                 ("status",), ("day", "advance", "--backend", "offline")):
+        proc = fk.run(workspace.root, *args)
+        fk.assert_no_traceback(proc)
+        assert proc.returncode == 0, fk.show(proc)
+        shown = proc.stdout + proc.stderr
+        assert not re.search("[\u202a-\u202e\u2066-\u2069\u200b]", shown), (args, fk.show(proc))
+    recalled = fk.run(workspace.root, "recall", "vera", "Knochentürme").stdout
+    assert "\\u202egnidliub\\u202c" in re.sub(r"[│\s]", "", recalled), recalled  # escaped, in its place
