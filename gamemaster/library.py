@@ -16,6 +16,7 @@ import os
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -30,6 +31,11 @@ FOLDER = "library"
 WANTS_LIBRARY = re.compile(r"bibliothek|nachschlag|nachles|referenz|library|look(?:ing)? up|reference", re.IGNORECASE)
 #: Without asking for the library, a section must share this many distinct terms with the topic.
 MATCHING_TERMS = 3
+#: A document larger than this is skipped with a warning: every prompt reads the library, and a
+#: 50 MB document of 200,000 sections took seconds per prompt (a long book is about 1 MB).
+DOCUMENT_MAX = 4_000_000
+#: Headings a document too long for the bible is named with, at most.
+BIBLE_HEADINGS = 40
 _HEADING = re.compile(r"^(#{1,2})\s+(.+?)\s*#*\s*$")
 
 
@@ -98,7 +104,20 @@ def _utf8(name: str) -> bool:
 
 def _text(path: Path) -> tuple[str | None, str]:
     try:
-        data = path.read_bytes()
+        info = path.stat()
+    except OSError as exc:
+        return None, f"not readable: {exc.strerror or exc}"
+    if info.st_size > DOCUMENT_MAX:
+        return None, (f"{info.st_size / 1e6:,.1f} MB, more than the {DOCUMENT_MAX / 1e6:,.0f} MB a document may be "
+                      "(every prompt reads the library): split it into smaller documents")
+    # Every prompt of a day reads the library: read and parsed once per process while unchanged.
+    return _read_text(str(path), info.st_size, info.st_mtime_ns)
+
+
+@lru_cache(maxsize=64)
+def _read_text(path: str, size: int, mtime_ns: int) -> tuple[str | None, str]:
+    try:
+        data = Path(path).read_bytes()
     except OSError as exc:
         return None, f"not readable: {exc.strerror or exc}"
     if b"\0" in data:
@@ -122,10 +141,14 @@ def documents(root: Path, warn: Warn | None = None) -> list[Path]:
 
 def sections(root: Path, path: Path, text: str | None = None) -> list[Section]:
     """The document's sections; ``text``: as ``shelf`` read it (else read here the same way)."""
-    relative = path.relative_to(root).as_posix()
     if text is None:
         text = _text(path)[0] or ""
-    title, heading, lines, found = printable(path.stem), "", [], []
+    return list(_sections(path.relative_to(root).as_posix(), path.stem, text))
+
+
+@lru_cache(maxsize=64)  # the text ``_text`` keeps is the same object each time: its hash is cached
+def _sections(relative: str, stem: str, text: str) -> tuple[Section, ...]:
+    title, heading, lines, found = printable(stem), "", [], []
 
     def flush():
         body = "\n".join(lines).strip()
@@ -142,7 +165,7 @@ def sections(root: Path, path: Path, text: str | None = None) -> list[Section]:
         else:
             lines.append(line)
     flush()
-    return found
+    return tuple(found)
 
 
 def wants_library(plan_text: str | None) -> bool:
@@ -157,14 +180,14 @@ def consult(root: Path, query: str, language: str, budget: int, asked: bool, war
     """
     if budget <= 0 or not query.strip():
         return []
-    every = [s for path, text in shelf(root, warn) for s in sections(root, path, text)]
+    found = [tuple(sections(root, path, text)) for path, text in shelf(root, warn)]
+    every = [s for document in found for s in document]
     if not every:
         return []
-    words = analyzer(language)
-    wanted = set(words.terms(query))
+    wanted = set(analyzer(language).terms(query))
     if not wanted:
         return []
-    bags = [Counter(words.terms(f"{s.heading}\n{s.text}")) for s in every]
+    bags = [bag for document in found for bag in _bags(language, document)]
     average = sum(sum(b.values()) for b in bags) / len(bags)
     frequency = Counter(t for bag in bags for t in set(bag) if t in wanted)
     scored = []
@@ -189,6 +212,12 @@ def consult(root: Path, query: str, language: str, budget: int, asked: bool, war
         chosen.append(Excerpt(section.path, section.title, section.heading, text))
         used += len(text)
     return chosen
+
+
+@lru_cache(maxsize=64)  # the terms of a document's sections: the same for every query of a run
+def _bags(language: str, found: tuple[Section, ...]) -> tuple[Counter, ...]:
+    words = analyzer(language)
+    return tuple(Counter(words.terms(f"{s.heading}\n{s.text}")) for s in found)
 
 
 def render(excerpts: list[Excerpt], language: str = "en", whole: frozenset[str] = frozenset()) -> str:
@@ -220,19 +249,26 @@ def bible(root: Path, language: str, warn: Warn | None = None, budget: int = BIB
         relative = path.relative_to(root).as_posix()
         found = sections(root, path, text)
         title = found[0].title if found else printable(path.stem)
-        lines = text.strip().splitlines()
-        first = _HEADING.match(lines[0]) if lines else None
-        if first and len(first.group(1)) == 1:
-            lines = lines[1:]  # the title, which the bible's own heading for the document shows
-        body = "\n".join(_demoted(line) for line in lines).strip()
+        body = _body(text)
         if used + len(body) <= budget:
             parts.append(f"### {title} (`{relative}`)\n\n{body}")
             whole.add(relative)
             used += len(body)
         else:
-            headings = " · ".join(s.heading for s in found if s.heading) or title
+            named = [s.heading for s in found if s.heading]
+            headings = " · ".join(named[:BIBLE_HEADINGS] + (["…"] if len(named) > BIBLE_HEADINGS else [])) or title
             parts.append(f"### {title} (`{relative}`)\n\n{phrase(language, 'bible_sections', headings=headings)}")
     return "\n\n".join(parts) or phrase(language, "bible_empty"), frozenset(whole)
+
+
+@lru_cache(maxsize=64)  # every prompt carries the bible: made once per document and run
+def _body(text: str) -> str:
+    """A document's text for the bible: without its title, headings two levels down."""
+    lines = text.strip().splitlines()
+    first = _HEADING.match(lines[0]) if lines else None
+    if first and len(first.group(1)) == 1:
+        lines = lines[1:]  # the title, which the bible's own heading for the document shows
+    return "\n".join(_demoted(line) for line in lines).strip()
 
 
 def _demoted(line: str) -> str:

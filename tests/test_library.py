@@ -185,3 +185,18 @@ def test_library_budget_zero_shows_no_bible(tmp_path):
     pending, _ = gm.open_next()
     prompt = gm.build_request(pending, 0).prompt
     assert "Die Knochentürme sind gewachsen, nicht gebaut." not in prompt  # no document of the library
+
+
+def test_a_document_too_long_for_the_bible_is_named_with_its_first_headings_only(tmp_path):
+    """A document that does not fit in the bible is named with its sections; with thousands of
+    them, the first BIBLE_HEADINGS and an ellipsis (every heading went into every prompt)."""
+    from gamemaster.library import BIBLE_HEADINGS, bible
+
+    (tmp_path / "library").mkdir()
+    text = "# Handbuch\n\n" + "".join(f"## Teil {n}\n\nText über die Türme, Teil {n}.\n\n" for n in range(5000))
+    (tmp_path / "library" / "handbuch.md").write_text(text, encoding="utf-8")
+    shown, whole = bible(tmp_path, "de")
+    assert not whole
+    named = shown.split("die Abschnitte: ", 1)[1]
+    assert named.split(" · ")[:BIBLE_HEADINGS] == [f"Teil {n}" for n in range(BIBLE_HEADINGS)]
+    assert named.rstrip().endswith("· …") and f"Teil {BIBLE_HEADINGS}" not in named.split(" · ")

@@ -114,3 +114,24 @@ def test_a_document_whose_name_is_not_utf8_is_skipped_with_a_warning_not_a_crash
     assert listed.returncode == 0 and "library/lore-\\xff.md: skipped" in listed.stdout + listed.stderr, fk.show(listed)
     assert "library/leitfaden.md" in listed.stdout
     assert os.path.exists(odd)  # skipped, not removed
+
+
+def test_a_document_too_big_for_every_prompt_is_skipped_with_a_warning(tmp_path):
+    """Every prompt reads the library: a 50 MB document of 200,000 sections took seconds per
+    prompt, and its 200,000 headings went into the studio bible. Above 4 MB a document is
+    skipped, named with its size (issue 39, item 4)."""
+    workspace = _studio_with_guide(tmp_path)
+    section = "## Abschnitt {n}\n\nDie Knochentürme wachsen nachts, sagt man im Studio.\n\n"
+    with (workspace.root / "library" / "riesig.md").open("w", encoding="utf-8") as handle:
+        handle.write("# Riesig\n\n")
+        n = 0
+        while handle.tell() < 5_000_000:
+            handle.write(section.format(n=n))
+            n += 1
+    run = fk.run(workspace.root, "scene", "run", "--backend", "offline")
+    fk.assert_no_traceback(run)
+    assert run.returncode == 0, fk.show(run)
+    said = [line for line in run.stderr.splitlines() if "library/riesig.md: skipped: 5.0 MB" in line]
+    assert said and "more than the 4 MB a document may be" in said[0], fk.show(run)
+    prompt = next((workspace.root / "scenes" / "day-001" / "scene-01" / "prompts").glob("*.md")).read_text(encoding="utf-8")
+    assert "Abschnitt 1" not in prompt and "library/leitfaden.md" in prompt
