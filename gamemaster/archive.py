@@ -30,11 +30,14 @@ from pathlib import Path
 from .fsio import atomic_write_bytes, atomic_write_text, is_stale_temp
 from .ids import parse_scene_ref
 from .problems import StateError
+from .progress import progress
 from .scene_files import (DamagedArchive, archive_path, archived_days, check_archive, digest_line, digest_path,
                           read_archive)
 from .workspace import Workspace
 
 _DAY_FOLDER = re.compile(r"^day-(\d{3,18})$")
+#: Days packed in one run from which it shows its progress (a day takes a tenth of a second or more).
+PROGRESS_DAYS = 10
 
 
 @dataclass
@@ -80,13 +83,16 @@ def archive_days(workspace: Workspace) -> Archived:
         for temp in workspace.scenes.glob(".day-*.tmp") if workspace.scenes.is_dir() else []:
             if is_stale_temp(temp):  # an archive a killed run was writing
                 temp.unlink(missing_ok=True)
-        done = Archived()
-        for day in finished_days(workspace):
+        done, days = Archived(), finished_days(workspace)
+        update = (progress(f"archiving {len(days)} days", "archiving days", f"archived {len(days)} days", len(days),
+                           key="archive") if len(days) >= PROGRESS_DAYS else lambda n: None)
+        for n, day in enumerate(days, start=1):
             odd = _not_regular(workspace, workspace.scenes / day)
             if odd:
                 done.skipped.append((day, odd))
             else:
                 done.packed.append(_pack(workspace, day))
+            update(n)
         for day in archived_days(workspace):
             archive = archive_path(workspace, day)
             if not digest_path(archive).exists():  # packed before digests were written

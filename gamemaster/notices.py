@@ -22,6 +22,11 @@ def notice(text: str, key: str | None = None) -> None:
     print(f"gamemaster: {text}", file=sys.stderr, flush=True)
 
 
+def said(key: str) -> bool:
+    """Whether a notice with ``key`` was shown (or counted as shown) in this process."""
+    return key in _shown
+
+
 def announced(key: str) -> None:
     """Count ``key`` as shown: a notice for several has said it."""
     _shown.add(key)

@@ -25,7 +25,7 @@ from ..ids import confined
 from ..problems import GamemasterError
 from .analyse import Rows, analyse
 from ..bulk import no_cycle_collection
-from .pieces import (BUILDING, CHECKPOINT_BYTES, announce_build, crc_of_start, is_full, pieces, remove_files,
+from .pieces import (BUILDING, CHECKPOINT_BYTES, announce_build, crc_of_start, is_full, pieces, remove_files, reported,
                      rollback, run_script, swap_in, sweep_builds, take_over_build, write_meta)
 from .text import PIPELINE_VERSION
 
@@ -193,7 +193,7 @@ class SearchIndex:
         if resumed is None:
             remove_files(building)
         sweep_builds(self.path, keep=building)
-        announce_build(self.stream_path, os.fstat(handle.fileno()).st_size if handle else 0, resumed)
+        update = announce_build(self.stream_path, os.fstat(handle.fileno()).st_size if handle else 0, resumed)
         db = sqlite3.connect(confined(building), isolation_level=None)
         try:
             # A rollback journal (not none): a build killed between two checkpoints leaves the
@@ -205,8 +205,8 @@ class SearchIndex:
                 run_script(db, _SCHEMA)
             state = resumed or {"seq": 0, "lines": 0, "crc": 0, "day": 0, "scene": 0, "dated": 0}
             meta = {"schema": SCHEMA_VERSION, "pipeline": PIPELINE_VERSION, "language": self.language, "partial": 1}
-            self._index_pieces(db, pieces(handle) if handle else (), state.get("size", 0), state, meta, mtime_ns,
-                               checkpoint=True)
+            feed = reported(pieces(handle), state.get("size", 0), update) if handle else ()
+            self._index_pieces(db, feed, state.get("size", 0), state, meta, mtime_ns, checkpoint=True)
             run_script(db, _INDEXES)
             db.execute("DELETE FROM meta WHERE key = 'partial'")
             db.execute("COMMIT")

@@ -14,12 +14,13 @@ import os
 import sqlite3
 import zlib
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from ..fsio import line_pieces
 from ..derived import make_way
 from ..ids import confined
-from ..notices import notice
+from ..notices import said
+from ..progress import progress
 from ..problems import StateError
 
 #: How much of a stream is read, analysed and inserted at a time.
@@ -62,12 +63,26 @@ def write_meta(db, meta: dict, rows, size: int, mtime_ns: int, crc: int, ends_nl
     db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", meta.items())
 
 
-def announce_build(stream: Path, size: int, resumed: dict | None) -> None:
-    """One line on stderr for a build the user will wait for; the key is the stream's path."""
-    if size < NOTICE_BYTES:
-        return
+def announce_build(stream: Path, size: int, resumed: dict | None) -> Callable[[int], None]:
+    """``update(position)`` for a build the user will wait for (the stream's byte it has
+    indexed up to): said on stderr with its progress (``gamemaster.progress``); nothing for a
+    small stream, or one whose build was announced with others (``parallel``)."""
+    if size < NOTICE_BYTES or said(str(stream)):
+        return lambda position: None
     went = f", going on from {resumed['size'] / 1e6:,.0f} MB where a build that was cut off stopped" if resumed else ""
-    notice(f"building the search index of {stream.stem} ({size / 1e6:,.0f} MB of memories{went}) …", key=str(stream))
+    update = progress(f"building the search index of {stream.stem} ({size / 1e6:,.0f} MB of memories{went})",
+                      f"indexing {stream.stem} (MB)", f"built the search index of {stream.stem}",
+                      max(1, round(size / 1e6)), key=str(stream))
+    return lambda position: update(round(position / 1e6) if position < size else max(1, round(size / 1e6)))
+
+
+def reported(feed: Iterable[bytes], start: int, update: Callable[[int], None]) -> Iterator[bytes]:
+    """``feed``'s pieces, telling ``update`` the stream's byte reached after each (from ``start``)."""
+    position = start
+    for piece in feed:
+        yield piece
+        position += len(piece)
+        update(position)
 
 
 def swap_in(path: Path, building: Path) -> None:

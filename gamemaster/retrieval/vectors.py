@@ -28,7 +28,7 @@ from typing import Callable, Protocol, Sequence
 
 from ..derived import make_way
 from ..ids import confined
-from ..notices import notice
+from ..progress import progress
 from ..problems import Problem
 from .index import Doc, SearchIndex
 from .pieces import remove_files
@@ -223,21 +223,14 @@ class VectorStore:
 
 
 def _progress(path: Path, wanted: int, first: int) -> Callable[[int], None]:
-    """``progress(done)`` for an embedding run of ``wanted`` memories into the store ``path``: a
-    notice when it starts, at each tenth of the way and when it is done; nothing for a short run.
-    The keys name the run (its first memory), so a later run in the same process says so again."""
+    """``progress(done)`` for an embedding run of ``wanted`` memories into the store ``path``
+    (``gamemaster.progress``); nothing for a short run. The key names the run (its first memory),
+    so a later run in the same process says so again."""
     if wanted < NOTICE_MEMORIES:
         return lambda done: None
     agent = path.name.split(".")[0]
-    notice(f"embedding {wanted:,} memories of {agent} for hybrid recall (some 25–60 ms each) …", key=f"{path}:{first}")
-
-    def progress(done: int) -> None:
-        tenth = done * 10 // wanted
-        if done == wanted:
-            notice(f"embedded {wanted:,} memories of {agent}", key=f"{path}:{first}:done")
-        elif tenth:
-            notice(f"embedding {agent}: {done:,} of {wanted:,} ({tenth * 10} %)", key=f"{path}:{first}:{tenth}")
-    return progress
+    return progress(f"embedding {wanted:,} memories of {agent} for hybrid recall (some 25–60 ms each)",
+                    f"embedding {agent}", f"embedded {wanted:,} memories of {agent}", wanted, key=f"{path}:{first}")
 
 
 def _same_line(handle, doc: Doc, mem_id: str, offset: int, crc: int) -> bool:

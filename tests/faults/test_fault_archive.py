@@ -110,3 +110,16 @@ def test_a_budget_check_over_packed_days_does_not_unpack_them(tmp_path, monkeypa
     assert unpacked == []
     assert before["total"]["calls"] == 2 and before["agents"]["tobi"]["usd"] == 0.25
     assert before["agents"]["vera"]["input_tokens"] == 1000
+
+
+def test_archiving_many_days_says_how_far_it_has_come(tmp_path, monkeypatch, capsys):
+    from gamemaster import archive
+    from gamemaster.workspace import Workspace
+
+    root = _played(tmp_path, days=3)
+    monkeypatch.setattr(archive, "PROGRESS_DAYS", 2)  # as for ten days or more
+    done = archive.archive_days(Workspace(root))
+    assert [p.day for p in done.packed] == ["day-001", "day-002"]
+    assert capsys.readouterr().err.splitlines() == ["gamemaster: archiving 2 days …",
+                                                    "gamemaster: archiving days: 1 of 2 (50 %)",
+                                                    "gamemaster: archived 2 days"]
