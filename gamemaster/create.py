@@ -13,7 +13,7 @@ from pathlib import Path
 from .claude_code import sync_subagents
 from .claude_files import COMMANDS, PLUGIN, record_local
 from .claude_merge import install_beside_own
-from .fsio import atomic_write_json
+from .fsio import atomic_write_json, atomic_write_text
 from .models import World
 from .workspace import Workspace, bundled_dir, refuse_nested
 
@@ -54,4 +54,23 @@ def add_workspace_files(workspace: Workspace, plugin: bool = False) -> None:
     record_local(workspace)
     for folder in (workspace.gallery, workspace.scenes):
         folder.mkdir(exist_ok=True)
+    keep_derived_out_of_git(target)
     sync_subagents(workspace)
+
+
+#: What a studio's git repository should not hold: derived files the tool rebuilds from the state
+#: (``state/.cache/``), the lock, and what a run leaves only while it runs (journal, temp files).
+IGNORED = ("state/.cache/", ".gamemaster.lock", "state/.journal.json", ".*.tmp")
+
+
+def keep_derived_out_of_git(root: Path) -> None:
+    """``.gitignore`` with ``IGNORED``; one the folder has keeps its lines, the missing are added."""
+    path = root / ".gitignore"
+    text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+    have = {line.strip() for line in text.splitlines()}
+    missing = [line for line in IGNORED if line not in have]
+    if not missing:
+        return
+    head = "" if not text else text if text.endswith("\n") else text + "\n"
+    note = "# Rebuilt or left behind by gamemaster, not state: keep it out of git\n"
+    atomic_write_text(path, head + ("\n" if head else "") + note + "".join(f"{line}\n" for line in missing))

@@ -156,7 +156,7 @@ def test_large_stale_indexes_are_built_side_by_side_as_one_process_builds_them(t
     # three streams on two cores: three processes, the largest stream built here
     assert built_here == ["nami"] and sorted(started) == ["leo", "vera"]
     for agent in agents:
-        assert open_index(tmp_path / "side-by-side", agent, "de").current()
+        assert open_index(tmp_path / "side-by-side", agent, "de").to_index() == 0
         assert (_contents(tmp_path / "side-by-side" / "state" / ".cache" / f"{agent}.search.sqlite")
                 == _contents(tmp_path / "one-by-one" / "state" / ".cache" / f"{agent}.search.sqlite"))
     assert sorted(p.name for p in (tmp_path / "side-by-side" / "state" / ".cache").iterdir()) == [
@@ -269,7 +269,7 @@ def test_lines_added_later_are_indexed_as_a_build_from_scratch_indexes_them(tmp_
     with stream.open("a", encoding="utf-8") as handle:
         handle.write("".join(line + "\n" for line in appended))
     index_appended(root, "vera", size, appended, size, stream.stat().st_mtime_ns)
-    assert index.current()
+    assert index.to_index() == 0
     grown = _contents(root / "state" / ".cache" / "vera.search.sqlite")
     whole = _build(tmp_path, "whole", stream.read_bytes(), "de")
     assert {k: v for k, v in grown.items() if k != "meta"} == {k: v for k, v in whole.items() if k != "meta"}
@@ -530,3 +530,44 @@ def test_a_journal_left_under_this_process_s_side_file_name_is_not_played_into_a
     assert {k: v for k, v in _contents(cache / "vera.search.sqlite").items() if k != "meta"} == {
         k: v for k, v in whole.items() if k != "meta"}
     assert sorted(p.name for p in cache.iterdir()) == ["vera.search.sqlite"]
+
+
+def test_a_copied_studio_reuses_its_indexes_without_saying_it_builds_them(tmp_path, monkeypatch, capsys):
+    """Copied without its files' times (``cp -r``), every stream looks changed; the index still
+    covers it (same bytes) and is reused, so nothing says "building the search indexes" and no
+    process is started for it (issue 40)."""
+    import os
+    import shutil
+    import types
+
+    from gamemaster.retrieval import parallel, pieces
+    from gamemaster.retrieval.index import open_index
+
+    agents = ["vera", "leo", "nami"]
+    for number, agent in enumerate(agents):
+        _stream(tmp_path / "studio", agent, 3000 + 500 * number)
+        open_index(tmp_path / "studio", agent, "de").refresh().close()
+    shutil.copytree(tmp_path / "studio", tmp_path / "copy")  # copytree keeps times: change them as cp -r does
+    for agent in agents:
+        os.utime(tmp_path / "copy" / "state" / "memories" / f"{agent}.jsonl")
+    monkeypatch.setattr(parallel, "PARALLEL_BYTES", 1)
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    monkeypatch.setattr(pieces, "NOTICE_BYTES", 1)
+    started = []
+    child = types.SimpleNamespace(wait=lambda *a, **k: 0, poll=lambda: 0, kill=lambda: None, returncode=0)
+    monkeypatch.setattr(parallel, "_start", lambda *args: started.append(args) or child)
+    capsys.readouterr()
+    parallel.build_side_by_side(tmp_path / "copy", agents, "de")
+    assert capsys.readouterr().err == "" and started == []
+    for agent in agents:
+        index = open_index(tmp_path / "copy", agent, "de")
+        assert index.to_index() == 0 or index.refresh() and index.to_index() == 0
+        index.close()
+    assert capsys.readouterr().err == ""  # refreshing it built nothing either
+    # A stream that did change is built side by side as before.
+    with (tmp_path / "copy" / "state" / "memories" / "vera.jsonl").open("r+b") as handle:
+        handle.write(b"[")  # its first line now differs: the index covers nothing of it
+    _stream(tmp_path / "copy", "leo", 3600)
+    monkeypatch.setattr(parallel, "_build", lambda root, language, names: None)
+    parallel.build_side_by_side(tmp_path / "copy", agents, "de")
+    assert "building the search indexes of vera, leo" in capsys.readouterr().err and started

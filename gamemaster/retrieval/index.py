@@ -126,13 +126,18 @@ class SearchIndex:
     def _covers(self, meta: dict, stat: os.stat_result) -> bool:
         return self._compatible(meta) and meta.get("size") == stat.st_size and meta.get("mtime_ns") == stat.st_mtime_ns
 
-    def current(self) -> bool:
-        """Whether the index is there and covers the stream as it is on disk (``refresh`` has nothing to do)."""
+    def to_index(self) -> int:
+        """Bytes of the stream a ``refresh`` would analyse: none, what was appended where the index
+        still covers the stream's start (a copied studio: only the times changed), or all of it."""
         try:
             stat = self.stream_path.stat()
-            return self.path.exists() and self._covers(self._meta(self._connect()), stat)
+            meta = self._meta(self._connect()) if self.path.exists() else {}
+            if self._covers(meta, stat):
+                return 0
+            with open(self.stream_path, "rb") as handle:
+                return stat.st_size - meta["size"] if self._goes_on(meta, stat.st_size, handle) else stat.st_size
         except (OSError, sqlite3.Error):
-            return False  # what is wrong is left to ``refresh``, which reports it
+            return 0  # what is wrong is left to ``refresh``, which reports it
         finally:
             self.close()
 
@@ -170,17 +175,18 @@ class SearchIndex:
             return self
         # The stream is read in pieces, never whole: a 1M-memory stream is some 400 MB.
         with open(self.stream_path, "rb") as handle:
-            old = meta.get("size", -1)
-            if (
-                self._compatible(meta)
-                and 0 <= old <= stat.st_size
-                and meta.get("ends_nl")
-                and crc_of_start(handle, old) == meta.get("crc")
-            ):
-                self._extend(pieces(handle), old, meta, stat.st_mtime_ns)
+            if self._goes_on(meta, stat.st_size, handle):
+                self._extend(pieces(handle), meta["size"], meta, stat.st_mtime_ns)
             else:
                 self._rebuild(handle, stat.st_mtime_ns)
         return self
+
+    def _goes_on(self, meta: dict, size: int, handle) -> bool:
+        """Whether the stream open in ``handle`` still begins with the bytes the index analysed
+        (their CRC), so only what follows needs analysing; ``handle`` is left after them."""
+        old = meta.get("size", -1)
+        return (self._compatible(meta) and isinstance(old, int) and 0 <= old <= size and bool(meta.get("ends_nl"))
+                and crc_of_start(handle, old) == meta.get("crc"))
 
     def _rebuild(self, handle, mtime_ns: int) -> None:
         """Build the index afresh from the open stream ``handle`` (None: no stream) in a side file

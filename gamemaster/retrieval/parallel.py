@@ -34,10 +34,13 @@ def build_side_by_side(root: Path, agents: list[str], language: str) -> None:
     for agent in dict.fromkeys(agents):
         index = open_index(root, agent, language)
         try:
-            size = index.stream_path.stat().st_size
+            if index.stream_path.stat().st_size < PARALLEL_BYTES:
+                continue
         except OSError:
             continue
-        if size >= PARALLEL_BYTES and not index.current():
+        # What a build would analyse, not the stream's size: a copied studio's index is reused.
+        size = index.to_index()
+        if size >= PARALLEL_BYTES:
             stale.append((size, agent))
             streams.append(index.stream_path)
     # One process more than there are cores: three streams on two cores take one and a half
