@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections import Counter
 from typing import Annotated, Any, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, SerializationInfo, ValidationInfo, field_serializer,
@@ -26,7 +25,7 @@ from .reply_models import Importance  # noqa: F401 (re-exported)
 from .ids import AGENT_ID_RE, SCENE_REF_RE, agent_id, artifact_kind, parse_scene_ref, relative_folder, scene_ref  # noqa: F401 (re-exported)
 from .schedule import (  # noqa: F401 (re-exported)
     GATHERING_DAYS_AHEAD, GATHERING_INVITED_MAX, GATHERING_PLACE_MAX, GATHERING_TEXT_MAX, GATHERINGS_MAX, RSVP, WEEKDAYS,
-    Event,
+    Event, checked_gatherings,
     Gathering, Weekday,
 )
 
@@ -357,17 +356,8 @@ class World(BaseModel):
 
     @field_validator("gatherings")
     @classmethod
-    def _one_gathering_per_id(cls, value: list[Gathering]) -> list[Gathering]:
-        # Answers and write-back find a gathering by its id: two of one id would stall the day.
-        if len(value) > GATHERINGS_MAX:
-            raise PydanticCustomError(
-                "too_many", "{count} gatherings, more than the {most} the studio keeps (each is read and written with "
-                "every scene): remove gatherings already held (with \"held\") that you no longer need",
-                {"count": len(value), "most": GATHERINGS_MAX})
-        doubled = sorted(i for i, n in Counter(g.id for g in value).items() if n > 1)
-        if doubled:
-            raise PydanticCustomError("duplicate_id", "{ids} appears more than once", {"ids": ", ".join(doubled)})
-        return value
+    def _gatherings(cls, value: list[Gathering]) -> list[Gathering]:
+        return checked_gatherings(value)
 
     @field_validator("pending")
     @classmethod

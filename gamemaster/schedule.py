@@ -6,9 +6,11 @@ their day and time of day (``slots.py``) come.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from .defaults import empty_dict, empty_list
 from .ids import agent_id, parse_scene_ref
@@ -134,3 +136,17 @@ class Gathering(BaseModel):
     def open_for(self, agent: str, day: int) -> bool:
         """Whether ``agent`` is invited or heard of it, has not answered and the gathering still lies ahead."""
         return agent in self.asked() and agent not in self.answers and self.held is None and self.day >= day
+
+
+def checked_gatherings(value: list[Gathering]) -> list[Gathering]:
+    """``world.json``'s gatherings: at most ``GATHERINGS_MAX``, and each id once (answers and
+    write-back find a gathering by its id: two of one id would stall the day)."""
+    if len(value) > GATHERINGS_MAX:
+        raise PydanticCustomError(
+            "too_many", "{count} gatherings, more than the {most} the studio keeps (each is read and written with "
+            "every scene): remove gatherings already held (with \"held\") that you no longer need",
+            {"count": len(value), "most": GATHERINGS_MAX})
+    doubled = sorted(i for i, n in Counter(g.id for g in value).items() if n > 1)
+    if doubled:
+        raise PydanticCustomError("duplicate_id", "{ids} appears more than once", {"ids": ", ".join(doubled)})
+    return value
