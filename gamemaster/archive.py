@@ -60,8 +60,9 @@ class Archived:
     digests: list[str] = field(default_factory=list)
 
 
-def finished_days(workspace: Workspace) -> list[str]:
-    """Day folders that may be packed: before today, without the pending scene."""
+def finished_days(workspace: Workspace, keep: int = 0) -> list[str]:
+    """Day folders that may be packed: before today, without the pending scene; with ``keep``,
+    the ``keep`` newest finished days stay folders."""
     world = workspace.load_world()
     pending_day = parse_scene_ref(world.pending)[0] if world.pending else None
     days = []
@@ -70,12 +71,20 @@ def finished_days(workspace: Workspace) -> list[str]:
             match = _DAY_FOLDER.match(folder.name)
             if match and folder.is_dir() and not folder.is_symlink():
                 number = int(match.group(1))
-                if number < world.day and number != pending_day:
+                if number < world.day - keep and number != pending_day:
                     days.append(folder.name)
     return days
 
 
-def archive_days(workspace: Workspace) -> Archived:
+def archive_when_due(workspace: Workspace) -> Archived | None:
+    """What ``day advance`` packs by itself: days older than ``archive_after`` (0: nothing)."""
+    keep = workspace.load_world().archive_after
+    if not keep or not finished_days(workspace, keep):
+        return None
+    return archive_days(workspace, keep)
+
+
+def archive_days(workspace: Workspace, keep: int = 0) -> Archived:
     with workspace.lock:
         if workspace.journal_path.exists():
             raise StateError(f"{workspace.rel(workspace.journal_path)}: an interrupted scene is waiting; nothing was "
@@ -83,7 +92,7 @@ def archive_days(workspace: Workspace) -> Archived:
         for temp in workspace.scenes.glob(".day-*.tmp") if workspace.scenes.is_dir() else []:
             if is_stale_temp(temp):  # an archive a killed run was writing
                 temp.unlink(missing_ok=True)
-        done, days = Archived(), finished_days(workspace)
+        done, days = Archived(), finished_days(workspace, keep)
         update = (progress(f"archiving {len(days)} days", "archiving days", f"archived {len(days)} days", len(days),
                            key="archive") if len(days) >= PROGRESS_DAYS else lambda n: None)
         for n, day in enumerate(days, start=1):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from .archive import Archived, archive_when_due
 from .backends.base import Answer, Backend
 from .costs import cost_report, estimate_scene
 from .gm import GameMaster
@@ -39,6 +40,8 @@ class SceneOutcome:
 class AdvanceReport:
     scenes: list[SceneOutcome] = field(default_factory=list)
     summaries: list[Path] = field(default_factory=list)
+    #: Days packed after playing, as ``world.archive_after`` asks (``archive.archive_when_due``).
+    archived: Archived | None = None
 
 
 Listener = Callable[[str, dict], None]
@@ -249,7 +252,21 @@ def advance_days(
         report.scenes.append(outcome)
         if outcome.day_summary:
             report.summaries.append(outcome.day_summary)
+    report.archived = _archive_old_days(gm, listen)
     return report
+
+
+def _archive_old_days(gm: GameMaster, listen: Listener) -> Archived | None:
+    """Pack what ``archive_after`` asks; the days just played stand whatever happens here, so a
+    day that cannot be packed is a notice, not a failure of the run."""
+    try:
+        done = archive_when_due(gm.workspace)
+    except GamemasterError as exc:
+        listen("notice", {"text": f"finished days were not archived: {exc}"})
+        return None
+    for day, why in done.skipped if done else []:
+        listen("notice", {"text": f"scenes/{day}/ not archived: {why}"})
+    return done
 
 
 def check_budget(gm: GameMaster, backend: Backend, budget: float, batch: bool) -> None:

@@ -325,6 +325,9 @@ class World(BaseModel):
     #: Characters of library excerpts a prompt may hold (0: no library); studio-wide like
     #: ``memory_budget``: it bounds any kind that ``consults_library``.
     library_budget: Annotated[int, Field(ge=0), at_most(1_000_000, _PROMPT_CHARS)] = 1500
+    #: Story days a finished day's scene folder stays unpacked before ``day advance`` packs it as
+    #: ``day archive`` does (0: only ``day archive`` packs); a week keeps recent prompts readable.
+    archive_after: Annotated[int, Field(ge=0), at_most(100_000, "story days; 0 is never")] = 7
     #: Each kind's own settings under its name in lower case (``kinds/settings.py``).
     kinds: Annotated[dict[str, Any], AfterValidator(kinds_settings.validated)] = Field(
         default_factory=lambda: kinds_settings.all_defaults())

@@ -39,8 +39,14 @@ def day_advance(
         from ..loop import advance_days
 
         report = advance_days(gm, chosen, days, listen, batch=batch, budget=budget, poll_seconds=poll)
+        packed = report.archived.packed if report.archived else []
         if as_json:
-            print_json({"scenes": [outcome_json(o) for o in report.scenes], "summaries": [str(p) for p in report.summaries]})
+            print_json({"scenes": [outcome_json(o) for o in report.scenes], "summaries": [str(p) for p in report.summaries],
+                        "archived": [p.as_json() for p in packed]})
+        elif packed:
+            keep = gm.world().archive_after
+            print(f"archived {', '.join(p.day for p in packed)} into scenes/day-XXX.tar.xz (the {keep} newest "
+                  "finished days stay folders: archive_after in state/world.json; 0 never packs)")
 
     play(ctx, backend, as_json, steps, {"model": model, "concurrency": concurrency,
                                         **replay_options(source, fallback, strict)}, record)

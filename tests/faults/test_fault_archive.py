@@ -123,3 +123,53 @@ def test_archiving_many_days_says_how_far_it_has_come(tmp_path, monkeypatch, cap
     assert capsys.readouterr().err.splitlines() == ["gamemaster: archiving 2 days …",
                                                     "gamemaster: archiving days: 1 of 2 (50 %)",
                                                     "gamemaster: archived 2 days"]
+
+
+def test_day_advance_packs_days_older_than_archive_after_and_reads_them_as_before(tmp_path):
+    root = tmp_path / "studio"
+    init_workspace(root)
+    setting = fk.run(root, "config", "archive_after", "1")
+    assert setting.returncode == 0, fk.show(setting)
+    played = fk.run(root, "day", "advance", "--days", "2", "--backend", "offline", timeout=3 * fk.HANG_GUARD)
+    assert played.returncode == 0, fk.show(played)
+    # Day 2 has ended but is the day world.json is on: day 1 is the only finished day, and the newest one stays.
+    assert sorted(p.name for p in (root / "scenes").iterdir()) == ["day-001", "day-002"]
+    memories = json.loads(fk.run(root, "memories", "vera", "--json").stdout)["memories"]
+    day_one = {p.relative_to(root).as_posix(): p.read_bytes() for p in (root / "scenes" / "day-001").rglob("*") if p.is_file()}
+
+    third = fk.run(root, "day", "advance", "--backend", "offline", "--json", timeout=3 * fk.HANG_GUARD)
+    assert third.returncode == 0, fk.show(third)
+    assert [p["day"] for p in json.loads(third.stdout)["archived"]] == ["day-001"]
+    assert sorted(p.name for p in (root / "scenes").iterdir()) == [
+        "day-001.tar.xz", "day-001.tar.xz.sha256", "day-002", "day-003"]
+    assert json.loads(fk.run(root, "memories", "vera", "--json").stdout)["memories"][:len(memories)] == memories
+    from gamemaster import scene_files
+    from gamemaster.workspace import Workspace
+
+    workspace = Workspace(root)
+    assert {p.relative_to(root).as_posix(): scene_files.read_bytes(workspace, p)
+            for depth in ("*", "*/*", "*/*/*") for p in scene_files.glob(workspace, f"day-001/{depth}")
+            if scene_files.is_file(workspace, p)} == day_one
+    valid = fk.validate(root)
+    assert valid.returncode == 0, fk.show(valid)
+
+
+def test_by_default_a_week_of_finished_days_stays_folders_and_0_never_packs(tmp_path):
+    root = tmp_path / "studio"
+    init_workspace(root)
+    world = json.loads((root / "state" / "world.json").read_text(encoding="utf-8"))
+    world["day"] = 9  # nine finished days' folders, as if played
+    (root / "state" / "world.json").write_text(json.dumps(world), encoding="utf-8")
+    for day in range(1, 10):
+        (root / "scenes" / f"day-{day:03d}" / "scene-01").mkdir(parents=True)
+        (root / "scenes" / f"day-{day:03d}" / "scene-01" / "note.txt").write_text(f"Tag {day}", encoding="utf-8")
+    from gamemaster.archive import archive_when_due
+    from gamemaster.workspace import Workspace
+
+    done = archive_when_due(Workspace(root))
+    assert [p.day for p in done.packed] == ["day-001"]  # day 2 to 8: the seven newest finished days
+    assert (root / "scenes" / "day-002" / "scene-01" / "note.txt").read_text(encoding="utf-8") == "Tag 2"
+    world["archive_after"] = 0
+    (root / "state" / "world.json").write_text(json.dumps(world), encoding="utf-8")
+    assert archive_when_due(Workspace(root)) is None
+    assert (root / "scenes" / "day-002").is_dir()
