@@ -92,14 +92,24 @@ def loads(text: str | bytes | bytearray) -> Any:
 #: What ``loads_line`` returns for a line it leaves to ``loads``.
 UNREAD = object()
 _SCAN = _DECODER.scan_once
+try:  # the `fast` extra: a parser in C, as strict as ``loads`` (no NaN, no infinity, no 1e999)
+    from orjson import loads as _compiled
+except ImportError:  # pragma: no cover - without the extra
+    _compiled = None
 
 
 def loads_line(text: str) -> Any:
-    """``loads(text)`` for a line that is one JSON value with nothing around it, read with one
-    call into the decoder (a cold index build reads a million); ``UNREAD`` for any other line,
-    which ``loads`` then reads or refuses."""
+    """``loads(text)`` for a line that is one JSON value, read with one call into a decoder (a
+    cold index build reads a million); ``UNREAD`` for any other line, which ``loads`` then reads
+    or refuses. With the ``fast`` extra (orjson) an integer beyond 64 bits comes back as a float:
+    the one value it reads otherwise, which the index never takes for a number it keeps."""
     if text.count("[") + text.count("{") > MAX_DEPTH:
         return UNREAD  # may be nested too deep: ``loads`` tells
+    if _compiled is not None:
+        try:
+            return _compiled(text)
+        except Exception:  # orjson refuses more than strict JSON (a lone surrogate): ``loads`` decides
+            return UNREAD
     try:
         value, end = _SCAN(text, 0)
     except Exception:  # not JSON, a refused number, nested beyond the stack: ``loads`` says which

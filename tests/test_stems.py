@@ -87,3 +87,22 @@ def test_a_stems_file_nested_too_deep_too_large_or_no_json_is_stemmed_past(tmp_p
     assert Analyzer("de").terms("Die Türme wachsen") == ["turm", "wachs"]
     assert store.save()  # replaced by the stems of this run
     assert json.loads(path.read_text(encoding="utf-8"))["stems"]["de"]["türme"] == "turm"
+
+
+@pytest.mark.parametrize("language", ["german", "english"])
+def test_the_compiled_stemmers_of_the_fast_extra_stem_every_word_as_the_pure_python_ones(language):
+    """With PyStemmer installed (the `fast` extra) snowballstemmer hands every word to it: an index
+    built with it must hold the terms one built without it does."""
+    import importlib
+    from pathlib import Path
+
+    compiled = pytest.importorskip("Stemmer", reason="the `fast` extra is not installed").Stemmer(language)
+    pure = getattr(importlib.import_module(f"snowballstemmer.{language}_stemmer"), f"{language.title()}Stemmer")()
+    from gamemaster.retrieval.text import tokens
+
+    root = Path(__file__).resolve().parent.parent
+    texts = [p.read_text(encoding="utf-8", errors="replace") for folder in ("gamemaster/bundled", "tests/fixtures", "docs", "library", "prompts")
+             for p in sorted((root / folder).rglob("*")) if p.suffix in (".md", ".json", ".jsonl", ".txt")]
+    words = sorted({word for text in texts for word in tokens(text)})
+    assert len(words) > 8_000
+    assert [w for w in words if compiled.stemWord(w) != pure.stemWord(w)] == []

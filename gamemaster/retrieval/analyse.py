@@ -13,13 +13,17 @@ hundred memories are found at once (``Analyzer.joined_terms_many``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import repeat
 
 from .. import jsontext
 from ..ids import SCENE_REF_RE
 from ..linesize import MAX_LINE_BYTES
 from .heard import heard_lines
+from .schema import tag_token
 from .text import analyzer, tag_key
+
+
+#: SQLite keeps integers of 64 bits; a hand-written importance beyond is no importance (``validate`` names it).
+_INT64 = 1 << 63
 
 
 @dataclass
@@ -36,24 +40,13 @@ class Rows:
     dated: int = 0
     #: (seq, line, offset, length, id, day, scene, dated, type, importance, depth)
     docs: list[tuple] = field(default_factory=list)
-    #: (tag number, seq)
-    tags: list[tuple[int, int]] = field(default_factory=list)
+    #: (seq, the memory's tag keys as ``schema.tag_token``s joined by spaces), for memories with tags
+    tags: list[tuple[int, str]] = field(default_factory=list)
     #: (seq, the memory's terms joined by spaces)
     texts: list[tuple[int, str]] = field(default_factory=list)
-    #: tag key → its number in the index (the index has them; a build numbers them as it meets them)
-    tag_numbers: dict[str, int] = field(default_factory=dict)
-    #: (number, tag key) of the keys this piece met first
-    new_tags: list[tuple[int, str]] = field(default_factory=list)
 
     def start_piece(self) -> None:
-        self.docs, self.tags, self.texts, self.new_tags = [], [], [], []
-
-    def tag_number(self, key: str) -> int:
-        number = self.tag_numbers.get(key)
-        if number is None:
-            number = self.tag_numbers[key] = len(self.tag_numbers) + 1
-            self.new_tags.append((number, key))
-        return number
+        self.docs, self.tags, self.texts = [], [], []
 
 
 def analyse(data: bytes, base: int, language: str, rows: Rows) -> None:
@@ -63,7 +56,7 @@ def analyse(data: bytes, base: int, language: str, rows: Rows) -> None:
         raws.pop()
     texts = _decoded(data, len(raws))
     loads_line, unread = jsontext.loads_line, jsontext.UNREAD
-    keys_of: dict[tuple, tuple] = {}
+    keys_of: dict[tuple, str] = {}
     scenes: dict[str, tuple[int, int] | None] = {}  # a scene's memories share their ``created``
     bodies: list[str] = []
     seq, day, scene, dated, line = rows.seq, rows.day, rows.scene, rows.dated, rows.line
@@ -91,15 +84,16 @@ def analyse(data: bytes, base: int, language: str, rows: Rows) -> None:
             seq += 1
             docs.append((seq, line, offset, length, memory["id"], day, scene, dated,
                          kind if type(kind) is str else "observation",
-                         importance if type(importance) is int else 1,
-                         depth if type(depth) is int else 0))
+                         importance if type(importance) is int and -_INT64 <= importance < _INT64 else 1,
+                         depth if type(depth) is int and -_INT64 <= depth < _INT64 else 0))
             bodies.append(_body(memory, tag_list))
             if tag_list:
                 tag_tuple = tuple(tag_list)
                 keys = keys_of.get(tag_tuple)
                 if keys is None:
-                    keys = keys_of[tag_tuple] = tuple(rows.tag_number(k) for k in dict.fromkeys(map(tag_key, tag_list)) if k)
-                tags += zip(keys, repeat(seq))
+                    keys = keys_of[tag_tuple] = " ".join(tag_token(k) for k in dict.fromkeys(map(tag_key, tag_list)) if k)
+                if keys:
+                    tags.append((seq, keys))
         offset += length + 1
     # The words of all the piece's memories are found at once; each memory's terms stay its own.
     rows.texts += zip(range(first_seq + 1, seq + 1), analyzer(language).joined_terms_many(bodies))

@@ -27,13 +27,8 @@ from .analyse import Rows, analyse
 from ..bulk import no_cycle_collection
 from .pieces import (BUILDING, CHECKPOINT_BYTES, announce_build, crc_of_start, is_full, pieces, remove_files, reported,
                      rollback, run_script, swap_in, sweep_builds, take_over_build, write_meta)
+from .schema import INDEXES, SCHEMA, SCHEMA_VERSION, can_migrate, migrate, tag_of, tag_token, tags_matching
 from .text import PIPELINE_VERSION
-
-#: 3: what a character heard others say is indexed with the memory that keeps it.
-#: 4: tags kept in their own b-tree (no table plus index), reflections in a partial index.
-#: 5: tags by number (``tag_key``): a b-tree of two integers is filled faster, and is smaller.
-SCHEMA_VERSION = 5
-
 
 #: SQLite's page cache during a build (KiB): FTS5 and the b-trees stay in memory until the commit.
 _BUILD_CACHE_KB = 64 << 10
@@ -41,21 +36,6 @@ _BUILD_CACHE_KB = 64 << 10
 
 class IndexUnavailable(GamemasterError):
     """The derived index could not be read or written (a full disk, a read-only folder)."""
-
-_SCHEMA = """
-CREATE TABLE meta(key TEXT PRIMARY KEY, value);
-CREATE TABLE doc(seq INTEGER PRIMARY KEY, line INTEGER, offset INTEGER, length INTEGER, mem_id TEXT,
-                 day INTEGER, scene INTEGER, dated INTEGER, type TEXT, importance INTEGER, depth INTEGER);
-CREATE TABLE tag_key(id INTEGER PRIMARY KEY, key TEXT UNIQUE);
-CREATE TABLE tag(tag INTEGER, seq INTEGER, PRIMARY KEY(tag, seq)) WITHOUT ROWID;
-CREATE VIRTUAL TABLE fts USING fts5(body, content='', tokenize='unicode61 remove_diacritics 0');
-CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
-"""
-#: Made once the rows are in: sorting them once is cheaper than keeping a b-tree in order row by
-#: row. Tags are the exception: a table in (tag number, seq) order costs less than a table and an index of it.
-_INDEXES = """
-CREATE INDEX IF NOT EXISTS doc_reflections ON doc(seq) WHERE depth > 0;
-"""
 
 
 @dataclass(frozen=True)
@@ -80,7 +60,6 @@ class Doc:
 
 
 _DOC_COLUMNS = "seq, line, offset, length, mem_id, day, scene, dated, type, importance, depth"
-_NUMBERS_OF = "SELECT id FROM tag_key WHERE key IN ({})"
 
 
 def _row_doc(row) -> Doc:
@@ -116,9 +95,14 @@ class SearchIndex:
         except sqlite3.DatabaseError:
             return {}
 
+    def _current(self, meta: dict) -> bool:
+        """Made by this version for the studio's language: what a build or an append writes into."""
+        return meta.get("schema") == SCHEMA_VERSION and self._compatible(meta)
+
     def _compatible(self, meta: dict) -> bool:
+        """The same words for the same memories: current, or of a schema ``_refresh`` migrates in place."""
         return (
-            meta.get("schema") == SCHEMA_VERSION
+            (meta.get("schema") == SCHEMA_VERSION or can_migrate(meta.get("schema")))
             and meta.get("pipeline") == PIPELINE_VERSION
             and meta.get("language") == self.language
         )
@@ -167,6 +151,8 @@ class SearchIndex:
             stat = None
         db = self._connect()
         meta = self._meta(db)
+        if meta.get("schema") != SCHEMA_VERSION and self._compatible(meta):
+            meta = self._migrate(db)
         if stat is None:
             if meta.get("size", 0) != 0 or not self._compatible(meta):
                 self._rebuild(None, 0)
@@ -180,6 +166,19 @@ class SearchIndex:
             else:
                 self._rebuild(handle, stat.st_mtime_ns)
         return self
+
+    def _migrate(self, db: sqlite3.Connection) -> dict:
+        """Bring an index of an earlier schema up to this one in place, in one transaction."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            meta = self._meta(db)  # another process may have migrated it meanwhile
+            if meta.get("schema") != SCHEMA_VERSION and self._compatible(meta):
+                migrate(db, meta["schema"])
+            db.execute("COMMIT")
+        except BaseException:
+            rollback(db)
+            raise
+        return self._meta(db)
 
     def _goes_on(self, meta: dict, size: int, handle) -> bool:
         """Whether the stream open in ``handle`` still begins with the bytes the index analysed
@@ -195,7 +194,7 @@ class SearchIndex:
         file, and this build goes on from its last commit if the stream still begins as it did."""
         self.close()
         building = self.path.with_name(f"{self.path.name}{BUILDING}{os.getpid()}")
-        resumed = take_over_build(self.path, building, handle, self._compatible) if handle else None
+        resumed = take_over_build(self.path, building, handle, self._current) if handle else None
         if resumed is None:
             remove_files(building)
         sweep_builds(self.path, keep=building)
@@ -208,12 +207,12 @@ class SearchIndex:
             db.execute(f"PRAGMA cache_size=-{_BUILD_CACHE_KB}")
             db.execute("BEGIN")
             if resumed is None:
-                run_script(db, _SCHEMA)
+                run_script(db, SCHEMA)
             state = resumed or {"seq": 0, "lines": 0, "crc": 0, "day": 0, "scene": 0, "dated": 0}
             meta = {"schema": SCHEMA_VERSION, "pipeline": PIPELINE_VERSION, "language": self.language, "partial": 1}
             feed = reported(pieces(handle), state.get("size", 0), update) if handle else ()
             self._index_pieces(db, feed, state.get("size", 0), state, meta, mtime_ns, checkpoint=True)
-            run_script(db, _INDEXES)
+            run_script(db, INDEXES)
             db.execute("DELETE FROM meta WHERE key = 'partial'")
             db.execute("COMMIT")
             db.close()
@@ -247,7 +246,7 @@ class SearchIndex:
         meta = self._meta(db)
         if self.language is None:  # the writer does not know the studio's language; the index does
             self.language = meta.get("language")
-        if not self._compatible(meta) or meta.get("size") != size_before or not meta.get("ends_nl"):
+        if not self._current(meta) or meta.get("size") != size_before or not meta.get("ends_nl"):
             return False
         payload = "".join(line + "\n" for line in lines).encode("utf-8")
         gap = start - size_before  # a newline the append put before a hand-cut last line
@@ -272,7 +271,7 @@ class SearchIndex:
         piece but the last ending with a newline), one piece in memory at a time; with
         ``checkpoint``, commit every ``CHECKPOINT_BYTES`` with ``meta`` saying how far it got."""
         rows = Rows(state.get("seq", 0), state.get("lines", 0), state.get("day", 0), state.get("scene", 0),
-                    state.get("dated", 0), tag_numbers=dict(db.execute("SELECT key, id FROM tag_key")))
+                    state.get("dated", 0))
         crc, size, ends_nl = state.get("crc", 0), base, state.get("ends_nl", True)
         committed = base
         with no_cycle_collection():
@@ -282,8 +281,7 @@ class SearchIndex:
                 rows.start_piece()
                 analyse(data, size, meta["language"], rows)
                 db.executemany(f"INSERT INTO doc({_DOC_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows.docs)
-                db.executemany("INSERT INTO tag_key(id, key) VALUES (?, ?)", rows.new_tags)
-                db.executemany("INSERT INTO tag(tag, seq) VALUES (?, ?)", rows.tags)
+                db.executemany("INSERT INTO tags(rowid, tag) VALUES (?, ?)", rows.tags)
                 db.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", rows.texts)
                 crc = zlib.crc32(data, crc)
                 size += len(data)
@@ -323,10 +321,8 @@ class SearchIndex:
         keys = list(dict.fromkeys(k for k in keys if k))
         if not keys:
             return []
-        marks = ",".join("?" * len(keys))
         rows = self._connect().execute(
-            f"SELECT DISTINCT seq FROM tag WHERE tag IN ({_NUMBERS_OF.format(marks)}) ORDER BY seq DESC LIMIT ?", (*keys, limit)
-        )
+            "SELECT rowid FROM tags WHERE tags MATCH ? ORDER BY rowid DESC LIMIT ?", (tags_matching(keys), limit))
         return [seq for (seq,) in rows]
 
     def tag_freqs(self, keys: Iterable[str]) -> dict[str, int]:
@@ -335,8 +331,8 @@ class SearchIndex:
         if not keys:
             return {}
         marks = ",".join("?" * len(keys))
-        return dict(self._connect().execute(
-            f"SELECT key, COUNT(*) FROM tag JOIN tag_key ON id = tag WHERE key IN ({marks}) GROUP BY key", keys))
+        return {tag_of(term): count for term, count in self._connect().execute(
+            f"SELECT term, doc FROM tag_vocab WHERE term IN ({marks})", [tag_token(key) for key in keys])}
 
     def docs(self, keys: Iterable, by: str = "seq") -> dict:
         """The indexed memories with these ``seq`` numbers, or with these ids (``by="mem_id"``; an
@@ -355,8 +351,8 @@ class SearchIndex:
         """Memories in stream order with a tag of key ``tag_key`` and of type ``kind`` (``memories --tag --type``)."""
         where, args = [], []
         if tag_key is not None:
-            where.append(f"seq IN (SELECT seq FROM tag WHERE tag IN ({_NUMBERS_OF.format('?')}))")
-            args.append(tag_key)
+            where.append("seq IN (SELECT rowid FROM tags WHERE tags MATCH ?)")
+            args.append(tags_matching([tag_key]))
         if kind is not None:
             where.append("type = ?")
             args.append(kind)

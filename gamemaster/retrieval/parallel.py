@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from ..notices import announced, notice
@@ -82,9 +84,39 @@ _CHILD = ("import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
           "from gamemaster.retrieval.parallel import main; main(sys.argv[2:])")
 
 
-def _start(root: Path, language: str, agents: list[str]) -> subprocess.Popen:
+def _start(root: Path, language: str, agents: list[str]):
+    if sys.platform == "linux" and threading.active_count() == 1:
+        return _Forked(root, language, agents)
     return subprocess.Popen([sys.executable, "-I", "-c", _CHILD, json.dumps(sys.path), str(root), language, *agents],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+class _Forked:
+    """A child forked from this process: it has the modules imported already (a new interpreter
+    spends some 0.2 s of CPU importing them, a fifth of a 100,000-memory build). Only where
+    forking is safe: on Linux, from a process running no other thread."""
+
+    def __init__(self, root: Path, language: str, agents: list[str]):
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: build, and leave without running this process's exit code
+            status = 1
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):
+                    os.dup2(null, fd)
+                _build(root, language, agents)
+                status = 0
+            finally:
+                os._exit(status)
+
+    def kill(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    def wait(self) -> int:
+        return os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
 
 
 def _build(root: Path, language: str, agents: list[str]) -> None:
