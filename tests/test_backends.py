@@ -85,11 +85,11 @@ def test_anthropic_batches_reports_usage_is_priced_and_answers_in_parallel():
     from gamemaster.backends.anthropic_api import AnthropicBackend
 
     assert AnthropicBackend.capabilities == Capabilities(
-        batches=True, usage=True, pricing=True, parallel=4, interviews=True, local=False, retries=1, lookups=True
+        batches=True, usage=True, pricing=True, parallel=8, interviews=True, local=False, retries=1, lookups=True
     )
     backend = AnthropicBackend(client=FakeClient(), concurrency=6, retries=0)
     assert (backend.capabilities.parallel, backend.capabilities.retries) == (6, 0)
-    assert AnthropicBackend.capabilities.parallel == 4  # one instance's options leave the declaration alone
+    assert AnthropicBackend.capabilities.parallel == 8  # one instance's options leave the declaration alone
     assert AnthropicBackend(client=FakeClient()).capabilities == AnthropicBackend.capabilities
 
 

@@ -107,6 +107,35 @@ def test_characters_asked_side_by_side_write_the_shared_start_once(gm):
         (u["cache_read_input_tokens"], u["cache_creation_input_tokens"]) for u in api.usages]
 
 
+def test_after_the_call_that_writes_the_shared_start_the_other_six_of_an_arrival_go_at_once(gm):
+    """The ARRIVAL of the bundled seven: one call alone, then six in flight together (with the
+    backend's default concurrency), so the scene takes two call latencies, not three."""
+    import threading
+
+    from gamemaster.loop import run_scene
+
+    api = FakeMessagesAPI(answer=None)
+    backend = offline_played(api)
+    played, gate, in_flight, most = api.answer, threading.Barrier(6, timeout=120), [0], [0]
+    lock = threading.Lock()
+
+    def together(body):
+        if len(api.bodies) > 1:  # every call after the first waits until six are in flight
+            with lock:
+                in_flight[0] += 1
+                most[0] = max(most[0], in_flight[0])
+            try:
+                gate.wait()  # four at once (the old default) never get here six: the barrier breaks
+            finally:
+                with lock:
+                    in_flight[0] -= 1
+        return played(body)
+
+    api.answer = together
+    run_scene(gm, backend)
+    assert len(api.usages) == 7 and most[0] == 6 and not gate.broken
+
+
 MEMORY_LINE = re.compile(r"^- \[([a-z][a-z0-9_]*-\d{3,}) · ", re.M)
 
 
