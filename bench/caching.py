@@ -41,7 +41,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 
-def play(days: int, call_seconds: float, ttl: str, day_share: float | None = None) -> dict:
+def play(days: int, call_seconds: float, ttl: str, day_share: float | None = None, model: str | None = None) -> dict:
     """Usage of every call, by day, and the gaps between a character's calls (run in the tree on PYTHONPATH)."""
     # Imported here and in dollars(): with --old this file runs again in a subprocess against
     # the older tree, which has play()'s names but not the pricing of 1-hour writes.
@@ -59,9 +59,10 @@ def play(days: int, call_seconds: float, ttl: str, day_share: float | None = Non
     by_day, kept = [], []
     with tempfile.TemporaryDirectory() as folder:
         gm = GameMaster(init_workspace(Path(folder) / "studio"))
-        if day_share is not None:
+        changed = {**({"day_memory_share": day_share} if day_share is not None else {}), **({"model": model} if model else {})}
+        if changed:
             world = json.loads(gm.workspace.world_path.read_text(encoding="utf-8"))
-            gm.workspace.world_path.write_text(json.dumps({**world, "day_memory_share": day_share}), encoding="utf-8")
+            gm.workspace.world_path.write_text(json.dumps({**world, **changed}), encoding="utf-8")
         played = backend.reply
 
         def reply(request):
@@ -150,6 +151,26 @@ def table(title: str, run: dict) -> None:
           f"{without:.3f} | {with_cache:.3f} | {1 - with_cache / without:+.1%} |")
 
 
+def by_model(args) -> None:
+    """One row per model: the share of prompt tokens read from the cache and the dollars a day."""
+    from fake_messages_api import minimum_tokens
+
+    print(f"Bundled studio, {args.days} days through the anthropic backend against the fake API, "
+          f"one call at a time, {args.call_seconds:g} s per call (the working tree).\n")
+    print("| model | minimum cacheable (tokens) | calls | prompt tokens a call | read from cache | written to cache "
+          "| USD a day without caching | USD a day with caching | saved |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for model in args.models.split(","):
+        run = play(args.days, args.call_seconds, args.ttl, args.day_share, model)
+        usages = [u for day in run["days"] for u in day]
+        prompt = sum(u["input_tokens"] + u["cache_read_input_tokens"] + u["cache_creation_input_tokens"] for u in usages)
+        read = sum(u["cache_read_input_tokens"] for u in usages)
+        written = sum(u["cache_creation_input_tokens"] for u in usages)
+        without, with_cache = total_usd(run, False) / args.days, total_usd(run, True) / args.days
+        print(f"| {model} | {minimum_tokens(model):,} | {len(usages)} | {prompt // len(usages):,} | {read / prompt:.1%} | "
+              f"{written / prompt:.1%} | {without:.3f} | {with_cache:.3f} | {1 - with_cache / without:+.1%} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", type=int, default=3)
@@ -157,8 +178,11 @@ def main() -> None:
     parser.add_argument("--call-seconds", type=float, default=10.0)
     parser.add_argument("--ttl", choices=("5m", "1h"), default="5m")
     parser.add_argument("--day-share", type=float, help="the working tree's day_memory_share (default: the world's)")
+    parser.add_argument("--models", default="", help="comma-separated models: one summary row each (the working tree)")
     parser.add_argument("--play", action="store_true", help=argparse.SUPPRESS)  # the subprocess for --old
     args = parser.parse_args()
+    if args.models:
+        return by_model(args)
     if args.play:
         print(json.dumps(play(args.days, args.call_seconds, args.ttl)))
         return

@@ -167,9 +167,8 @@ def apply_scene(workspace: Workspace, snap: Snapshot, pending: Pending) -> Scene
     if batch:
         written["batch"] = batch["id"]
     record = pending.record.model_copy(update=written)
-    world, agents = snap.working_copy()
-    result = plan_scene(workspace, world, agents, pending.spec, turns, depths, record,
-                        readings=readings_of(workspace, pending))
+    result = plan_scene(workspace, snap.working_world(), snap.agents, pending.spec, turns, depths, record,
+                        readings=readings_of(workspace, pending), copy_agent=snap.working_agent)
     renamed = commit(workspace, result.transaction)
     # Ids a hand-appended line took meanwhile: what the command prints names the ids written.
     result.written = [{**w, "id": renamed.get(w["id"], w["id"])} for w in result.written]

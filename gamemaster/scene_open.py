@@ -35,7 +35,7 @@ def open_scene(workspace: Workspace, snap: Snapshot, force: Force | None, warnin
         if spec.kind.in_sequence and turn > 0:
             break  # later speakers' prompts depend on what is said first
         write_prompt(workspace, snap, pending, turn, warnings)
-    world, _ = snap.working_copy()
+    world = snap.working_world()
     world.pending = spec.ref
     workspace.save_world(world)
     return pending, snap.with_world(world)

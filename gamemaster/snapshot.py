@@ -121,15 +121,25 @@ class Snapshot:
     def _agents(self) -> tuple[dict[str, Agent], dict[Path, tuple | None]]:
         ids = self.workspace.agent_ids()
         stamps = {self.workspace.agent_path(a): _stamp(self.workspace.agent_path(a)) for a in ids}
-        return {a: self.workspace.load_agent(a) for a in ids}, stamps
+        # Shared with the workspace's cache of parsed files: never changed here, only copied.
+        return {a: self.workspace.load_agent(a, shared=True) for a in ids}, stamps
 
     @cached_property
     def agents(self) -> Mapping[str, Agent]:
-        return MappingProxyType({agent_id: freeze(agent) for agent_id, agent in self._agents[0].items()})
+        workspace = self.workspace
+        return MappingProxyType({agent_id: workspace.kept(workspace.agent_path(agent_id), agent, freeze)
+                                 for agent_id, agent in self._agents[0].items()})
 
     def working_copy(self) -> tuple[World, dict[str, Agent]]:
         """Mutable deep copies of the world and the agents, for write-back to change."""
-        return self._world.model_copy(deep=True), {a: agent.model_copy(deep=True) for a, agent in self._agents[0].items()}
+        return self.working_world(), {a: self.working_agent(a) for a in self._agents[0]}
+
+    def working_world(self) -> World:
+        return self._world.model_copy(deep=True)
+
+    def working_agent(self, agent_id: str) -> Agent:
+        """A mutable deep copy of one agent: write-back copies only those a scene changes."""
+        return self._agents[0][agent_id].model_copy(deep=True)
 
     def with_world(self, world: World) -> Snapshot:
         """This snapshot after its own step saved ``world``: the agents read stay, nothing is read again."""

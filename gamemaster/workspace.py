@@ -78,6 +78,8 @@ class Workspace:
         #: path → (the file's bytes, the model parsed from them): a state file is parsed once
         #: for as long as its bytes stay the same, and a hand edit is still seen at once.
         self._parsed: dict[Path, tuple[bytes, object]] = {}
+        #: path → (a parsed model shared read-only, what ``kept`` made of it once)
+        self._kept: dict[Path, tuple[object, object]] = {}
 
     def rel(self, path: Path) -> str:
         try:
@@ -125,10 +127,12 @@ class Workspace:
             raise StateError(f"{self.rel(path)}:1: expected a JSON object", [Problem(self.rel(path), 1, "expected a JSON object")])
         return data
 
-    def _parsed_model(self, path: Path, model):
+    def _parsed_model(self, path: Path, model, shared: bool = False):
         """``model`` from a state file, parsed again only when the file's bytes changed.
 
-        Callers change what they get, so each gets its own copy."""
+        Callers change what they get, so each gets its own copy; ``shared``: the one instance
+        kept for these bytes, for a reader that changes nothing (a snapshot: a hundred agents
+        copied for every scene were a tenth of a 100-character day)."""
         self.state_file(path)
         try:
             raw = path.read_bytes()
@@ -136,7 +140,7 @@ class Workspace:
             raw = None
         cached = self._parsed.get(path)
         if raw is not None and cached is not None and cached[0] == raw:
-            return cached[1].model_copy(deep=True)
+            return cached[1] if shared else cached[1].model_copy(deep=True)
         try:
             parsed = model.model_validate(self.read_json(path))
         except ValidationError as exc:
@@ -144,8 +148,16 @@ class Workspace:
             problems = [Problem(self.rel(path), None, describe_validation_error(exc, only=error)) for error in exc.errors()]
             raise StateError(f"{self.rel(path)}: {reason}", problems) from None
         if raw is not None:
-            self._parsed[path] = (raw, parsed.model_copy(deep=True))
+            self._parsed[path] = (raw, parsed if shared else parsed.model_copy(deep=True))
         return parsed
+
+    def kept(self, path: Path, parsed: object, make):
+        """``make(parsed)`` for a model ``_parsed_model`` shares, made once while ``path`` holds
+        the same bytes (a snapshot's frozen agent): an unchanged file costs nothing again."""
+        found = self._kept.get(path)
+        if found is None or found[0] is not parsed:
+            found = self._kept[path] = (parsed, make(parsed))
+        return found[1]
 
     def _read_bytes(self, path: Path) -> bytes:
         """A file's bytes; a scene file of a packed day comes from its archive (``scene_files``)."""
@@ -197,11 +209,12 @@ class Workspace:
     def check_agent(self, agent_id: str) -> str:
         return self.check_agents([agent_id])[0]
 
-    def load_agent(self, agent_id: str) -> Agent:
+    def load_agent(self, agent_id: str, shared: bool = False) -> Agent:
+        """The agent's file as a model (``shared``: read-only, see ``_parsed_model``)."""
         if not is_agent_id(agent_id) or not (self.agents_dir / f"{agent_id}.json").is_file():
             self.check_agent(agent_id)  # an id typed by hand: say which agent was meant
         path = self.agent_path(agent_id)
-        agent = self._parsed_model(path, Agent)
+        agent = self._parsed_model(path, Agent, shared)
         if agent.id != agent_id:
             reason = f"id: {agent.id!r} does not match the file name {agent_id!r}"
             raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)])

@@ -11,6 +11,7 @@ Nothing is written here; ``transaction.commit`` does that.
 from __future__ import annotations
 
 import re
+from typing import Callable, Mapping
 from dataclasses import dataclass, field
 
 from . import day_memories, word_of_mouth
@@ -108,23 +109,40 @@ class _Minds:
         return passes_on(self.language, says, self.held[agent], self.addressed)
 
 
+class _Changed(dict):
+    """The agents a scene changes: each copied (``copy``) the first time it is asked for, so a
+    scene of three in a studio of a hundred copies three, and compares three when it is done."""
+
+    def __init__(self, agents: Mapping[str, Agent], copy: Callable[[str], Agent]):
+        super().__init__()
+        self._agents, self._copy = agents, copy
+
+    def __missing__(self, agent_id: str) -> Agent:
+        if agent_id not in self._agents:
+            raise KeyError(agent_id)
+        copied = self[agent_id] = self._copy(agent_id)
+        return copied
+
+
 def plan_scene(
     workspace: Workspace,
     world: World,
-    agents: dict[str, Agent],
+    agents: Mapping[str, Agent],
     spec: SceneSpec,
     turns: list[tuple[str, Reply]],
     evidence_depths: dict[str, int],
     scene_record: SceneRecord,
     readings: dict[str, list[dict]] | None = None,
+    copy_agent: Callable[[str], Agent] | None = None,
 ) -> SceneResult:
-    """The transaction that writes this scene. ``turns`` are (agent, reply) in speaking order."""
+    """The transaction that writes this scene. ``turns`` are (agent, reply) in speaking order.
+    ``agents`` are read, never changed; what changes is a copy (``copy_agent``, by default a deep one)."""
     language = world.language
     created = spec.ref
     kind = spec.kind
     ids = _Ids(workspace)
     result = SceneResult(Transaction(label=f"scene {created}"))
-    updated = {a: agents[a].model_copy(deep=True) for a in agents}
+    updated = _Changed(agents, copy_agent or (lambda agent_id: agents[agent_id].model_copy(deep=True)))
     gained = {a: 0 for a in agents}
     taken_paths: set[str] = set()
 
@@ -232,7 +250,8 @@ def plan_scene(
     word_of_mouth.spread(language, new_world.gatherings, spec.day, [(a, r.says) for a, r in turns],
                          lambda speaker: listeners(spec, agents, new_world, speaker), names)
     for agent_id, amount in gained.items():
-        updated[agent_id].importance_accumulator += amount
+        if amount:
+            updated[agent_id].importance_accumulator += amount
     kind.settle_accumulators(updated, spec)
 
     for agent_id, agent in updated.items():

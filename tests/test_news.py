@@ -447,8 +447,9 @@ def test_a_claude_character_tells_what_concerns_its_listeners_and_keeps_a_confid
 def test_news_about_a_colleague_is_about_them_and_not_about_one_whose_name_theirs_holds():
     from gamemaster.backends.offline.news import Item, about
 
-    class Seen:  # what `about` reads of a player: the roster's names
+    class Seen:  # what `about` reads of a player: the roster's names (and where it keeps what it found of them)
         req = type("Req", (), {"colleagues": {"darius": "Darius Engel", "darius_2": "Darius „Darius 2“ Engel"}})()
+        memo: dict = {}
 
         @staticmethod
         def name_of(agent_id):

@@ -62,6 +62,7 @@ class Item:
         return self.said or self.text
 
 
+@functools.lru_cache(maxsize=16384)
 def _plain(text: str) -> str:
     return " ".join(text.split()).lower()
 
@@ -134,14 +135,28 @@ def _in(wanted: set[str], says: str) -> bool:
 def about(player: Player, item: Item, person: str) -> bool:
     """Whether ``item`` names ``person`` (by the name colleagues use, or the full one), and not
     another whose name holds theirs („Darius 2“ is not Darius)."""
-    names = {n for n in (player.name_of(person), player.req.colleagues.get(person, "")) if len(n) > 2}
-    longer = {n for other in player.req.colleagues if other != person
-              for n in (player.name_of(other), player.req.colleagues[other])
-              if any(name in n and name != n for name in names) and mention(item.text, n)}
+    names, holding = _names_holding(player, person)
+    lowered = item.text.lower()
+    # Neither name in the text at all (the common case): no pattern needs trying.
+    if not any(form in lowered for name in names for form in (name.lower(), name.lower().replace("-", " "))):
+        return False
+    longer = {n for n in holding if mention(item.text, n)}
     text = item.text
     for name in sorted(longer, key=len, reverse=True):
         text = text.replace(name, "")
     return any(mention(text, name) for name in names)
+
+
+def _names_holding(player: Player, person: str) -> tuple[set[str], set[str]]:
+    """``person``'s names, and the other colleagues' names that hold one of them: the same for
+    every item, so found once a player (a studio of a hundred has a hundred names to look through)."""
+    kept = player.memo.setdefault("names_holding", {})
+    if person not in kept:
+        names = {n for n in (player.name_of(person), player.req.colleagues.get(person, "")) if len(n) > 2}
+        kept[person] = names, {n for other in player.req.colleagues if other != person
+                               for n in (player.name_of(other), player.req.colleagues[other])
+                               if any(name in n and name != n for name in names)}
+    return kept[person]
 
 
 def untold(player: Player, listeners: list[str]) -> list[tuple[Item, dict[str, str]]]:
@@ -203,7 +218,7 @@ def _reason(player: Player, item: Item, person: str) -> str | None:
     return None
 
 
-@functools.cache
+@functools.lru_cache(maxsize=65536)  # bounded: a server plays for days in one process
 def _terms(code: str, text: str) -> frozenset[str]:
     return frozenset(analyzer(code).query_terms(text))
 
@@ -217,13 +232,17 @@ def _profile_terms(code: str, profile: str) -> frozenset[str]:
 
 def _common_terms(player: Player) -> frozenset[str]:
     """What the whole studio was told, without the words of the brief's frame („Creative Director“)."""
-    told = frozenset().union(*(_terms(player.code, text) for text in player.req.common))
-    return told - _terms(player.code, phrase(player.code, "brief", text=""))
+    if "common_terms" not in player.memo:  # the same for every item and listener of the request
+        told = frozenset().union(*(_terms(player.code, text) for text in player.req.common))
+        player.memo["common_terms"] = told - _terms(player.code, phrase(player.code, "brief", text=""))
+    return player.memo["common_terms"]
 
 
 def _names(player: Player) -> frozenset[str]:
     """The terms of everyone's names: a name says whom an item is about, not what."""
-    return frozenset().union(*(_terms(player.code, name) for name in player.req.roster.values()))
+    if "names" not in player.memo:
+        player.memo["names"] = frozenset().union(*(_terms(player.code, name) for name in player.req.roster.values()))
+    return player.memo["names"]
 
 
 def line(player: Player, item: Item) -> str:

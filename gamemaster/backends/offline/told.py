@@ -68,10 +68,15 @@ def told_in(code: str, says: str) -> list[str]:
     says it), else by the language's ``CUES`` (how anyone else might): a quoted passage after the
     cue, or the rest of its sentence (after „dass“), or, when the cue is a question of its own
     („Habt ihr schon gehört?“), the next sentence."""
+    return list(_told_in(code, says))
+
+
+@functools.lru_cache(maxsize=16384)  # the same lines are read again for every listener and scene
+def _told_in(code: str, says: str) -> tuple[str, ...]:
     items = []
     for pattern in _patterns(code):
         items += [m.group("news").strip() for m in pattern.finditer(says)]
-    return list(dict.fromkeys(items or _cued(code, says[:4000])))
+    return tuple(dict.fromkeys(items or _cued(code, says[:4000])))
 
 
 @functools.cache
