@@ -139,6 +139,8 @@ class DayStats:
     #: Characters who reflected that day, and those still over the threshold when it ended.
     reflected: int = 0
     waiting: int = 0
+    #: CPU seconds of packing finished days (``archive_after``) at the day's end, part of ``cpu``.
+    archiving: float = 0.0
 
     @property
     def notice_share(self) -> float:
@@ -255,17 +257,32 @@ def run_size(size: int, days: int, tmp: Path, teams: bool = False) -> SizeRun:
     log(f"{label} characters: studio built and validated in {build_seconds:.1f} s")
     gm = GameMaster(workspace)
     backend = OfflineBackend()
+    archiving = [0.0]
+    import gamemaster.loop as loop_module
+
+    packing = loop_module.archive_when_due
+
+    def timed_packing(workspace):
+        start = time.process_time()
+        try:
+            return packing(workspace)
+        finally:
+            archiving[0] += time.process_time() - start
+
+    loop_module.archive_when_due = timed_packing
     snapshot = tmp / f"brief-{label}"
     stats: list[DayStats] = []
     play_start = time.perf_counter()
     for _ in range(days):
         with FsyncCounter() as fsyncs:
-            wall_start, cpu_start = time.perf_counter(), time.process_time()
+            wall_start, cpu_start, archiving[0] = time.perf_counter(), time.process_time(), 0.0
             outcomes = advance_days(gm, backend, 1).scenes
             cpu, wall = time.process_time() - cpu_start, time.perf_counter() - wall_start
         waiting = len(due_for_reflection(gm.world(), gm.agents()))
         stats.append(measure_day(outcomes, size, wall, cpu, fsyncs.calls, waiting))
-        log(f"  day {stats[-1].day}: {len(outcomes)} scenes, {wall:.1f} s wall, {cpu:.1f} s CPU")
+        stats[-1].archiving = archiving[0]
+        log(f"  day {stats[-1].day}: {len(outcomes)} scenes, {wall:.1f} s wall, {cpu:.1f} s CPU "
+            f"({archiving[0]:.1f} s of it packing finished days)")
         if len(stats) == 1:
             shutil.copytree(workspace.root, snapshot, symlinks=True)
     play_seconds = time.perf_counter() - play_start
@@ -299,12 +316,12 @@ def scene_counts(counter: Counter) -> str:
 def print_size_table(run: SizeRun) -> None:
     print(f"### {run.label} characters")
     print()
-    print("| day | scenes | idle | wall s | CPU s | CPU ms / character | fsyncs | memories | notice share "
-          "| reflected | over the threshold at day end |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| day | scenes | idle | wall s | CPU s | of it packing days s | CPU ms / character | fsyncs | memories "
+          "| notice share | reflected | over the threshold at day end |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for d in run.days:
         print(f"| {d.day} | {sum(d.scenes.values())}: {scene_counts(d.scenes)} | {percent(d.idle_share)} "
-              f"| {d.wall:.2f} | {d.cpu:.2f} | {1000 * d.cpu_per_character:.1f} | {d.fsyncs} | {d.memories} "
+              f"| {d.wall:.2f} | {d.cpu:.2f} | {d.archiving:.2f} | {1000 * d.cpu_per_character:.1f} | {d.fsyncs} | {d.memories} "
               f"| {percent(d.notice_share)} | {d.reflected} | {d.waiting} |")
     days = run.days
 
@@ -313,6 +330,7 @@ def print_size_table(run: SizeRun) -> None:
 
     scenes = statistics.fmean(sum(d.scenes.values()) for d in days)
     print(f"| mean | {scenes:.1f} | {percent(mean('idle_share'))} | {mean('wall'):.2f} | {mean('cpu'):.2f} "
+          f"| {mean('archiving'):.2f} "
           f"| {1000 * mean('cpu_per_character'):.1f} | {mean('fsyncs'):.0f} | {mean('memories'):.0f} "
           f"| {percent(pooled_notice_share(days))} |")
     print()

@@ -41,5 +41,10 @@ def says_most_of(bag: frozenset[str], other: frozenset[str]) -> bool:
     """``NEAR_SHARE`` of the two lines' terms shared, by the same speaker; a line of few terms is
     never a near-duplicate. Two people saying the same are two facts — and two asking each other
     the same question („Caroline, did …?“, „Melanie, did …?“) share all their words but who asks."""
-    same_speaker = any(term[:1] == "\0" and term in other for term in bag)
-    return same_speaker and len(bag) > NEAR_MIN_TERMS and len(bag & other) >= NEAR_SHARE * len(bag | other)
+    if len(bag) <= NEAR_MIN_TERMS:
+        return False
+    shared = bag & other
+    # The share first (|A ∪ B| = |A| + |B| − |A ∩ B|), counted in C; the speaker, a term of each bag, only then.
+    if len(shared) < NEAR_SHARE * (len(bag) + len(other) - len(shared)):
+        return False
+    return any(term[:1] == "\0" for term in shared)

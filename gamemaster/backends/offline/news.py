@@ -149,14 +149,33 @@ def about(player: Player, item: Item, person: str) -> bool:
 
 def _names_holding(player: Player, person: str) -> tuple[set[str], set[str]]:
     """``person``'s names, and the other colleagues' names that hold one of them: the same for
-    every item, so found once a player (a studio of a hundred has a hundred names to look through)."""
-    kept = player.memo.setdefault("names_holding", {})
-    if person not in kept:
-        names = {n for n in (player.name_of(person), player.req.colleagues.get(person, "")) if len(n) > 2}
-        kept[person] = names, {n for other in player.req.colleagues if other != person
-                               for n in (player.name_of(other), player.req.colleagues[other])
-                               if any(name in n and name != n for name in names)}
-    return kept[person]
+    every item and for every character who sees the same colleagues, so found once for them (at
+    an ARRIVAL of a hundred, a hundred players ask it of ninety-nine listeners each)."""
+    if "names_holding" not in player.memo:
+        roster = tuple((other, player.name_of(other), full) for other, full in player.req.colleagues.items())
+        player.memo["names_holding"] = _holding_table(roster)
+    table = player.memo["names_holding"]
+    if person in table:
+        return table[person]
+    names = {n for n in (player.name_of(person), player.req.colleagues.get(person, "")) if len(n) > 2}
+    found = names, {n for other, short, full in table.roster if other != person
+                    for n in (short, full) if any(name in n and name != n for name in names)}
+    if person in player.req.colleagues:  # a row of the roster: its names are the table's, whoever asks
+        table[person] = found
+    return found
+
+
+class _Holding(dict):
+    """person → (names, the others' names holding one), for one roster of names."""
+
+    def __init__(self, roster: tuple[tuple[str, str, str], ...]):
+        super().__init__()
+        self.roster = roster
+
+
+@functools.lru_cache(maxsize=8)
+def _holding_table(roster: tuple[tuple[str, str, str], ...]) -> _Holding:
+    return _Holding(roster)
 
 
 def untold(player: Player, listeners: list[str]) -> list[tuple[Item, dict[str, str]]]:

@@ -89,6 +89,7 @@ class _Run:
         self.bags: list[frozenset[str]] = []  # and their terms, for near-duplicates
         self.analyzer = analyzer(settings.language)
         self._handle = None
+        self._parsed: dict[int, Memory | None] = {}
         self.excluded = settings.excluded
         for memory in settings.elsewhere:
             self._said(memory)
@@ -105,6 +106,12 @@ class _Run:
     # -- reading lines --------------------------------------------------------
 
     def _memory(self, doc: Doc) -> Memory | None:
+        # A line is asked for again as a hit, a neighbour and an answer: parsed once a run.
+        if doc.offset not in self._parsed:
+            self._parsed[doc.offset] = self._read(doc)
+        return self._parsed[doc.offset]
+
+    def _read(self, doc: Doc) -> Memory | None:
         if self._handle is None:
             self._handle = open(self.stream.path, "rb")
         self._handle.seek(doc.offset)
