@@ -57,6 +57,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="gamemaster-bench-") as scratch:
         root = (args.keep.resolve() if args.keep else Path(scratch)) / "studio"
         subprocess.run([sys.executable, "-m", "gamemaster", "--root", str(root), "init"], check=True, capture_output=True)
+        gm(root, "config", "archive_after", "0")  # the folders as played: packed below, all at once
         start = disk(root)
         log(f"playing {args.days} offline days in {root}")
         began = time.perf_counter()

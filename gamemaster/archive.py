@@ -38,6 +38,9 @@ from .workspace import Workspace
 _DAY_FOLDER = re.compile(r"^day-(\d{3,18})$")
 #: Days packed in one run from which it shows its progress (a day takes a tenth of a second or more).
 PROGRESS_DAYS = 10
+#: xz's preset: 3 packs a day of a hundred characters (17.6 MB) in 0.59 s to 0.39 MB, where the
+#: default 6 took 2.2 s for 0.27 MB; ``day advance`` packs a day each day, so its CPU counts more.
+XZ_PRESET = 3
 
 
 @dataclass
@@ -137,7 +140,7 @@ def _pack(workspace: Workspace, day: str) -> Packed:
     folder_bytes = sum(p.lstat().st_size for p in files)
     if not target.exists():  # else an earlier run wrote it and was stopped before the folder was removed
         buffer = io.BytesIO()
-        with tarfile.open(fileobj=buffer, mode="w:xz", format=tarfile.PAX_FORMAT) as tar:
+        with tarfile.open(fileobj=buffer, mode="w:xz", format=tarfile.PAX_FORMAT, preset=XZ_PRESET) as tar:
             for path in [folder, *sorted(folder.rglob("*"))]:
                 tar.add(path, arcname=path.relative_to(scenes).as_posix(), recursive=False)
         atomic_write_bytes(target, buffer.getvalue())
