@@ -4,8 +4,8 @@ A ``Snapshot`` is what the decision (which scene is next), prompt building and w
 given, instead of each loading ``state/world.json`` and the agent files again. Its models are
 frozen copies: assigning a field, appending to a list or setting a key raises, so nothing
 downstream can change what a later step of the same command will read. Write-back works on
-``working_copy()``, mutable deep copies, and what it changes reaches the files only through
-the scene's transaction.
+``working_world()`` and ``working_agent()``, mutable deep copies of what it changes, which reach
+the files only through the scene's transaction.
 
 A snapshot stays current while the files it was read from are unchanged; ``is_current`` checks
 that by their stat stamps (no read): a commit, another gamemaster process or a hand edit
@@ -33,7 +33,7 @@ class FrozenList(list):
     """A list of a snapshot's model: reading works as on any list, changing it raises."""
 
     def _refuse(self, *args, **kwargs):
-        raise TypeError("a snapshot's lists cannot be changed; change a working_copy() instead")
+        raise TypeError("a snapshot's lists cannot be changed; change a working copy (working_world, working_agent) instead")
 
     append = extend = insert = remove = pop = clear = sort = reverse = _refuse
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
@@ -50,7 +50,7 @@ class FrozenDict(dict):
     """A dict of a snapshot's model: reading works as on any dict, changing it raises."""
 
     def _refuse(self, *args, **kwargs):
-        raise TypeError("a snapshot's mappings cannot be changed; change a working_copy() instead")
+        raise TypeError("a snapshot's mappings cannot be changed; change a working copy (working_world, working_agent) instead")
 
     __setitem__ = __delitem__ = __ior__ = _refuse
     setdefault = update = pop = popitem = clear = _refuse
@@ -104,7 +104,7 @@ class Snapshot:
     """``world`` and ``agents`` (id → agent), frozen; agents are read when first asked for."""
 
     workspace: Workspace = field(repr=False, compare=False)
-    #: The world as parsed, never handed out: ``working_copy`` copies it.
+    #: The world as parsed, never handed out: ``working_world`` copies it.
     _world: World = field(repr=False)
     _world_stamp: tuple | None = field(repr=False)
 
@@ -130,11 +130,8 @@ class Snapshot:
         return MappingProxyType({agent_id: workspace.kept(workspace.agent_path(agent_id), agent, freeze)
                                  for agent_id, agent in self._agents[0].items()})
 
-    def working_copy(self) -> tuple[World, dict[str, Agent]]:
-        """Mutable deep copies of the world and the agents, for write-back to change."""
-        return self.working_world(), {a: self.working_agent(a) for a in self._agents[0]}
-
     def working_world(self) -> World:
+        """A mutable deep copy of the world, for write-back to change."""
         return self._world.model_copy(deep=True)
 
     def working_agent(self, agent_id: str) -> Agent:

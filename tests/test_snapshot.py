@@ -30,9 +30,9 @@ def test_a_snapshot_cannot_be_changed_and_its_working_copy_leaves_it_as_read(gm)
     with pytest.raises(AttributeError):
         snap.world = None
 
-    world, agents = snap.working_copy()
-    world.day, agents["vera"].name = 9, "Someone else"
-    agents["vera"].talk_wishes.append(None)
+    world, copied = snap.working_world(), snap.working_agent("vera")
+    world.day, copied.name = 9, "Someone else"
+    copied.talk_wishes.append(None)
     assert (snap.world.day, vera.name, vera.talk_wishes) == (0, "Vera Kowalski", [])
     assert snap.world.dump() == gm.workspace.load_world().dump()
 
