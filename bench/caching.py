@@ -89,10 +89,13 @@ def play(days: int, call_seconds: float, ttl: str, day_share: float | None = Non
 def still_shown(workspace, request) -> list[int]:
     """What a prompt keeps of the memories the scene's own selection would show from the whole
     ``memory_budget``: [of all of them, shown; of the ten it ranks most relevant, shown]."""
-    import gamemaster.requests
+    import importlib
 
-    selection_for = getattr(gamemaster.requests, "selection_for", None)
-    if selection_for is None:  # an older tree (--old) chose memories elsewhere: not measured there
+    try:  # where the scene's selection is made: its prompt section, in an older tree (--old) requests.py
+        selection_for = importlib.import_module("gamemaster.sections.recall").selection_for
+    except ModuleNotFoundError:
+        selection_for = getattr(importlib.import_module("gamemaster.requests"), "selection_for", None)
+    if selection_for is None:  # an older tree still chose memories elsewhere: not measured there
         return [0, 0, 0, 0]
     world = workspace.load_world()
     names = {a: workspace.load_agent(a).name for a in request.roster}

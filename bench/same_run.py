@@ -5,9 +5,10 @@
 BEFORE and AFTER are git revisions of this repository (default: ``HEAD~1`` and the working
 tree, written ``.``). Each is exported with ``git archive`` into a temporary folder and run as
 ``python -m gamemaster`` with that folder first on ``PYTHONPATH``: ``init`` the bundled studio,
-schedule an EVENT with a meeting for day 2, then ``day advance --days N`` with the offline
+schedule an EVENT with a meeting for day 2, brief one character to organise a gathering, then ``day advance --days N`` with the offline
 player (its seed is the world's, so the run is fixed). Every file the run writes (under ``state/``,
-``scenes/`` - with every prompt and reply - and ``gallery/``) is then hashed and compared, except
+``scenes/`` - with every prompt and reply, a packed day as the files it holds - and ``gallery/``) is then
+hashed and compared, except
 those that depend on the clock, not on behaviour: ``state/.cache/`` holds the search indexes and
 parse caches, keyed by file mtimes. (The workspace's other files are the toolkit's templates;
 ``.gamemaster.lock`` holds the process id of the last command.)
@@ -29,6 +30,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 from pathlib import Path
 
@@ -79,21 +81,37 @@ def play(code: Path, root: Path, days: int) -> None:
 
     gm("init", str(root))
     gm("event", "Der Publisher kommt zu Besuch und will den Vertical Slice sehen.", "--day", "2", "--meeting")
+    # A gathering to organise, so the run plays every built-in kind (the seventh: GATHERING).
+    gm("brief", "Organisiere am Mittwoch abends einen Spieleabend im Pausenraum und lade alle ein.", "--to", "nami")
     gm("day", "advance", "--days", str(days), "--backend", "offline")
 
 
 def hashes(root: Path) -> dict[str, str]:
+    """sha256 of every compared file; a packed day (``scenes/day-NNN.tar.xz``) counts as the files
+    it holds, as if the day were a folder: the archive's own bytes (and the digest beside it) carry
+    the time it was packed."""
     out = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
-        if path.is_file() and rel.startswith(COMPARED) and not rel.startswith(VOLATILE):
+        if not path.is_file() or not rel.startswith(COMPARED) or rel.startswith(VOLATILE):
+            continue
+        if rel.endswith(".tar.xz"):
+            out.update({f"scenes/{name}": hashlib.sha256(data).hexdigest() for name, data in packed(path).items()})
+        elif not rel.endswith(".tar.xz.sha256"):
             out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
     return out
 
 
+def packed(path: Path) -> dict[str, bytes]:
+    with tarfile.open(path, "r:xz") as archive:
+        return {m.name: archive.extractfile(m).read() for m in archive.getmembers() if m.isfile()}
+
+
 def kinds(root: Path) -> collections.Counter:
-    return collections.Counter(json.loads(p.read_text(encoding="utf-8"))["type"]
-                               for p in root.glob("scenes/day-*/scene-*/scene.json"))
+    found = [p.read_text(encoding="utf-8") for p in root.glob("scenes/day-*/scene-*/scene.json")]
+    found += [data.decode("utf-8") for archive in root.glob("scenes/day-*.tar.xz")
+              for name, data in packed(archive).items() if name.endswith("/scene.json")]
+    return collections.Counter(json.loads(text)["type"] for text in found)
 
 
 def main() -> int:

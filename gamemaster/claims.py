@@ -18,6 +18,7 @@ from .calendar import day_text
 from .ids import parse_scene_ref
 from .kinds.base import SECTIONS
 from .reasons import reason
+from .sections import reply_model_for
 
 PHRASES: dict[str, dict[str, str]] = {
     "de": {
@@ -96,8 +97,9 @@ def hearing(spec, agent_id: str, table: list[str], names: dict[str, str], langua
 def reply_fields(kind, final_turn: bool, language: str) -> str:
     """Which reply fields this scene requires, allows and refuses: the kind's reply model and its
     sections (``kinds.check_kind`` refuses a section the kind does not allow)."""
-    fields = [info.alias or name for name, info in kind.reply_model.model_fields.items()]
-    required = [name for name, info in kind.reply_model.model_fields.items() if info.is_required()]
+    model = reply_model_for(kind)
+    fields = [info.alias or name for name, info in model.model_fields.items()]
+    required = [name for name, info in model.model_fields.items() if info.is_required()]
     required = [f for f in fields if f in required or f in kind.required(final_turn)]
     refused = [s for s in SECTIONS if s not in kind.allows]
     # Asked for in the speaker's last turn; an earlier turn's is not refused, only not kept.

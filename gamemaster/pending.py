@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from . import jsontext, scene_files
+from .sections import reply_model_for
 from .turns import ReplyRequest
 from .fsio import atomic_write_json, atomic_write_text
 from .ids import SCENE_REF_RE
@@ -190,7 +191,7 @@ def load_pending(workspace: Workspace, world: World) -> Pending | None:
         path = pending.reply_path(turn)
         if path.exists():
             try:
-                pending.replies[turn] = parse_reply(workspace.read_json(path), pending.turns[turn], spec.kind.reply_model)
+                pending.replies[turn] = parse_reply(workspace.read_json(path), pending.turns[turn], reply_model_for(spec.kind))
             except ReplyError as exc:
                 raise StateError(
                     f"{workspace.rel(path)}: {'; '.join(exc.problems)} (delete the file to ask again)"

@@ -16,14 +16,12 @@ from typing import Callable
 from string import Template
 
 from . import claims
-from .calendar import annotate, brief_day, day_text
+from .calendar import annotate, day_text
 from .contract import contract_values
 from .lang import phrase
-from .models import Agent, Brief, Memory, World
+from .models import Agent, World
 from .problems import StateError
 from .scene_spec import SceneSpec
-from .retrieval.base import Selection
-from .retrieval.render import memory_text
 from .turns import Turn
 
 EMPTY = "—"
@@ -44,38 +42,23 @@ CACHE_MARKERS = (
 
 @dataclass
 class PromptContext:
+    """What fills the frame of a prompt (who, where, when, the transcript), and what the turn's
+    sections filled (``values``) and the fragments of the sections that bring their own (``fragments``)."""
+
     world: World
     agent: Agent
     spec: SceneSpec
-    selection: Selection
     names: dict[str, str]
-    since: list[Memory] = field(default_factory=list)
-    briefs: list[Brief] = field(default_factory=list)
     transcript: list[Turn] = field(default_factory=list)
     turn: int = 0
     final_turn: bool = True
-    replan: bool = False
-    #: Excerpts from the reference library, rendered (empty: none).
-    library: str = ""
-    #: What was said lately, the paragraph rendered (``news.recent_section``; empty: nothing).
-    heard_recently: str = ""
-    #: Who hears the character here and when (``claims.hearing``; empty: not known).
-    hearing: str = ""
-    #: How the reference library reaches the character (``claims.library_note``).
-    library_note: str = ""
-    #: Open invitations to answer, rendered (empty: none).
-    invitations: str = ""
     #: Everyone in the studio with their role, rendered (the same for every character).
     roster: str = ""
-    #: The studio bible (``library.bible``), rendered.
-    bible: str = ""
-    #: The memories of earlier days chosen for the day (``day_memories.py``), rendered (empty: none).
-    earlier: str = ""
-    #: Every memory id the prompt shows as a memory of its own (evidence named in a line is one of them).
-    visible: frozenset[str] = frozenset()
-    #: The newest reflections when they were chosen, rendered; None: the selection's own. A
-    #: reflection the selection adds then stands with this scene's memories.
-    day_reflections: str | None = None
+    #: The placeholders the sections filled (``sections/``).
+    values: dict[str, str] = field(default_factory=dict)
+    #: The template fragments of the sections without a place in ``character.md``: shown in
+    #: order where it has ``$sections``, each filled in like any template.
+    fragments: list[str] = field(default_factory=list)
 
 
 TemplateFinder = Callable[[str], Path]
@@ -166,40 +149,11 @@ def _first_sentence(says: str) -> str:
     return sentence if len(sentence) <= SHORT_TURN else sentence[: SHORT_TURN - 1].rstrip() + "…"
 
 
-def memory_sections(ctx: PromptContext, language: str) -> dict[str, str]:
-    """The memory sections of a prompt, rendered: ``since``, ``reflections``, ``relevant``, ``recent``."""
-    # A memory shown out of its section brings the heard lines the selection chose with it.
-    heard = {p.memory.id: p.heard for p in ctx.selection.picked}
-    # Each memory once per prompt: one that happened since the character's last scene is shown
-    # there, not again in the section of the selection it came from.
-    since = {m.id for m in ctx.since}
-    # Evidence is named where the prompt shows the memory cited: anywhere for this scene's
-    # memories; for the reflections, which stay the same from scene to scene, among themselves.
-    visible = ctx.visible | since
-
-    def section(*names: str, stable: bool = False) -> str:
-        picked = sorted((p for name in names for p in ctx.selection.section(name, exclude=since)), key=lambda p: p.offset)
-        shown = {p.memory.id for p in picked} if stable else visible
-        return bullet_list([memory_text(p.memory, language, p.heard, shown) for p in picked])
-
-    # With the day's reflections above, one written since stands with this scene's memories.
-    day_reflections = ctx.day_reflections is not None
-    return {
-        "since": bullet_list([memory_text(m, language, heard.get(m.id, ()), visible) for m in ctx.since]),
-        "reflections": (ctx.day_reflections or EMPTY) if day_reflections else section("reflections", stable=True),
-        "relevant": section("relevant", "reflections") if day_reflections else section("relevant"),
-        "recent": section("recent"),
-    }
-
-
 def scene_values(ctx: PromptContext) -> dict[str, str]:
+    """Every placeholder a template may use: the frame's, then the sections'."""
     spec, agent = ctx.spec, ctx.agent
     others = [p for p in spec.room_of(agent.id) if p != agent.id]
-    total_turns = len(spec.turns)
     language = ctx.world.language
-
-    memories = memory_sections(ctx, language)
-
     return {
         "studio": ctx.world.studio,
         "name": agent.name,
@@ -221,39 +175,18 @@ def scene_values(ctx: PromptContext) -> dict[str, str]:
         "colleagues": ", ".join(f"{name} ({aid})" for aid, name in ctx.names.items() if aid != agent.id),
         "topic": _topic(ctx),
         "reason": claims.reason_for(language, spec.reason, ctx.names, agent.id) or EMPTY,
-        "hearing": ctx.hearing or EMPTY,
         "reply_fields": claims.reply_fields(spec.kind, ctx.final_turn, language),
-        "library_note": ctx.library_note,
-        "briefs": _briefs(ctx),
-        "invitations": ctx.invitations,
         "slot": phrase(language, f"slot_{spec.slot}") if spec.slot else EMPTY,
-        "since": memories["since"],
-        "replan": phrase(language, "replan") if ctx.replan else "",
-        "reflections": memories["reflections"],
-        "relevant": memories["relevant"],
-        # The name of the relevant section before strategies existed; older workspaces' templates use it.
-        "focused": memories["relevant"],
-        "recent": memories["recent"],
-        "earlier": ctx.earlier or EMPTY,
         "transcript": render_transcript(ctx.transcript, len(spec.participants), language, ctx.world.transcript_budget),
         "turn": str(ctx.turn + 1),
-        "turns": str(total_turns),
+        "turns": str(len(spec.turns)),
         "round": str(ctx.turn // max(len(spec.participants), 1) + 1),
         "rounds": str(spec.rounds),
-        "library": phrase(language, "library", excerpts=ctx.library) if ctx.library else "",
         "roster": ctx.roster or EMPTY,
-        "bible": ctx.bible or EMPTY,
-        "heard_recently": ctx.heard_recently,
-        "final_turn": spec.kind.phrase(spec.kind.final_turn, language) if ctx.final_turn else "",
+        "final_turn": spec.kind.final_turn_request(language) if ctx.final_turn else "",
         **contract_values(language),
+        **ctx.values,
     }
-
-
-def _briefs(ctx: PromptContext) -> str:
-    # Each as given, and beside it what its days mean, read on the day it was given.
-    world = ctx.world
-    return bullet_list([f"- {b.id}: {b.text}{annotate(b.text, world.language, world, brief_day(b, ctx.spec.day))}"
-                        for b in ctx.briefs])
 
 
 def _topic(ctx: PromptContext) -> str:
@@ -269,6 +202,8 @@ def build_prompt(find: TemplateFinder, ctx: PromptContext) -> tuple[str, list[st
     """The whole prompt and its cacheable leading segments, one per ``CACHE_MARKERS`` entry
     (empty where the template lacks that marker): exact slices of the prompt, in order."""
     values = scene_values(ctx)
+    shown = (render_template(find, name, values).strip() for name in ctx.fragments)
+    values["sections"] = "".join("\n\n" + text for text in shown if text)
     values["task"] = render_template(find, ctx.spec.kind.template, values).strip()
     values["contract"] = render_template(find, "contract.md", values).strip()
     rest = render_template(find, "character.md", values, cuts=CACHE_MARKERS).strip() + "\n"

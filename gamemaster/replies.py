@@ -14,7 +14,6 @@ from typing import Collection, Iterable
 from pydantic import ValidationError
 
 from . import jsontext
-from .gatherings import answer_problems, proposal_problems
 from .kinds import ReplyCheck, check_kind
 from .reply_models import (  # noqa: F401  (the reply contract, as other modules import it from here)
     ARTIFACT_KIND_RE,
@@ -32,7 +31,9 @@ from .reply_models import (  # noqa: F401  (the reply contract, as other modules
     TalkWishDraft,
     reply_schema,
 )
-from .scenes import SceneSpec, scenes_left
+from .scenes import SceneSpec
+from .sections import sections_for
+from .sections.takeaways import takeaway_problems  # noqa: F401  (callers import it from here)
 
 
 class ReplyError(ValueError):
@@ -115,36 +116,9 @@ def check_reply(
         problems.append(f"agent: expected {agent!r}, got {reply.agent!r}")
     if reply.scene != spec.ref:
         problems.append(f"scene: expected {spec.ref!r} (the pending scene), got {reply.scene!r}")
-    problems += check_kind(reply, ReplyCheck(agent, spec, roster, evidence_exists, final_turn, shown, said_before))
-    known = set(roster)
-    for index, wish in enumerate(reply.talk_wishes):
-        for partner in wish.with_:
-            if partner == agent:
-                problems.append(f"talk_wishes.{index}.with: {agent} cannot talk to themselves")
-            elif partner not in known:
-                problems.append(f"talk_wishes.{index}.with: unknown agent {partner!r}")
-    problems += takeaway_problems(reply, agent, spec, known, heard_from)
-    if reply.gathering is not None:
-        left = scenes_left(world, spec) if world is not None else None
-        problems += proposal_problems(reply.gathering, agent, spec, known, left,
-                                      len(world.gatherings) if world is not None else 0)
-    problems += answer_problems(reply.invitations, agent, spec.day, world.gatherings if world is not None else None)
+    ctx = ReplyCheck(agent, spec, list(roster), evidence_exists, final_turn, shown, said_before, world, heard_from)
+    problems += check_kind(reply, ctx)
+    for section in sections_for(spec.kind):
+        problems += section.check(reply, ctx)
     if problems:
         raise ReplyError(agent, problems)
-
-
-def takeaway_problems(reply: Reply, agent: str, spec: SceneSpec, roster: Collection[str],
-                      heard_from: Collection[str] | None) -> list[str]:
-    """A takeaway weighs words the character heard: of the others in this conversation (MEETING,
-    ENCOUNTER, GATHERING), or of those whose lines its prompt showed (said lately, or kept by a
-    memory it shows); where the prompt was not recorded with them, of anyone in the studio."""
-    here = [p for p in spec.participants if p != agent] if spec.kind.in_sequence else []
-    heard = sorted(heard_from) if heard_from is not None else [a for a in roster if a != agent]
-    problems = []
-    for index, taken in enumerate(reply.takeaways):
-        if taken.from_ in here or taken.from_ in heard:
-            continue
-        places = ([f"here: {', '.join(here)}"] if here else []) + [f"heard: {', '.join(heard) or 'nobody'}"]
-        problems.append(f"takeaways.{index}.from: {taken.from_!r} is not someone whose words your prompt shows "
-                        f"({'; '.join(places)})")
-    return problems

@@ -16,6 +16,7 @@ from .pending import Pending, heard_in_prompt, load_batch, readings_of, require_
 from .problems import GamemasterError
 from .records import TranscriptLine
 from .replies import Reply, ReplyError, check_reply, parse_reply
+from .sections import reply_model_for
 from .snapshot import Snapshot
 from .transaction import commit
 from .workspace import Workspace
@@ -24,7 +25,7 @@ from .writeback import SceneResult, plan_scene
 
 def take_reply(workspace: Workspace, snap: Snapshot, pending: Pending, turn: int, raw: str | dict) -> Reply:
     """``raw`` as the typed reply of ``turn``: parsed and validated (the one time), then checked."""
-    reply = parse_reply(raw, pending.turns[turn], pending.spec.kind.reply_model)
+    reply = parse_reply(raw, pending.turns[turn], reply_model_for(pending.spec.kind))
     check_turn(workspace, snap, pending, turn, reply)
     return reply
 
@@ -125,7 +126,7 @@ def _take_repeats(pending: Pending, queues: dict[str, list]) -> tuple[bool, list
 
 def _parsed(raw, agent_id: str, pending: Pending) -> dict | None:
     try:
-        return parse_reply(raw, agent_id, pending.spec.kind.reply_model).model_dump()
+        return parse_reply(raw, agent_id, reply_model_for(pending.spec.kind)).model_dump()
     except ReplyError:
         return None
 

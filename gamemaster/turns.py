@@ -88,6 +88,9 @@ class ReplyRequest:
     profiles: dict[str, str] = field(default_factory=dict)
     partners: list[str] = field(default_factory=list)
     common: tuple[str, ...] = ()
+    #: What each prompt section gathered for this turn (``sections/``), by section name: the
+    #: facts of a section from elsewhere reach a backend here.
+    sections: dict[str, Any] = field(default_factory=dict)
     #: ``lookup(query)``: the character's own memory searched mid-scene (``lookup.py``), for a
     #: backend that offers it a tool; None where the scene is not run by the loop.
     lookup: Any = None

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from . import jsontext, scene_files
 from .fsio import WorkspaceLock, atomic_write_json
 from .kinds import all_kinds
+from .sections import all_sections
 from .ids import SCENE_REF_RE, WORKSPACE_FOLDERS, OutsideWorkspace, find_workspace, inside, is_agent_id, no_agent, reads_inside  # noqa: F401 (find_workspace re-exported)
 from .models import Agent, World
 from .problems import GamemasterError, Problem, StateError
@@ -276,7 +277,8 @@ class Workspace:
 
     def template_path(self, name: str) -> Path:
         """The workspace's own template if it has one, else the bundled one, else the one a
-        kind from another package ships beside its module (``SceneKind.template_file``)."""
+        kind or prompt section from another package ships beside its module
+        (``SceneKind.template_file``, ``PromptSection.template_file``)."""
         local = self.root / "prompts" / name
         if local.is_file():
             return local
@@ -284,4 +286,6 @@ class Workspace:
         if bundled.is_file():
             return bundled
         shipped = next((k.template_file for k in all_kinds().values() if k.template == name), None)
+        if shipped is None:
+            shipped = next((s.template_file for s in all_sections().values() if s.template == name), None)
         return shipped if shipped is not None and shipped.is_file() else bundled

@@ -4,7 +4,8 @@
 and ``created``, artifacts under ``gallery/``, observations for the others in
 the room, reflections with their depth, accumulators, plans, talk wishes, the
 world's scene log and the scene record, plus what the scene's kind adds (a
-MEETING's conversation memories, for one).
+MEETING's conversation memories, for one). What each reply field changes is its
+section's (``sections/``); what every scene changes is here.
 Nothing is written here; ``transaction.commit`` does that.
 """
 
@@ -14,24 +15,20 @@ import re
 from typing import Callable, Mapping
 from dataclasses import dataclass, field
 
-from . import day_memories, word_of_mouth
+from . import word_of_mouth
 from .fsio import dump_json
-from .gallery import artifact_file, slug
-from .gatherings import write_reply as write_gathering_reply
 from .kinds import SceneWrite
 from .kinds.heard import listeners
-from .lang import phrase, short_name
-from .models import Agent, Brief, Memory, Plan, SceneEntry, TalkWish, World, memory_id, parse_scene_ref
+from .lang import short_name
+from .models import Agent, Memory, SceneEntry, World, memory_id
 from .records import SceneRecord, WrittenMemory
 from .replies import Reply
 from .scenes import SceneSpec
-from .takeaways import write_takeaways
+from .sections import sections_for
+from .sections.artifacts import unique
+from .sections.briefs import brief_reaches
 from .transaction import Transaction
 from .workspace import Workspace
-
-def observer_importance(artifact_importance: int) -> int:
-    """Colleagues who watch an artifact being finished rate it a little lower than its author."""
-    return max(1, min(10, artifact_importance - 2))
 
 
 @dataclass
@@ -56,20 +53,25 @@ class _Ids:
         return memory_id(agent, number)
 
 
-def _gallery_path(workspace: Workspace, kind: str, day: int, name: str, taken: set[str]) -> str:
-    folder = workspace.gallery / kind
-    stem = f"day-{day:03d}_{name}_v"
-    versions = [int(m.group(1)) for p in folder.glob(f"{stem}*.md") if (m := re.search(r"_v(\d+)\.md$", p.name))]
-    version = max(versions, default=0) + 1
-    while True:
+class _GalleryPaths:
+    """``gallery/<kind>/day-XXX_<name>_vN.md``: the next version not on disk and not taken by this scene."""
+
+    def __init__(self, workspace: Workspace):
+        self.workspace, self.taken = workspace, set()
+
+    def __call__(self, kind: str, day: int, name: str) -> str:
+        folder = self.workspace.gallery / kind
+        stem = f"day-{day:03d}_{name}_v"
+        versions = [int(m.group(1)) for p in folder.glob(f"{stem}*.md") if (m := re.search(r"_v(\d+)\.md$", p.name))]
+        version = max(versions, default=0) + 1
+        while f"gallery/{kind}/{stem}{version}.md" in self.taken:
+            version += 1
         relative = f"gallery/{kind}/{stem}{version}.md"
-        if relative not in taken:
-            break
-        version += 1
-    resolved = (workspace.root / relative).resolve()
-    if not resolved.is_relative_to(workspace.gallery.resolve()):
-        raise ValueError(f"artifact path {relative} would leave gallery/")
-    return relative
+        resolved = (self.workspace.root / relative).resolve()
+        if not resolved.is_relative_to(self.workspace.gallery.resolve()):
+            raise ValueError(f"artifact path {relative} would leave gallery/")
+        self.taken.add(relative)
+        return relative
 
 
 class _Minds:
@@ -136,135 +138,66 @@ def plan_scene(
     copy_agent: Callable[[str], Agent] | None = None,
 ) -> SceneResult:
     """The transaction that writes this scene. ``turns`` are (agent, reply) in speaking order.
-    ``agents`` are read, never changed; what changes is a copy (``copy_agent``, by default a deep one)."""
-    language = world.language
-    created = spec.ref
-    kind = spec.kind
-    ids = _Ids(workspace)
+    ``agents`` are read, never changed; what changes is a copy (``copy_agent``, by default a deep one).
+    Each reply is written back by the sections the kind uses, in their order (``sections/``)."""
+    kind, created = spec.kind, spec.ref
     result = SceneResult(Transaction(label=f"scene {created}"))
     updated = _Changed(agents, copy_agent or (lambda agent_id: agents[agent_id].model_copy(deep=True)))
     gained = {a: 0 for a in agents}
-    taken_paths: set[str] = set()
+    ids = _Ids(workspace)
 
     def remember(agent: str, **fields) -> Memory:
         memory = Memory(id=ids.take(agent), created=created, **fields)
         result.transaction.add_memory(agent, memory)
         gained[agent] += memory.importance
-        result.written.append(
-            {
-                "id": memory.id,
-                "agent": agent,
-                "type": memory.type,
-                "importance": memory.importance,
-                "description": memory.description,
-            }
-        )
+        result.written.append({"id": memory.id, "agent": agent, "type": memory.type, "importance": memory.importance,
+                               "description": memory.description})
         return memory
 
     new_world = _advance_world(world, spec, agents)
-    minds = _Minds(workspace, spec, turns, agents, language)
-    scene = SceneWrite(spec, turns, agents, updated, remember, language, new_world, readings or {}, minds.remembers,
-                       minds.passes)
-    kind.before_replies(scene)
-    for agent_id, reply in turns:
-        agent = updated[agent_id]
-        for note in reply.memories:
-            remember(agent_id, type=note.type, description=note.description, importance=note.importance, tags=note.tags)
-        if reply.plan is not None:
-            agent.today_plan = Plan(text=reply.plan.text, tags=reply.plan.tags, created=created)
-            remember(
-                agent_id, type="plan", description=reply.plan.text, importance=reply.plan.importance, tags=reply.plan.tags
-            )
-        write_gathering_reply(scene, agent_id, reply)
-        write_takeaways(scene, agent_id, reply)
-        wishes = [TalkWish.model_validate({**w.model_dump(by_alias=True), "created": created}) for w in reply.talk_wishes]
-        agent.talk_wishes = kind.merge_talk_wishes(agent.talk_wishes, wishes)
-        for draft in reply.artifacts:
-            path = _gallery_path(workspace, draft.kind, spec.day, slug(draft.title), taken_paths)
-            taken_paths.add(path)
-            artifact = remember(
-                agent_id,
-                type="artifact",
-                description=phrase(language, "artifact", title=draft.title, summary=draft.summary),
-                importance=draft.importance,
-                tags=[*draft.tags, "own-work"] if "own-work" not in draft.tags else draft.tags,
-                metadata={"artifact_path": path, "kind": draft.kind, "title": draft.title},
-            )
-            result.transaction.files[path] = artifact_file(
-                {
-                    "title": draft.title,
-                    "kind": draft.kind,
-                    "agent": agent_id,
-                    "day": spec.day,
-                    "scene": created,
-                    "task": agent.today_plan.text if agent.today_plan else (spec.topic or ""),
-                    "memory": artifact.id,
-                    "memories_referenced": _referenced_ids(draft.content),
-                    "tags": draft.tags,
-                },
-                draft.content,
-                _day_date(world, spec.day),
-            )
-            result.artifacts.append(path)
-            for observer in spec.room_of(agent_id):
-                if observer == agent_id:
-                    continue
-                summary = draft.summary
-                if not any(part in summary for part in _name_parts(agent.name)):
-                    summary = phrase(language, "observed_artifact", name=agent.name, summary=summary)
-                remember(
-                    observer,
-                    type="observation",
-                    description=summary,
-                    importance=observer_importance(draft.importance),
-                    tags=_unique([agent_id, *draft.tags]),
-                    metadata={"source": "artifact", "author": agent_id, "artifact_path": path},
-                )
-        for insight in reply.insights:
-            depth = max(evidence_depths.get(e, 0) for e in insight.evidence) + 1
-            remember(
-                agent_id,
-                type="reflection",
-                depth=depth,
-                description=insight.description,
-                importance=insight.importance,
-                tags=insight.tags,
-                evidence=insight.evidence,
-            )
-
+    minds = _Minds(workspace, spec, turns, agents, world.language)
     names = {a: agents[a].name for a in agents}
+    scene = SceneWrite(spec, turns, agents, updated, remember, world.language, new_world, readings or {},
+                       minds.remembers, minds.passes, found=world, names=names, files=result.transaction.files,
+                       artifacts=result.artifacts, gallery_path=_GalleryPaths(workspace),
+                       depth_of=lambda cited: max(evidence_depths.get(e, 0) for e in cited), workspace=workspace)
+    kind.before_replies(scene)
+    used = sections_for(kind)
     for agent_id, reply in turns:
-        # The day's first plan chooses the memories of earlier days its prompts show all day,
-        # from the stream as it stands before this scene is written.
-        chosen = updated[agent_id].day_memories
-        if reply.plan is not None and world.day_memory_share and (chosen is None or chosen.day != spec.day):
-            briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]
-            updated[agent_id].day_memories = day_memories.choose(workspace, world, updated[agent_id], spec.day, briefs, names)
-
+        for section in used:
+            section.write_back(scene, agent_id, reply)
+    for section in used:
+        section.after_replies(scene)
     for agent_id in spec.participants:
         updated[agent_id].last_scene = created
         if kind.acting:
             updated[agent_id].last_acted = created
     kind.write_back(scene)
     # After the kind's write-back: a gathering held in this scene is over, nobody hears of it now.
-    word_of_mouth.spread(language, new_world.gatherings, spec.day, [(a, r.says) for a, r in turns],
+    word_of_mouth.spread(world.language, new_world.gatherings, spec.day, [(a, r.says) for a, r in turns],
                          lambda speaker: listeners(spec, agents, new_world, speaker), names)
     for agent_id, amount in gained.items():
         if amount:
             updated[agent_id].importance_accumulator += amount
     kind.settle_accumulators(updated, spec)
+    _write_files(workspace, result, updated, agents, scene_record, new_world, created)
+    return result
 
+
+def _write_files(workspace: Workspace, result: SceneResult, updated: Mapping[str, Agent], agents: Mapping[str, Agent],
+                 scene_record: SceneRecord, new_world: World, created: str) -> None:
+    """The agents the scene changed, its record and the world, into the transaction."""
+    files = result.transaction.files
     for agent_id, agent in updated.items():
         if agent.model_dump() != agents[agent_id].model_dump():
-            result.transaction.files[workspace.rel(workspace.agent_path(agent_id))] = dump_json(agent.dump())
+            files[workspace.rel(workspace.agent_path(agent_id))] = dump_json(agent.dump())
     record = scene_record.model_copy(update={
         "status": "applied",
         "written": [WrittenMemory(**w) for w in result.written],
         "artifacts": result.artifacts,
     })
-    result.transaction.files[workspace.rel(workspace.scene_dir(created) / "scene.json")] = dump_json(record.dump())
-    result.transaction.files[workspace.rel(workspace.world_path)] = dump_json(new_world.dump())
-    return result
+    files[workspace.rel(workspace.scene_dir(created) / "scene.json")] = dump_json(record.dump())
+    files[workspace.rel(workspace.world_path)] = dump_json(new_world.dump())
 
 
 def _advance_world(world: World, spec: SceneSpec, agents: dict[str, Agent]) -> World:
@@ -288,42 +221,8 @@ def _advance_world(world: World, spec: SceneSpec, agents: dict[str, Agent]) -> W
             # kinds.meeting.max had it as a memory when it was given (an announcement), and leaving
             # them unseen would open one more scene for them, and another, for ever.
             seen += addressees
-        brief.seen_by = _unique([*brief.seen_by, *seen])
+        brief.seen_by = unique([*brief.seen_by, *seen])
         if any(a not in brief.seen_by for a in addressees):
             remaining.append(brief)
     new.briefs = remaining
     return new
-
-
-def brief_reaches(brief: Brief, agent: str, spec: SceneSpec) -> bool:
-    """A brief is in an agent's prompt from the scene it was received in until they saw it."""
-    addressed = brief.to is None or agent in brief.to
-    received = parse_scene_ref(brief.created) <= (spec.day, spec.scene)
-    return addressed and received and agent not in brief.seen_by
-
-
-def _name_parts(name: str) -> list[str]:
-    """'Tobias „Tobi“ Richter' → Tobias, Tobi, Richter: any of them names the author."""
-    return [part for part in re.split(r"[\s„“\"'”]+", name) if len(part) > 1]
-
-
-def _day_date(world: World, day: int):
-    """The calendar date of ``day`` for a gallery file, none past the last date there is."""
-    try:
-        return world.date(day)
-    except OverflowError:
-        return None
-
-
-def _referenced_ids(content: str) -> list[str]:
-    return _unique(re.findall(r"\b[a-z][a-z0-9_]*-\d{3,}\b", content))
-
-
-def _unique(items) -> list:
-    seen, out = set(), []
-    for item in items:
-        if item not in seen:
-            seen.add(item)
-            out.append(item)
-    return out
-

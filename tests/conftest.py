@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import gamemaster.kinds as kinds  # noqa: E402
+import gamemaster.sections as sections  # noqa: E402
 from gamemaster.cli import app  # noqa: E402
 from gamemaster.gm import GameMaster  # noqa: E402
 from gamemaster.create import init_workspace  # noqa: E402
@@ -24,6 +26,20 @@ FAKE_CLAUDE = Path(__file__).parent / "fake_claude.py"
 def _no_api_key(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("GAMEMASTER_ROOT", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _frozen_registry(monkeypatch):
+    """The built-in scene kinds and prompt sections only, in this process: a kind or section package
+    installed where the tests run changes no test. (The plug-in tests install theirs on the
+    PYTHONPATH of the commands they run, each in its own process.)"""
+    monkeypatch.setattr(kinds, "_installed", lambda: [])
+    monkeypatch.setattr(sections, "_installed", lambda: [])
+    kinds.forget()
+    sections.forget()
+    yield
+    kinds.forget()
+    sections.forget()
 
 
 @pytest.fixture

@@ -17,6 +17,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "gamemaster"
 _STARTUP = ("start-up: `gamemaster --help` and every command load all command groups, so a command "
             "imports what it works with only when it runs")
 
+_SECTION = ("the sections are found by importing each (pkgutil), and the reply hook, `status` and `prompt` need "
+            "their reply fields and checks: what builds a prompt (the search index, the news, the reply contract) "
+            "or writes an artifact (YAML) loads only when that runs")
+
 #: The one place that says which modules import their own package's modules inside functions,
 #: and why. Every other import is at the top of its module. A module imported at start-up
 #: (``python -X importtime -m gamemaster --help``) defers what only some commands need.
@@ -61,6 +65,14 @@ LAZY_IMPORTS: dict[str, str] = {
                          "character's first lookup, not with the loop",
     "gamemaster.streams": "start-up: the search index (sqlite3) is loaded only by the commands that "
                           "append to a stream, not by those that read one",
+    "gamemaster.sections.artifacts": _SECTION,
+    "gamemaster.sections.briefs": _SECTION,
+    "gamemaster.sections.day_memories": _SECTION,
+    "gamemaster.sections.gatherings": _SECTION,
+    "gamemaster.sections.library": _SECTION,
+    "gamemaster.sections.news": _SECTION,
+    "gamemaster.sections.recall": _SECTION,
+    "gamemaster.sections.takeaways": _SECTION,
 }
 
 #: The value layer: what a scene, a request and a reply are. It imports only itself, and the
@@ -160,7 +172,7 @@ def test_the_value_layer_imports_nothing_above_it():
     above = {m: sorted(edges[m] - VALUE_LAYER - REGISTRY) for m in VALUE_LAYER if edges[m] - VALUE_LAYER - REGISTRY}
     assert above == {}
     # The registry imports only base.py; the kinds it finds are imported by name, never statically.
-    assert edges["gamemaster.kinds"] <= {"gamemaster.kinds.base", "gamemaster.problems"}
+    assert edges["gamemaster.kinds"] <= {"gamemaster.kinds.base", "gamemaster.found", "gamemaster.problems"}
     assert edges["gamemaster.kinds.base"] <= VALUE_LAYER
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
-import gamemaster.requests as requests
+import gamemaster.day_memories as day_memories
+import gamemaster.retrieval as retrieval
 from gamemaster.retrieval import get_strategy
 
 
@@ -26,7 +27,7 @@ class Relabelled:
 def test_memories_in_a_section_of_another_name_are_in_the_prompt(workspace, cli, monkeypatch):
     assert cli("day", "advance").exit_code == 0
     strategy = Relabelled("topic")
-    monkeypatch.setattr(requests, "get_strategy", lambda name: strategy)
+    monkeypatch.setattr(retrieval, "get_strategy", lambda name: strategy)
     assert cli("next", "--type", "work", "--with", "vera").exit_code == 0
     scene = workspace.scenes / json.loads(workspace.world_path.read_text(encoding="utf-8"))["pending"]
     shown = json.loads((scene / "shown/01-vera.json").read_text(encoding="utf-8"))
@@ -38,8 +39,8 @@ def test_memories_in_a_section_of_another_name_are_in_the_prompt(workspace, cli,
 
 def test_a_reflection_prompt_without_memories_to_cite_is_an_error_in_validate(workspace, cli, monkeypatch):
     assert cli("day", "advance").exit_code == 0
-    monkeypatch.setattr(requests, "get_strategy", lambda name: Relabelled("topic", keep=False))
-    monkeypatch.setattr(requests.day_memories, "shown", lambda *args: [])  # nor any chosen for the day
+    monkeypatch.setattr(retrieval, "get_strategy", lambda name: Relabelled("topic", keep=False))
+    monkeypatch.setattr(day_memories, "shown", lambda *args: [])  # nor any chosen for the day
     assert cli("next", "--type", "reflection", "--with", "vera").exit_code == 0
     monkeypatch.undo()
     result = cli("validate")

@@ -37,6 +37,7 @@ from anthropic.types.model_param import ModelParam
 
 from ..pricing import USAGE_FIELDS
 from ..problems import GamemasterError
+from ..sections import reply_model_for
 from .base import Answer, Capabilities, ReplyRequest, chosen_model, prompt_parts
 from .lookup_loop import with_lookups
 from .registry import API_KEY_VARIABLE, MISSING_KEY
@@ -174,7 +175,7 @@ class AnthropicBackend:
             ]
         params["messages"] = [{"role": "user", "content": turn}]
         # The kind's own reply model: a kind with fields of its own gets them in the schema.
-        params["output_config"] = output_config(request.spec.kind.reply_model)
+        params["output_config"] = output_config(reply_model_for(request.spec.kind))
         return params
 
     def reply(self, request: ReplyRequest) -> Answer:

@@ -42,6 +42,7 @@ import claude_agent_sdk as sdk
 
 from ..lookup import MAX_LOOKUPS, TurnLookups
 from ..pricing import USAGE_FIELDS
+from ..sections import reply_model_for
 from .base import Answer, Capabilities, ReplyRequest, chosen_model, split_prompt
 from .claude_cli import CLI_VARIABLE, INSTALL_HINT, LOGIN_HINT, ClaudeCodeError, Found, find_cli, login_status, preflight
 from .claude_recall import ALLOWED, SERVER, Desk, recall_server
@@ -187,7 +188,7 @@ class ClaudeCodeBackend:
                  if spec.kind.in_sequence else None)
         lookups = TurnLookups(request.lookup, request.language) if request.lookup is not None else None
         answer = self.ask("".join(segments), turn, chosen_model(self.model, request), request.agent.id,
-                          reply_output_schema(request.spec.kind.reply_model), place, lookups)
+                          reply_output_schema(reply_model_for(request.spec.kind)), place, lookups)
         return dataclasses.replace(answer, lookups=lookups.found) if lookups is not None else answer
 
     def interview(self, request) -> Answer:

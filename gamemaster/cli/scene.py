@@ -181,9 +181,10 @@ def schema(
     from ..kinds import get_kind
     from ..problems import GamemasterError
     from ..replies import reply_schema
+    from ..sections import reply_model_for
 
     try:
-        model = get_kind(kind).reply_model if kind else None
+        model = reply_model_for(get_kind(kind)) if kind else None
     except GamemasterError as exc:
         fail(str(exc))
     except ValueError as exc:

@@ -27,6 +27,7 @@ SHIPPED: dict[str, dict[str, str]] = {
         "98d41ee44ceb9cb575b4b2f80e647fb3e9314bce5380fbdb847a79361669f67d": "8ed63de 2026-11-23",
     },
     "character.md": {
+        "bb3b1567eac1f670235d445c584d798d92f9a18975fdbf7907bca7baf5759397": "9dd7e8c 2026-11-27",
         "e6f76066738daa63bbb430aebf1a9ed08e588b0d5ff69ae4ae9c7d6f03bc1c9d": "a82738f 2026-11-26",
         "9c72a43dddd8df25a889dad6e7cacc467c05bdfc8280f1a32132ef4abba8968b": "6f22b01 2026-11-25",
         "3bcf69e0515424d7aade1410a9130157e7da327428776a9459920ac1e693e73e": "5ad35d3 2026-11-25",

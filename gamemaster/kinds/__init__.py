@@ -14,9 +14,8 @@ the order ``scenes.decide_next`` asks them whether their scene is due is their `
 from __future__ import annotations
 
 import importlib
-import pkgutil
 
-from ..problems import GamemasterError
+from ..found import in_package, installed
 from .base import SECTIONS, KindSettings, ReplyCheck, SceneKind, SceneWrite
 
 ENTRY_POINT_GROUP = "gamemaster.kinds"
@@ -38,11 +37,7 @@ def all_kinds() -> dict[str, SceneKind]:
     """name → kind, in listing order: this package's modules, then installed entry points."""
     global _found
     if _found is None:
-        found: dict[str, SceneKind] = {}
-        for module in pkgutil.iter_modules(__path__, __name__ + "."):
-            kind = getattr(importlib.import_module(module.name), "KIND", None)
-            if isinstance(kind, SceneKind):
-                found[kind.name] = kind
+        found = {kind.name: kind for kind in in_package(__path__, __name__ + ".", "KIND", SceneKind)}
         for kind in _installed():
             found.setdefault(kind.name, kind)  # a built-in kind is never replaced
         _found = dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
@@ -50,21 +45,7 @@ def all_kinds() -> dict[str, SceneKind]:
 
 
 def _installed() -> list[SceneKind]:
-    from importlib import metadata
-
-    kinds = []
-    for entry_point in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            loaded = entry_point.load()
-        except Exception as exc:  # someone else's package: one line naming it, not their traceback
-            raise GamemasterError(f"scene kind {entry_point.name!r} (entry point {entry_point.value}) does not load: "
-                             f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
-        kind = getattr(loaded, "KIND", loaded)
-        if not isinstance(kind, SceneKind):
-            raise GamemasterError(f"scene kind {entry_point.name!r} (entry point {entry_point.value}) names "
-                             f"{type(kind).__name__}, not a SceneKind")
-        kinds.append(kind)
-    return kinds
+    return installed(ENTRY_POINT_GROUP, "KIND", SceneKind, "scene kind")
 
 
 def forget() -> None:
@@ -134,9 +115,16 @@ def _joined(names: list[str]) -> str:
 
 
 def check_kind(reply, ctx: ReplyCheck) -> list[str]:
-    """The kind's own rules, then the sections it does not allow."""
+    """The kind's own rules, what it requires and its own rules did not name, then the sections it
+    does not allow."""
     kind = get_kind(ctx.spec.type)
     problems = kind.check(reply, ctx)
+    named = {problem.partition(":")[0].partition(".")[0] for problem in problems}
+    for field in sorted(kind.required(ctx.final_turn) - named):
+        value = getattr(reply, field, None)
+        if value is None or value == [] or (isinstance(value, str) and not value.strip()):
+            when = " in the speaker's last turn" if field not in kind.required(False) else ""
+            problems.append(f"{field}: required in {kind.name} scenes{when}")
     for section in SECTIONS:
         if getattr(reply, section) and section not in kind.allows:
             allowed = [k.name for k in all_kinds().values() if section in k.allows]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, ClassVar, Collection, Iterable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Iterable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -27,6 +27,19 @@ if TYPE_CHECKING:
 #: Reply sections only some kinds allow; every kind allows memories, plan, talk wishes, gatherings,
 #: invitation answers and takeaways (what one took from what one heard, heard in any scene).
 SECTIONS = ("artifacts", "insights", "conversation")
+
+#: How the contract's rule for a section names a kind that allows it (``plan``: requires it) and
+#: has no word of its own in ``contract_rules``, per language.
+RULE_WORDS = {
+    "de": {"conversation": "einer {name}-Szene", "artifacts": "{name}", "insights": "{name}", "plan": "{name}"},
+    "en": {"conversation": "of a {name} scene", "artifacts": "{name}", "insights": "{name}", "plan": "{name}"},
+}
+#: What asks the speaker of a kind that allows a conversation for its summary in its last turn,
+#: where the kind has no words of its own (``final_turn``).
+FINAL_TURN = {
+    "de": "Das ist dein letzter Beitrag in dieser Szene ({name}): fasse sie im Feld `conversation` aus deiner Sicht zusammen.",
+    "en": "This is your last turn in this {name} scene: summarise it from your view in `conversation`.",
+}
 
 
 class KindSettings(BaseModel):
@@ -55,6 +68,10 @@ class ReplyCheck:
     shown: "Collection[str] | None" = None
     #: What was said in the scene's turns before this one.
     said_before: tuple[str, ...] = ()
+    #: The studio as the scene found it (its gatherings are what invitations may answer); None: not checked.
+    world: "World | None" = None
+    #: Whose words the agent's prompt showed as heard (``sections/takeaways.py``); None: not recorded.
+    heard_from: "Collection[str] | None" = None
 
 
 @dataclass
@@ -81,6 +98,24 @@ class SceneWrite:
     #: ``passes(agent, says)``: the sentences of the agent's line that pass on something it held as
     #: news (``passing.py``), kept with the line for its listeners.
     passes: Callable[[str, str], list[str]] = lambda agent, says: []
+    #: The world as the scene found it (what the replies were asked against).
+    found: "World | None" = None
+    #: id → name of everyone in the studio.
+    names: dict[str, str] = field(default_factory=dict)
+    #: Files the scene writes besides the streams, agents and world (path relative to the workspace → text).
+    files: dict[str, str] = field(default_factory=dict)
+    #: The gallery files it writes, in order.
+    artifacts: list[str] = field(default_factory=list)
+    #: ``gallery_path(kind, day, name)``: the next free gallery path for an artifact (taken at once).
+    gallery_path: Callable[[str, int, str], str] = field(default=lambda kind, day, name: _no_gallery())
+    #: ``depth_of(ids)``: the deepest reflection depth among the memories cited.
+    depth_of: Callable[[list[str]], int] = lambda ids: 0
+    #: The workspace the scene is written into, for what reads a stream (the day's memories).
+    workspace: Any = None
+
+
+def _no_gallery() -> str:
+    raise RuntimeError("this scene was set up to write no artifacts (SceneWrite.gallery_path)")
 
 
 class SceneKind:
@@ -177,7 +212,29 @@ class SceneKind:
         return 1
 
     def required(self, final_turn: bool) -> frozenset[str]:
-        return self.requires | (self.requires_last if final_turn else frozenset())
+        """What a reply must carry: ``requires``, and in a speaker's last turn ``requires_last`` and,
+        where the kind allows a conversation, the conversation (it is what the talk is kept as)."""
+        if not final_turn:
+            return self.requires
+        return self.requires | self.requires_last | (frozenset({"conversation"}) & self.allows)
+
+    def rule_word(self, section: str, language: str) -> str:
+        """How the contract's rule for ``section`` names this kind: its ``contract_rules`` word, else
+        its name (``RULE_WORDS``); empty where the rule is not about it (it does not allow the
+        section; for ``plan``: does not require one)."""
+        concerned = section in self.requires if section == "plan" else section in self.allows
+        if not concerned:
+            return ""
+        own = self.contract_rules.get(language, self.contract_rules.get("en", {})).get(section)
+        return own or RULE_WORDS.get(language, RULE_WORDS["en"])[section].format(name=self.name)
+
+    def final_turn_request(self, language: str) -> str:
+        """What asks a speaker for what its last turn must carry: ``final_turn``, else, where the
+        kind allows a conversation, the default words (``FINAL_TURN``); empty: nothing is asked."""
+        own = self.phrase(self.final_turn, language)
+        if own or "conversation" not in self.allows:
+            return own
+        return FINAL_TURN.get(language, FINAL_TURN["en"]).format(name=self.name)
 
     def check(self, reply: "Reply", ctx: ReplyCheck) -> list[str]:
         """Problems particular to this kind, as ``field: reason`` strings."""

@@ -15,6 +15,7 @@ from ..models import Agent, Memory, World, parse_scene_ref
 from ..problems import Problem
 from ..records import DaySummary, SceneRecord, read_record
 from ..replies import Reply
+from ..sections import reply_model_for
 from ..workspace import Workspace
 
 
@@ -177,7 +178,7 @@ def scene_turns(workspace: Workspace, record: SceneRecord) -> list[Turn]:
     for label, relative in sorted((record.replies or {}).items()):
         agent = label.split("-", 1)[1] if "-" in label else label
         path = workspace_file(workspace, relative)
-        turns.append(Turn(label, agent, read_record(workspace, path, record.spec.kind.reply_model)
+        turns.append(Turn(label, agent, read_record(workspace, path, reply_model_for(record.spec.kind))
                           if path and scene_files.is_file(workspace, path) else None))
     return turns
 

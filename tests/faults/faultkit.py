@@ -54,6 +54,21 @@ def run(root: Path, *args: str, input: str | None = None, preexec_fn=None,
     )
 
 
+def installed_package(site: Path, package: str, files: dict[str, str], entry_points: str) -> Path:
+    """A package ``package`` in ``site`` with ``files`` (name → text) and the ``.dist-info`` that
+    installing it leaves, declaring ``entry_points`` (the text of its entry_points.txt)."""
+    folder = site / package
+    folder.mkdir(parents=True)
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    info = site / f"{package}-0.1.dist-info"
+    info.mkdir()
+    name = package.replace("_", "-")
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(entry_points, encoding="utf-8")
+    return folder
+
+
 def show(proc: subprocess.CompletedProcess) -> str:
     return f"exit {proc.returncode}\n--- stdout\n{proc.stdout[-3000:]}\n--- stderr\n{proc.stderr[-3000:]}"
 

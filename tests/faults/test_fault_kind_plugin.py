@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from faultkit import assert_no_traceback, env, run, show
+from faultkit import assert_no_traceback, env, installed_package, run, show
 
 KIND_MODULE = '''
 """LUNCH: two to four characters eat together, one turn each, and keep the talk as a memory."""
@@ -87,14 +87,8 @@ $final_turn
 def lunch_package(tmp_path, monkeypatch) -> Path:
     """A package ``lunch_kind`` that adds LUNCH through the entry point, as if installed."""
     site = tmp_path / "site"
-    package = site / "lunch_kind"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text(textwrap.dedent(KIND_MODULE), encoding="utf-8")
-    (package / "lunch.md").write_text(TEMPLATE, encoding="utf-8")
-    info = site / "lunch_kind-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: lunch-kind\nVersion: 0.1\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text("[gamemaster.kinds]\nlunch = lunch_kind\n", encoding="utf-8")
+    installed_package(site, "lunch_kind", {"__init__.py": textwrap.dedent(KIND_MODULE), "lunch.md": TEMPLATE},
+                      "[gamemaster.kinds]\nlunch = lunch_kind\n")
     monkeypatch.setenv("PYTHONPATH", str(site))
     monkeypatch.setenv("COLUMNS", "250")  # each --help line whole
     return site

@@ -2,8 +2,9 @@
 
 The kinds know nothing of the offline player: it keeps this table. A kind from another
 package (``kinds/__init__.py``) that adds no composer is still played: ``default_body``
-writes the smallest reply its reply model and rules accept (an action, a line, a note, and
-the conversation summary where the kind asks for one in a last turn), never a traceback.
+writes the smallest reply its reply model and rules accept (an action, a line, a note, the
+conversation summary where the kind asks for one in a last turn, and the least value of any other
+field it requires), never a traceback.
 A package that wants better lines calls ``register(name, compose)``.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ...reply_models import reply_schema
+from ...sections import reply_model_for
 from ..base import ReplyRequest
 from . import arrival, event, meeting, reflection, work
 from .invitations import answers, mention
@@ -53,7 +56,37 @@ def default_body(player: Player) -> dict[str, Any]:
     }
     if "conversation" in player.spec.kind.allows and player.req.final_turn:
         body["conversation"] = {"summary": lines["summary"].format_map(fields), "importance": 3, "tags": []}
+    # What else the kind requires (a field of its own reply model): the least its schema accepts.
+    schema = reply_schema(reply_model_for(player.spec.kind))
+    for field in sorted(player.spec.kind.required(player.req.final_turn) - set(body)):
+        if field in schema["properties"]:
+            body[field] = least(schema["properties"][field], schema.get("$defs", {}), lines["note"].format_map(fields))
     return body
+
+
+def least(schema: dict[str, Any], defs: dict[str, Any], text: str) -> Any:
+    """The least value ``schema`` accepts that is not empty (a required field must say something):
+    ``text`` (cut to its length) for a string, the lowest number allowed, one item of a list,
+    the required fields of an object."""
+    if "$ref" in schema:
+        return least(defs[schema["$ref"].rpartition("/")[2]], defs, text)
+    options = [option for option in schema.get("anyOf", []) if option.get("type") != "null"]
+    if options:
+        return least(options[0], defs, text)
+    if "enum" in schema:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if kind == "string":
+        return text[: schema.get("maxLength", len(text))]
+    if kind in ("integer", "number"):
+        return max(schema.get("minimum", 1), schema.get("exclusiveMinimum", 0) + 1)
+    if kind == "boolean":
+        return True
+    if kind == "array":
+        return [least(schema.get("items", {"type": "string"}), defs, text)] * max(1, schema.get("minItems", 1))
+    if kind == "object":
+        return {name: least(schema["properties"][name], defs, text) for name in schema.get("required", [])}
+    return text
 
 
 def play(request: ReplyRequest) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from the brief's words only, deterministically:
 - *whom*: ``alle`` or the names of characters the brief mentions; none: everyone.
 
 A proposal is made once: in the character's first turn of the first scene the brief reaches it
-in (``writeback.brief_reaches``), and not when it already hosts a gathering of that day and slot.
+in (``sections.briefs.brief_reaches``), and not when it already hosts a gathering of that day and slot.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ...kinds import SECTIONS
 from ...lang import join_names, short_name
 from ...models import Brief, Memory
+from ...sections import sections_for
 from ...topics import STOPWORDS, topic_terms
 from ..base import ReplyRequest
 from .focus import Focus, Interest
@@ -92,6 +93,8 @@ class Player:
             taken = weighed(self)
             if taken:
                 body["takeaways"] = taken
+        for section in sections_for(kind):  # the fields of a section from elsewhere, as it fills them
+            body.update(section.offline(self.req))
         return {"agent": self.agent.id, "scene": self.spec.ref, **body}
 
     def answers_invitations(self) -> bool:

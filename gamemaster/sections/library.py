@@ -1,0 +1,66 @@
+"""The reference library: the studio bible whole in every prompt (the same for everyone, so an
+API caches it), and excerpts where a kind ``consults_library`` and the plan asks for them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .base import PromptSection, TurnFacts
+
+
+@dataclass
+class Shelf:
+    excerpts: list
+    #: The bible as the prompt shows it, and the documents it holds whole.
+    bible: str
+    whole: frozenset[str]
+    readings: str
+    note: str
+
+
+def _shows_bible(turn: TurnFacts) -> bool:
+    from ..prompts import uses_placeholder
+
+    # A workspace's own templates from before the bible have no place for it: its excerpts are
+    # then shown as they are, not as pointers to a bible the prompt does not hold.
+    return any(uses_placeholder(turn.find, name, "bible") for name in ("character.md", "contract.md", turn.spec.kind.template))
+
+
+class Library(PromptSection):
+    name = "library"
+    order = 50
+
+    def gather(self, turn: TurnFacts) -> Shelf:
+        from .. import claims
+        from ..kinds import all_kinds
+        from ..library import bible, consult, documents, render, wants_library
+
+        world, spec, root = turn.world, turn.spec, turn.workspace.root
+        excerpts = []
+        if spec.kind.consults_library and world.library_budget:
+            plan = turn.agent.today_plan
+            query = spec.topic or " ".join([plan.text, *plan.tags] if plan else [])
+            excerpts = consult(root, query, world.language, world.library_budget,
+                               asked=wants_library(plan.text if plan else None), warn=turn.workspace.warn)
+        # library_budget 0 is "no library": no bible either.
+        text, whole = bible(root, world.language, turn.workspace.warn) if world.library_budget else ("", frozenset())
+        if whole and not _shows_bible(turn):
+            whole = frozenset()
+        shown = len(documents(root)) if world.library_budget else 0
+        note = claims.library_note(world.language, shown, len(whole), any(k.consults_library for k in all_kinds().values()))
+        return Shelf(excerpts, text, whole, render(excerpts, world.language, whole), note)
+
+    def values(self, shelf: Shelf, turn: TurnFacts) -> dict[str, str]:
+        from ..lang import phrase
+        from ..prompts import EMPTY
+
+        return {"library": phrase(turn.language, "library", excerpts=shelf.readings) if shelf.readings else "",
+                "bible": shelf.bible or EMPTY, "library_note": shelf.note}
+
+    def request(self, shelf: Shelf, turn: TurnFacts, prompt: str) -> dict:
+        # An excerpt of a document the bible holds whole counts as read where the prompt points to it.
+        return {"library": [e for e in shelf.excerpts
+                            if (shelf.readings in prompt if e.path in shelf.whole else e.text in prompt)]}
+
+
+SECTION = Library()
