@@ -34,7 +34,6 @@ as a static site and returns the path of its overview page."""
 
 
 def build_server(workspace: Workspace) -> MCPServer:
-    gm = GameMaster(workspace)
     server = MCPServer(name="gamemaster", instructions=INSTRUCTIONS)
 
     def guarded(call):
@@ -45,6 +44,15 @@ def build_server(workspace: Workspace) -> MCPServer:
             return call()
         except (GamemasterError, ReplyError) as exc:
             raise ToolError(str(exc)) from None
+
+    _scene_tools(server, GameMaster(workspace), guarded)
+    _studio_tools(server, workspace, guarded)
+    return server
+
+
+def _scene_tools(server: MCPServer, gm: GameMaster, guarded) -> None:
+    """The tools that play a scene: status, next, prompt, submit, apply."""
+    workspace = gm.workspace
 
     @server.tool(description="Day, scene, the pending scene (replied and waiting turns) and every agent.")
     def status() -> dict:
@@ -93,6 +101,10 @@ def build_server(workspace: Workspace) -> MCPServer:
             }
 
         return guarded(write)
+
+
+def _studio_tools(server: MCPServer, workspace: Workspace, guarded) -> None:
+    """The tools that look into the studio: recall, who knows, interviews, the report."""
 
     @server.tool(description="The memories a scene on this query would show the agent, with section, score and matched terms.")
     def recall(agent: AgentId, query: Annotated[str, Field(min_length=1)], budget: Optional[int] = None) -> dict:
@@ -146,5 +158,3 @@ def build_server(workspace: Workspace) -> MCPServer:
             return {"path": str(result.index), "written": len(result.written), "unchanged": len(result.unchanged)}
 
         return guarded(build)
-
-    return server

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import scene_files
 from .gm import GameMaster
 from .kinds.settings import not_installed, old_key_notice, old_keys
-from .models import memory_author
+from .models import World, memory_author
 from .pending import missing_participants, shown_in_prompt
 from .problems import Problem, StateError
 from .stream_rules import Consistency, scan_stream
@@ -79,18 +79,30 @@ def blocking_problems(workspace: Workspace) -> list[Problem]:
 
 
 def validate_workspace(workspace: Workspace) -> list[Problem]:
-    problems: list[Problem] = []
-    world = None
+    """Every problem of the workspace's files, in the order a user fixes them: the world, the
+    agents, the streams, what the world names, the journal and the id counts."""
+    world, problems = _world(workspace)
+    agent_ids = workspace.agent_ids()
+    problems += _agents(workspace, agent_ids)
+    problems += _streams(workspace, agent_ids)
+    if world is not None:
+        problems += _named_in_world(workspace, world, agent_ids)
+    problems += [w for w in workspace.warnings if w not in problems] + _archives(workspace)
+    return problems + _journal(workspace) + _issued_ids(workspace)
+
+
+def _world(workspace: Workspace) -> tuple[World | None, list[Problem]]:
     try:
         world = workspace.load_world()
     except StateError as exc:
-        problems += exc.problems or [Problem(workspace.rel(workspace.world_path), None, str(exc))]
-    else:
-        notices = [old_key_notice(key) for key in old_keys(workspace.read_json(workspace.world_path))]
-        problems += [Problem(workspace.rel(workspace.world_path), None, notice, warning=True)
-                     for notice in notices + not_installed(world.kinds)]
+        return None, exc.problems or [Problem(workspace.rel(workspace.world_path), None, str(exc))]
+    notices = [old_key_notice(key) for key in old_keys(workspace.read_json(workspace.world_path))]
+    return world, [Problem(workspace.rel(workspace.world_path), None, notice, warning=True)
+                   for notice in notices + not_installed(world.kinds)]
 
-    agent_ids = workspace.agent_ids()
+
+def _agents(workspace: Workspace, agent_ids: list[str]) -> list[Problem]:
+    problems: list[Problem] = []
     for agent_id in agent_ids:
         path = workspace.rel(workspace.agent_path(agent_id))
         try:
@@ -102,10 +114,13 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
             unknown = [a for a in wish.with_ if a not in agent_ids]
             if unknown:
                 problems.append(Problem(path, None, f"talk_wishes.{index}.with: unknown agent(s) {', '.join(unknown)}", warning=True))
+    return problems
 
-    streams = sorted(p.stem for p in workspace.memories_dir.glob("*.jsonl"))
+
+def _streams(workspace: Workspace, agent_ids: list[str]) -> list[Problem]:
+    problems: list[Problem] = []
     checked: dict[str, tuple[str, Consistency, list]] = {}
-    for stem in streams:
+    for stem in sorted(p.stem for p in workspace.memories_dir.glob("*.jsonl")):
         try:
             stream = workspace.stream(stem)
         except StateError as exc:  # a stream linked out of the workspace is not read
@@ -128,47 +143,48 @@ def validate_workspace(workspace: Workspace) -> list[Problem]:
             if isinstance(path, str) and not (workspace.root / path).exists():
                 artifacts.append(Problem(stream.display, line, f"artifact_path {path} does not exist", warning=True))
         problems += consistency.problems() + artifacts
-    problems += _evidence_across_streams(checked)
+    return problems + _evidence_across_streams(checked)
 
-    if world is not None:
-        for brief in world.briefs:
-            for agent_id in brief.to or []:
-                if agent_id not in agent_ids:
-                    problems.append(Problem("state/world.json", None, f"briefs: {brief.id} is addressed to unknown agent {agent_id!r}"))
-        for index, gathering in enumerate(world.gatherings):
-            strangers = [a for a in [gathering.host, *gathering.asked()] if a not in agent_ids]
-            if strangers:
-                problems.append(Problem("state/world.json", None,
-                                        f"gatherings.{index}: {gathering.id} names unknown agent(s) {', '.join(strangers)}"))
-        if world.pending:
-            try:
-                pending = GameMaster(workspace).pending(world)
-            except StateError as exc:
-                problems += exc.problems or [Problem("state/world.json", None, f"pending {world.pending}: {exc}")]
-            else:
-                for agent in missing_participants(pending.spec, agent_ids):
-                    problems.append(Problem(
-                        f"scenes/{world.pending}/scene.json", None,
-                        f"participants: {agent} has no agent file state/agents/{agent}.json (scene {world.pending})",
-                    ))
-                problems += _nothing_to_cite(workspace, pending)
-    problems += [w for w in workspace.warnings if w not in problems] + _archives(workspace)
-    if workspace.journal_path.exists():
-        try:
-            read_journal(workspace, workspace.journal_path.read_text(encoding="utf-8", errors="replace"))
-        except StateError as exc:
-            problems += exc.problems
-        else:
-            problems.append(
-                Problem(workspace.rel(workspace.journal_path), None, "an interrupted scene is waiting; the next gamemaster command finishes it", warning=True)
-            )
+
+def _named_in_world(workspace: Workspace, world: World, agent_ids: list[str]) -> list[Problem]:
+    """The agents the world's briefs, gatherings and pending scene name, and what that scene's prompts cite."""
+    problems = [Problem("state/world.json", None, f"briefs: {brief.id} is addressed to unknown agent {agent_id!r}")
+                for brief in world.briefs for agent_id in brief.to or [] if agent_id not in agent_ids]
+    for index, gathering in enumerate(world.gatherings):
+        strangers = [a for a in [gathering.host, *gathering.asked()] if a not in agent_ids]
+        if strangers:
+            problems.append(Problem("state/world.json", None,
+                                    f"gatherings.{index}: {gathering.id} names unknown agent(s) {', '.join(strangers)}"))
+    if not world.pending:
+        return problems
+    try:
+        pending = GameMaster(workspace).pending(world)
+    except StateError as exc:
+        return problems + (exc.problems or [Problem("state/world.json", None, f"pending {world.pending}: {exc}")])
+    for agent in missing_participants(pending.spec, agent_ids):
+        problems.append(Problem(f"scenes/{world.pending}/scene.json", None,
+                                f"participants: {agent} has no agent file state/agents/{agent}.json (scene {world.pending})"))
+    return problems + _nothing_to_cite(workspace, pending)
+
+
+def _journal(workspace: Workspace) -> list[Problem]:
+    if not workspace.journal_path.exists():
+        return []
+    try:
+        read_journal(workspace, workspace.journal_path.read_text(encoding="utf-8", errors="replace"))
+    except StateError as exc:
+        return exc.problems
+    return [Problem(workspace.rel(workspace.journal_path), None,
+                    "an interrupted scene is waiting; the next gamemaster command finishes it", warning=True)]
+
+
+def _issued_ids(workspace: Workspace) -> list[Problem]:
     issued = workspace.state / "memory_ids.json"
-    if issued.exists():
-        try:
-            data = workspace.read_json(issued)
-            bad = [k for k, v in data.items() if not isinstance(v, int) or isinstance(v, bool) or v < 0]
-            if bad:
-                problems.append(Problem(workspace.rel(issued), None, f"not a count of issued ids: {', '.join(bad)}"))
-        except StateError as exc:
-            problems += exc.problems or [Problem(workspace.rel(issued), None, str(exc))]
-    return problems
+    if not issued.exists():
+        return []
+    try:
+        data = workspace.read_json(issued)
+    except StateError as exc:
+        return exc.problems or [Problem(workspace.rel(issued), None, str(exc))]
+    bad = [k for k, v in data.items() if not isinstance(v, int) or isinstance(v, bool) or v < 0]
+    return [Problem(workspace.rel(issued), None, f"not a count of issued ids: {', '.join(bad)}")] if bad else []

@@ -131,21 +131,10 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
     writer.page("days/index.html", everything, lambda: frame(words["days"], overview.render_days_index(studio), "../", "days"))
     writer.page("characters/index.html", everything,
                 lambda: frame(words["characters"], overview.render_characters_index(studio), "../", "characters"))
-    for day in studio.days:
-        records = studio.records[day]
-        # The date of day 1 (start_date, or its default from first_weekday) dates every page.
-        day_inputs = _fingerprint(code, title, names, day, studio.world.first_weekday, studio.world.date(1).isoformat(),
-                                  [d for d in studio.days if d < day][-1:],
-                                  _file_bytes(workspace, day_input_files(workspace, records, day)),
-                                  _day_context(studio, day))
-        writer.page(day_file(day), day_inputs, lambda day=day, records=records: frame(
-            f'{words["day"]} {day}',
-            day_page.render_day(studio, day, {r.ref: turns[r.ref] for r in records}, day_summary(workspace, day)),
-            "../", "days"))
+    _day_pages(workspace, studio, writer, _fingerprint(code, title, names), frame, turns)
     writer.page("talks.html", _fingerprint(everything, tracked), lambda: frame(
         words["talks"], talks.render_talks(studio, bool(tracked)), "", "talks"))
     if tracked:
-
         writer.page("knows.html", _fingerprint(everything, tracked), lambda: frame(
             words["knows"], knows.render_knows(studio, [who_knows(workspace, q) for q in tracked]), "", "talks"))
     elif (out / "knows.html").is_file():  # tracking stopped: no page of it is left to be found
@@ -157,16 +146,37 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
             studio.name(agent_id), character.render_character(studio, agent_id), "../", "characters", script=True))
     writer.page("gallery/index.html", everything, lambda: frame(
         words["gallery"], gallery.render_gallery_index(studio), "../", "gallery"))
+    _artifact_pages(workspace, studio, writer, _fingerprint(code, title, names), frame)
+    # The state moved during the build: no page of it vouches for what it shows.
+    _write_manifest(out, writer.pages if _stamp(workspace) == stamp else {}, tracked)
+    return result
+
+
+def _day_pages(workspace: Workspace, studio, writer: _Writer, common: str, frame, turns) -> None:
+    """A page a day, rebuilt when its own files, the day before it or the frame (``common``) changed."""
+    words = labels(studio.language)
+    for day in studio.days:
+        records = studio.records[day]
+        # The date of day 1 (start_date, or its default from first_weekday) dates every page.
+        day_inputs = _fingerprint(common, day, studio.world.first_weekday, studio.world.date(1).isoformat(),
+                                  [d for d in studio.days if d < day][-1:],
+                                  _file_bytes(workspace, day_input_files(workspace, records, day)),
+                                  _day_context(studio, day))
+        writer.page(day_file(day), day_inputs, lambda day=day, records=records: frame(
+            f'{words["day"]} {day}',
+            day_page.render_day(studio, day, {r.ref: turns[r.ref] for r in records}, day_summary(workspace, day)),
+            "../", "days"))
+
+
+def _artifact_pages(workspace: Workspace, studio, writer: _Writer, common: str, frame) -> None:
+    """A page an artifact, rebuilt when its versions, their files or what mentions it changed."""
     for path, artifact in studio.artifacts.items():
         series = gallery.versions(studio, artifact)
-        inputs = _fingerprint(code, title, names, artifact.__dict__, [a.__dict__ for a in series],
+        inputs = _fingerprint(common, artifact.__dict__, [a.__dict__ for a in series],
                               _file_bytes(workspace, [workspace.root / a.path for a in series]),
                               [(a, m.id, m.description, m.importance) for a, m in studio.mentions(artifact)], sorted(studio.records))
         writer.page(gallery_file(path), inputs, lambda artifact=artifact: frame(
             artifact.title, gallery.render_artifact(studio, artifact), "../", "gallery"))
-    # The state moved during the build: no page of it vouches for what it shows.
-    _write_manifest(out, writer.pages if _stamp(workspace) == stamp else {}, tracked)
-    return result
 
 
 def _stamp(workspace: Workspace) -> list:
