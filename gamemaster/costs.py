@@ -7,13 +7,12 @@ from itertools import groupby
 
 from . import scene_files
 from .lookup import LOOKUP_CHARS
-from .pricing import USAGE_FIELDS, cost_usd, is_priced
+from .pricing import CHARS_PER_TOKEN, USAGE_FIELDS, cost_usd, is_priced
 from .problems import StateError
 from .workspace import Workspace
 
 #: Output tokens assumed for a call before the studio has any of its own to go by.
 DEFAULT_OUTPUT_TOKENS = 1500
-CHARS_PER_TOKEN = 4
 #: Lookups a turn is assumed to make, where the backend offers them, before the studio's own
 #: calls say how often its characters look (``UsageCall.lookups``).
 ASSUMED_LOOKUPS = 1.0

@@ -234,14 +234,15 @@ def render(excerpts: list[Excerpt], language: str = "en", whole: frozenset[str] 
 BIBLE_BUDGET = 12_000
 
 
-def bible(root: Path, language: str, warn: Warn | None = None, budget: int = BIBLE_BUDGET) -> tuple[str, frozenset[str]]:
+def bible(root: Path, language: str, warn: Warn | None = None, budget: int = BIBLE_BUDGET,
+          left_out: str = "bible_sections") -> tuple[str, frozenset[str]]:
     """The studio bible for the start every prompt shares, and the paths it holds whole.
 
     The library is what everyone in the studio works from, and the same text for every
     character and scene, so it belongs in the prompt's shared start, the part Anthropic's
     prompt cache serves to every call. Documents come whole, in name order, while they fit in
     ``budget`` characters; one that does not fit is named with its sections only (WORK
-    excerpts still bring the matching parts of it). Headings move two levels down, under
+    excerpts still bring the matching parts of it), in the words of phrase ``left_out``. Headings move two levels down, under
     the prompt's own.
     """
     parts, whole, used = [], set(), 0
@@ -257,7 +258,7 @@ def bible(root: Path, language: str, warn: Warn | None = None, budget: int = BIB
         else:
             named = [s.heading for s in found if s.heading]
             headings = " · ".join(named[:BIBLE_HEADINGS] + (["…"] if len(named) > BIBLE_HEADINGS else [])) or title
-            parts.append(f"### {title} (`{relative}`)\n\n{phrase(language, 'bible_sections', headings=headings)}")
+            parts.append(f"### {title} (`{relative}`)\n\n{phrase(language, left_out, headings=headings)}")
     return "\n\n".join(parts) or phrase(language, "bible_empty"), frozenset(whole)
 
 

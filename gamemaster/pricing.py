@@ -21,6 +21,27 @@ BATCH_FACTOR = 0.50
 #: A model id whose family is not in the table is priced like this one; `cost` names such models.
 FALLBACK_FAMILY = "sonnet"
 
+#: The shortest prefix the API caches, in tokens, by model id prefix (the first matching counts).
+#: A model it does not list gets the strictest figure: nothing is promised that the API might not keep.
+MIN_CACHEABLE = (
+    ("claude-opus-5", 512), ("claude-fable-5", 512), ("claude-mythos-5", 512),
+    ("claude-sonnet-5", 1024), ("claude-opus-4-8", 1024),
+    ("claude-opus-4-7", 4096), ("claude-opus-4-6", 4096), ("claude-opus-4-5", 4096), ("claude-haiku-4-5", 4096),
+    ("claude-sonnet-4", 1024), ("claude-opus-4", 1024), ("claude-3-7-sonnet", 1024),
+    ("claude-3-5-haiku", 2048), ("claude-3-haiku", 2048),
+)
+STRICTEST_MIN_CACHEABLE = 4096
+#: Characters a token, for what is estimated before a call (a scene's cost, what a prompt caches).
+CHARS_PER_TOKEN = 4
+
+
+def minimum_cacheable(model: str | None) -> int | None:
+    """The shortest prefix ``model`` caches, in tokens; None where no model is named (the backend chooses)."""
+    if not model:
+        return None
+    return next((tokens for prefix, tokens in MIN_CACHEABLE if model.startswith(prefix)), STRICTEST_MIN_CACHEABLE)
+
+
 USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 
 

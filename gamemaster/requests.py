@@ -39,20 +39,22 @@ def build_request(
         prepare(workspace, world, list(dict.fromkeys(pending.turns)))
     facts = TurnFacts(workspace, pending, turn, world, agents, warnings)
     used = sections_for(spec.kind)
-    values: dict[str, str] = {}
     for section in used:
-        gathered = facts.gathered[section.name] = section.gather(facts)
-        values.update(section.values(gathered, facts))
+        facts.gathered[section.name] = section.gather(facts)
     agent = facts.agent
     transcript = [Turn(pending.turns[i], agents[pending.turns[i]].name, pending.replies[i].says)
                   for i in range(turn) if spec.kind.in_sequence and i in pending.replies]
     ctx = PromptContext(world=world, agent=agent, spec=spec, names=facts.names, transcript=transcript, turn=turn,
                         final_turn=facts.final_turn, roster=colleagues.render_roster(agents, world.language),
-                        values=values, fragments=[s.template for s in used if s.template])
-    prompt, segments = build_prompt(workspace.template_path, ctx)
+                        fragments=[s.template for s in used if s.template])
+    prompt, segments = _built(workspace, ctx, used, facts)
+    settled = {s.name: new for s in used if (new := s.settle(facts.gathered[s.name], facts, segments)) is not None}
+    if settled:
+        facts.gathered.update(settled)
+        prompt, segments = _built(workspace, ctx, used, facts)
     if previous_error:
         prompt += "\n\n" + phrase(world.language, "invalid_reply", error=previous_error) + "\n"
-    fields = {}
+    fields: dict = {}
     for section in used:
         fields.update(section.request(facts.gathered[section.name], facts, prompt))
     return ReplyRequest(
@@ -65,3 +67,8 @@ def build_request(
         **fields,
     )
 
+
+def _built(workspace: Workspace, ctx: PromptContext, used: list, facts: TurnFacts) -> tuple[str, list[str]]:
+    """The prompt and its cacheable segments, with what each section gathered filled in."""
+    ctx.values = {key: text for s in used for key, text in s.values(facts.gathered[s.name], facts).items()}
+    return build_prompt(workspace.template_path, ctx)

@@ -34,19 +34,11 @@ from typing import Callable
 import anthropic
 import httpx2
 
-from gamemaster.costs import CHARS_PER_TOKEN
+from gamemaster.pricing import CHARS_PER_TOKEN, MIN_CACHEABLE, STRICTEST_MIN_CACHEABLE, minimum_cacheable
 
-#: Minimum cacheable prompt length in tokens, by model id prefix (Anthropic's table);
-#: the first matching prefix counts. A model not listed gets the strictest figure,
-#: so the fake never promises a cache hit the API might not give.
-MINIMUM_TOKENS = (
-    ("claude-opus-5", 512), ("claude-fable-5", 512), ("claude-mythos-5", 512),
-    ("claude-sonnet-5", 1024), ("claude-opus-4-8", 1024),
-    ("claude-opus-4-7", 4096), ("claude-opus-4-6", 4096), ("claude-opus-4-5", 4096), ("claude-haiku-4-5", 4096),
-    ("claude-sonnet-4", 1024), ("claude-opus-4", 1024), ("claude-3-7-sonnet", 1024),
-    ("claude-3-5-haiku", 2048), ("claude-3-haiku", 2048),
-)
-STRICTEST_MINIMUM = 4096
+#: Minimum cacheable prompt length in tokens, by model id prefix: Anthropic's table, as the
+#: toolkit keeps it (``pricing.MIN_CACHEABLE``); a model not listed gets the strictest figure.
+MINIMUM_TOKENS = MIN_CACHEABLE
 TTL_SECONDS = {"5m": 300, "1h": 3600}
 MAX_BREAKPOINTS = 4
 #: How many block boundaries before a breakpoint are checked for a hit.
@@ -54,7 +46,7 @@ LOOKBACK_BLOCKS = 20
 
 
 def minimum_tokens(model: str) -> int:
-    return next((tokens for prefix, tokens in MINIMUM_TOKENS if model.startswith(prefix)), STRICTEST_MINIMUM)
+    return minimum_cacheable(model) or STRICTEST_MIN_CACHEABLE
 
 
 def tokens(text: str) -> int:

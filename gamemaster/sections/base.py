@@ -64,6 +64,12 @@ class TurnFacts:
         return self.gathered["_names"]
 
     @property
+    def model(self) -> str | None:
+        """The model the character is played with as far as the studio names it (its own, else the
+        world's; a backend's ``--model`` comes after the prompt is written); None: the backend's choice."""
+        return self.agent.model or self.world.model
+
+    @property
     def first_turn(self) -> bool:
         """The character's first turn of this scene (a MEETING gives it several)."""
         return self.pending.turns[self.turn] not in self.pending.turns[: self.turn]
@@ -112,6 +118,11 @@ class PromptSection:
     def request(self, gathered: Any, turn: TurnFacts, prompt: str) -> dict[str, Any]:
         """``ReplyRequest`` fields it fills for the backends, knowing the finished ``prompt``."""
         return {}
+
+    def settle(self, gathered: Any, turn: TurnFacts, segments: list[str]) -> Any:
+        """What it shows instead, now that the prompt's cacheable ``segments`` are known
+        (``prompts.CACHE_MARKERS``); None: as it is. The prompt is then built once more."""
+        return None
 
     def offline(self, request: Any) -> dict[str, Any]:
         """What the offline player puts in its reply's own fields (``reply_fields``)."""

@@ -1,5 +1,9 @@
 """The reference library: the studio bible whole in every prompt (the same for everyone, so an
-API caches it), and excerpts where a kind ``consults_library`` and the plan asks for them."""
+API caches it), and excerpts where a kind ``consults_library`` and the plan asks for them.
+
+Where the studio's model would not cache it (its shortest cacheable prefix is longer than the
+start a character's prompts share), the bible names each document by its sections instead
+(``settle``): every call would otherwise pay it in full."""
 
 from __future__ import annotations
 
@@ -31,6 +35,24 @@ class Library(PromptSection):
     order = 50
 
     def gather(self, turn: TurnFacts) -> Shelf:
+        from ..library import BIBLE_BUDGET
+
+        return self._shelf(turn, BIBLE_BUDGET)
+
+    def settle(self, shelf: Shelf, turn: TurnFacts, segments: list[str]) -> Shelf | None:
+        """The bible named by its sections only, where the model would not cache it: the longest
+        start a character's prompts share (up to the day's memories) is below the shortest prefix
+        the model caches, so every call would pay the whole bible at the full price."""
+        from ..pricing import CHARS_PER_TOKEN, minimum_cacheable
+
+        minimum = minimum_cacheable(turn.model)
+        if not shelf.whole or minimum is None or len("".join(segments[:3])) // CHARS_PER_TOKEN >= minimum:
+            return None
+        return self._shelf(turn, 0, "bible_named")
+
+    def _shelf(self, turn: TurnFacts, budget: int, named: str = "bible_sections") -> Shelf:
+        """The library for this turn with ``budget`` characters of the bible whole; a document
+        beyond them is named by its sections in the words of phrase ``named``."""
         from .. import claims
         from ..kinds import all_kinds
         from ..library import bible, consult, documents, render, wants_library
@@ -43,7 +65,7 @@ class Library(PromptSection):
             excerpts = consult(root, query, world.language, world.library_budget,
                                asked=wants_library(plan.text if plan else None), warn=turn.workspace.warn)
         # library_budget 0 is "no library": no bible either.
-        text, whole = bible(root, world.language, turn.workspace.warn) if world.library_budget else ("", frozenset())
+        text, whole = bible(root, world.language, turn.workspace.warn, budget, named) if world.library_budget else ("", frozenset())
         if whole and not _shows_bible(turn):
             whole = frozenset()
         shown = len(documents(root)) if world.library_budget else 0
