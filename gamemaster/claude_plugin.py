@@ -103,6 +103,28 @@ def write(target: Path | None = None) -> None:
         atomic_write_bytes(path, data)
 
 
+def brought_up_to_date() -> str | None:
+    """Render the plugin into its folder where a file differs from what the registry renders
+    now (a scene kind installed since the toolkit was: its skills name the kinds); None when it is
+    current or was brought up to date, else why it could not be written (a read-only install)."""
+    target = plugin_dir()
+    stale = {relative: data for relative, data in rendered().items() if not _holds(target / relative, data)}
+    try:
+        for relative, data in stale.items():
+            (target / relative).parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(target / relative, data)
+    except OSError as exc:
+        return f"{target}: its skills list the kinds as shipped, not those installed since ({exc.strerror or exc})"
+    return None
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    try:
+        return path.read_bytes() == data
+    except OSError:
+        return False
+
+
 def workspace_settings() -> bytes:
     """The workspace's .claude/settings.json when the plugin brings the hook and MCP server.
 
@@ -124,7 +146,8 @@ def workspace_settings() -> bytes:
 
 def local_settings() -> dict:
     """What this clone's ``.claude/settings.local.json`` (not committed) gets: the installed
-    toolkit's plugin folder as a local marketplace."""
+    toolkit's plugin folder as a local marketplace (brought up to date with the kinds first)."""
+    brought_up_to_date()
     return {"extraKnownMarketplaces": {MARKETPLACE: {"source": {"source": "directory", "path": str(plugin_dir())}}}}
 
 

@@ -9,7 +9,14 @@ plugin_app = typer.Typer(help="The Claude Code plugin that ships with the toolki
 
 @plugin_app.command("path")
 def plugin_path() -> None:
-    """Print the plugin's folder, for `claude --plugin-dir "$(gamemaster plugin path)"`."""
-    from ..claude_plugin import plugin_dir
+    """Print the plugin's folder, for `claude --plugin-dir "$(gamemaster plugin path)"`: its skills
+    brought up to date with the scene kinds installed now."""
+    import sys
 
+    from ..claude_plugin import brought_up_to_date, plugin_dir
+    from ..printable import printable
+
+    problem = brought_up_to_date()
+    if problem:
+        print("warning: " + printable(problem), file=sys.stderr)
     print(plugin_dir())

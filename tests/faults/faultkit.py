@@ -41,8 +41,9 @@ HANG_GUARD = 600.0
 
 
 def run(root: Path, *args: str, input: str | None = None, preexec_fn=None,
-        timeout: float = HANG_GUARD) -> subprocess.CompletedProcess:
-    """``gamemaster --root ROOT ARGS`` in its own process, as from a terminal."""
+        timeout: float = HANG_GUARD, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """``gamemaster --root ROOT ARGS`` in its own process, as from a terminal (in ``cwd``: by
+    default the tests' own folder, the checkout, whose package ``python -m`` then runs)."""
     return subprocess.run(
         [*gm_cmd(root), *args],
         capture_output=True,
@@ -51,6 +52,7 @@ def run(root: Path, *args: str, input: str | None = None, preexec_fn=None,
         env=env(),
         preexec_fn=preexec_fn,
         timeout=timeout,
+        cwd=cwd,
     )
 
 

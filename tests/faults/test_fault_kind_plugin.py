@@ -9,6 +9,8 @@ what docs/how-to/scene-kind.md ("Add a scene kind") describes, step for step.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import gamemaster
 from faultkit import assert_no_traceback, env, installed_package, run, show
 
 KIND_MODULE = '''
@@ -195,3 +198,36 @@ def test_a_kind_package_that_does_not_load_is_one_line_naming_it(lunch_package, 
         assert proc.stderr.splitlines() == [
             "error: scene kind 'lunch' (entry point lunch_kind) does not load: "
             "ModuleNotFoundError: No module named 'no_such_module'"], show(proc)
+
+
+def copied_toolkit(site: Path, tmp_path: Path) -> Path:
+    """A copy of the toolkit beside the kind's package, which the commands run from ``tmp_path``
+    import: the plugin folder they write is the copy's, never the checkout's."""
+    shutil.copytree(Path(gamemaster.__file__).parent, site / "gamemaster", ignore=shutil.ignore_patterns("__pycache__"))
+    imported = subprocess.run([sys.executable, "-c", "import gamemaster; print(gamemaster.__file__)"], cwd=tmp_path,
+                              env=env(), capture_output=True, text=True).stdout.strip()
+    assert imported == str(site / "gamemaster" / "__init__.py")
+    return site / "gamemaster" / "plugin"
+
+
+def test_the_plugin_path_brings_the_skills_up_to_date_with_the_installed_kinds(lunch_package, tmp_path):
+    plugin = copied_toolkit(lunch_package, tmp_path)
+    skill = plugin / "skills" / "scene" / "SKILL.md"
+    assert "LUNCH" not in skill.read_text(encoding="utf-8")  # as shipped: the built-in kinds
+    shown = ok(run(tmp_path, "plugin", "path", cwd=tmp_path))
+    assert shown.stdout.strip() == str(plugin) and shown.stderr == ""
+    assert "<!--kinds:in-sequence-->MEETING, ENCOUNTER, GATHERING, LUNCH<!--/kinds-->" in skill.read_text(encoding="utf-8")
+    written = skill.stat().st_mtime_ns
+    ok(run(tmp_path, "plugin", "path", cwd=tmp_path))
+    assert skill.stat().st_mtime_ns == written  # current: nothing written again
+
+
+def test_a_plugin_folder_that_cannot_be_written_is_one_warning_and_the_path(lunch_package, tmp_path):
+    plugin = copied_toolkit(lunch_package, tmp_path)
+    skill = plugin / "skills" / "scene" / "SKILL.md"
+    skill.unlink()
+    skill.mkdir()  # in the way of the file, for any user (a read-only folder is not, for root)
+    shown = ok(run(tmp_path, "plugin", "path", cwd=tmp_path))
+    assert shown.stdout.strip() == str(plugin)
+    assert shown.stderr.splitlines() == [f"warning: {plugin}: its skills list the kinds as shipped, not those "
+                                         "installed since (Is a directory)"], show(shown)
