@@ -99,7 +99,11 @@ def still_shown(workspace, request) -> list[int]:
         return [0, 0, 0, 0]
     world = workspace.load_world()
     names = {a: workspace.load_agent(a).name for a in request.roster}
-    full = selection_for(workspace, world, request.agent, request.spec, request.briefs, names)
+    try:
+        full = selection_for(workspace.stream(request.agent.id), world, request.agent, request.spec, request.briefs, names,
+                             lambda agent: names.get(agent, agent))
+    except TypeError:  # a tree whose selection_for still took the workspace
+        full = selection_for(workspace, world, request.agent, request.spec, request.briefs, names)
     shown = {m.id for m in request.memories}
     top = [p.memory.id for p in full.picked if p.section == "relevant"][:10]
     return [len(full.ids), sum(i in shown for i in full.ids), len(top), sum(i in shown for i in top)]

@@ -17,14 +17,14 @@ The ARRIVAL itself still shows the day before's: the new ones are chosen from it
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .models import Agent, Brief, DayMemories, Memory, World
-from .retrieval import Query, get_strategy, settings_for, speaker_names
+from .retrieval import Query, get_strategy, settings_for
 from .retrieval.render import memory_text
 
 if TYPE_CHECKING:
-    from .workspace import Workspace
+    from .streams import MemoryStream
 
 #: The placeholder of ``character.md`` that shows them; a template without it shows none,
 #: and then every scene chooses from the whole budget as before.
@@ -43,16 +43,16 @@ def day_query(agent: Agent, briefs: list[Brief], names: dict[str, str]) -> Query
     return Query(context=" ".join(context), tags=tuple(dict.fromkeys(tags)), names=(agent.id, names.get(agent.id, agent.name)))
 
 
-def choose(workspace: "Workspace", world: World, agent: Agent, day: int, briefs: list[Brief],
-           names: dict[str, str]) -> DayMemories:
+def choose(stream: "MemoryStream", world: World, agent: Agent, day: int, briefs: list[Brief],
+           names: dict[str, str], name_of: Callable[[str], str]) -> DayMemories:
     """The memories ``agent``'s prompts show on ``day``, chosen from its stream as it is now
     (call it before that day's memories are written), and its newest reflections then, which
     its prompts show with the persona: a reflection written during the day is shown with the
     scene's memories, so the part above stays the same all day."""
     settings = settings_for(world, budget=int(world.memory_budget * world.day_memory_share), now=(day, 0),
-                            name_of=speaker_names(workspace, names))
+                            name_of=name_of)
     settings = replace(settings, whole=world.memory_budget)
-    selection = get_strategy(world.selection).select(workspace.stream(agent.id), day_query(agent, briefs, names), settings)
+    selection = get_strategy(world.selection).select(stream, day_query(agent, briefs, names), settings)
     # Of the days before only: a first plan made later in the day finds the day's own memories too.
     before = [p for p in selection.picked if p.memory.scene_key is None or p.memory.scene_key[0] < day]
     picked = sorted((p for p in before if p.section != "reflections"), key=lambda p: p.offset)
@@ -64,14 +64,14 @@ def choose(workspace: "Workspace", world: World, agent: Agent, day: int, briefs:
 Shown = list[tuple[Memory, tuple[str, ...]]]
 
 
-def shown(workspace: "Workspace", world: World, agent: Agent) -> tuple[Shown, Shown] | None:
+def shown(stream: "MemoryStream", world: World, agent: Agent) -> tuple[Shown, Shown] | None:
     """The stored day's reflections and memories, each with its heard lines, as many as the
     day's share of ``memory_budget`` holds (a budget or share lowered since they were chosen
     cuts them short); None where none were chosen yet."""
     block = agent.day_memories
     if block is None or not world.day_memory_share:
         return None
-    found = _find(workspace, world, agent.id, [*block.reflections, *block.ids])
+    found = _find(stream, world, [*block.reflections, *block.ids])
     budget, used = int(world.memory_budget * world.day_memory_share), 0
     parts: tuple[Shown, Shown] = ([], [])
     for part, ids in zip(parts, (block.reflections, block.ids)):
@@ -87,16 +87,15 @@ def shown(workspace: "Workspace", world: World, agent: Agent) -> tuple[Shown, Sh
     return parts
 
 
-def _find(workspace: "Workspace", world: World, agent_id: str, ids: list[str]) -> dict[str, Memory]:
+def _find(stream: "MemoryStream", world: World, ids: list[str]) -> dict[str, Memory]:
     """The memories with these ids, found through the search index (every prompt of the day
     asks; the stream is read only at their lines): a line moved or changed by hand since the
     index saw it is not taken for the memory."""
     from .retrieval.index import open_index  # SQLite: only where a prompt is built, not for the hook
 
-    stream = workspace.stream(agent_id)
     if not stream.exists():
         return {}
-    index = open_index(workspace.root, agent_id, world.language).refresh()
+    index = open_index(stream.root, stream.agent, world.language).refresh()
     try:
         docs = index.docs(ids, by="mem_id")
     finally:

@@ -13,7 +13,7 @@ from .lang import phrase
 from .pending import Pending, require_participants
 from .problems import Problem
 from .prompts import PromptContext, build_prompt
-from .retrieval import prepare
+from .retrieval import prepare, speaker_names
 from .sections import TurnFacts, sections_for
 from .turns import ReplyRequest, Turn
 from .models import Agent, World
@@ -37,7 +37,10 @@ def build_request(
     require_participants(spec, agents)
     if turn == 0:  # the scene's first prompt: what every speaker's selection needs is made at once
         prepare(workspace, world, list(dict.fromkeys(pending.turns)))
-    facts = TurnFacts(workspace, pending, turn, world, agents, warnings)
+    names = {a: agents[a].name for a in agents}
+    facts = TurnFacts(pending, turn, world, agents, names, stream=workspace.stream(pending.turns[turn]),
+                      name_of=speaker_names(workspace, names), root=workspace.root, find=workspace.template_path,
+                      warn=workspace.warn, warnings=warnings)
     used = sections_for(spec.kind)
     for section in used:
         facts.gathered[section.name] = section.gather(facts)
@@ -47,11 +50,11 @@ def build_request(
     ctx = PromptContext(world=world, agent=agent, spec=spec, names=facts.names, transcript=transcript, turn=turn,
                         final_turn=facts.final_turn, roster=colleagues.render_roster(agents, world.language),
                         fragments=[s.template for s in used if s.template])
-    prompt, segments = _built(workspace, ctx, used, facts)
+    prompt, segments = _built(ctx, used, facts)
     settled = {s.name: new for s in used if (new := s.settle(facts.gathered[s.name], facts, segments)) is not None}
     if settled:
         facts.gathered.update(settled)
-        prompt, segments = _built(workspace, ctx, used, facts)
+        prompt, segments = _built(ctx, used, facts)
     if previous_error:
         prompt += "\n\n" + phrase(world.language, "invalid_reply", error=previous_error) + "\n"
     fields: dict = {}
@@ -63,12 +66,12 @@ def build_request(
         colleagues={p: facts.names[p] for p in spec.room_of(agent.id) if p != agent.id},
         transcript=transcript, turn=turn, final_turn=facts.final_turn, previous_error=previous_error,
         roster=facts.names, weekday=world.weekday(spec.day), profiles=colleagues.profiles(agents, world.language),
-        sections={name: value for name, value in facts.gathered.items() if not name.startswith("_")},
+        sections=dict(facts.gathered),
         **fields,
     )
 
 
-def _built(workspace: Workspace, ctx: PromptContext, used: list, facts: TurnFacts) -> tuple[str, list[str]]:
+def _built(ctx: PromptContext, used: list, facts: TurnFacts) -> tuple[str, list[str]]:
     """The prompt and its cacheable segments, with what each section gathered filled in."""
     ctx.values = {key: text for s in used for key, text in s.values(facts.gathered[s.name], facts).items()}
-    return build_prompt(workspace.template_path, ctx)
+    return build_prompt(facts.find, ctx)

@@ -160,7 +160,8 @@ def plan_scene(
     scene = SceneWrite(spec, turns, agents, updated, remember, world.language, new_world, readings or {},
                        minds.remembers, minds.passes, found=world, names=names, files=result.transaction.files,
                        artifacts=result.artifacts, gallery_path=_GalleryPaths(workspace),
-                       depth_of=lambda cited: max(evidence_depths.get(e, 0) for e in cited), workspace=workspace)
+                       depth_of=lambda cited: max(evidence_depths.get(e, 0) for e in cited), stream_of=workspace.stream,
+                       name_of=_speaker_names(workspace, names))
     kind.before_replies(scene)
     used = sections_for(kind)
     for agent_id, reply in turns:
@@ -182,6 +183,21 @@ def plan_scene(
     kind.settle_accumulators(updated, spec)
     _write_files(workspace, result, updated, agents, scene_record, new_world, created)
     return result
+
+
+def _speaker_names(workspace: Workspace, names: dict[str, str]) -> Callable[[str], str]:
+    """``retrieval.speaker_names``, made when first asked (a day's first plan asks, to choose the
+    day's memories): most scenes name no speaker here, and load no retrieval package for it."""
+    made: list[Callable[[str], str]] = []
+
+    def name_of(agent_id: str) -> str:
+        if not made:
+            from .retrieval import speaker_names
+
+            made.append(speaker_names(workspace, names))
+        return made[0](agent_id)
+
+    return name_of
 
 
 def _write_files(workspace: Workspace, result: SceneResult, updated: Mapping[str, Agent], agents: Mapping[str, Agent],

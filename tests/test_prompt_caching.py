@@ -308,7 +308,8 @@ def test_memories_for_a_day_chosen_during_it_are_of_the_days_before_only(gm, wor
     assert written_today
     # A first plan made later in the day (the share raised after the ARRIVAL, say) chooses from
     # the stream as it is then: the day's own memories are left out, whatever they match.
-    chosen = day_memories.choose(workspace, world, agents["vera"], 1, [], {a: agents[a].name for a in agents})
+    names = {a: agents[a].name for a in agents}
+    chosen = day_memories.choose(workspace.stream("vera"), world, agents["vera"], 1, [], names, lambda agent: names[agent])
     found = workspace.stream("vera").find(chosen.ids + chosen.reflections)
     assert chosen.ids and all(m.scene_key is None or m.scene_key[0] < 1 for m in found.values())
     assert not set(written_today) & set(chosen.ids)

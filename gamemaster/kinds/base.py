@@ -110,12 +110,18 @@ class SceneWrite:
     gallery_path: Callable[[str, int, str], str] = field(default=lambda kind, day, name: _no_gallery())
     #: ``depth_of(ids)``: the deepest reflection depth among the memories cited.
     depth_of: Callable[[list[str]], int] = lambda ids: 0
-    #: The workspace the scene is written into, for what reads a stream (the day's memories).
-    workspace: Any = None
+    #: ``stream_of(agent)``: an agent's memory stream as the scene found it (the day's memories are chosen from it).
+    stream_of: Callable[[str], Any] = field(default=lambda agent: _no_streams())
+    #: ``name_of(agent)``: how colleagues call an agent (``retrieval.speaker_names``).
+    name_of: Callable[[str], str] = lambda agent: agent
 
 
 def _no_gallery() -> str:
     raise RuntimeError("this scene was set up to write no artifacts (SceneWrite.gallery_path)")
+
+
+def _no_streams():
+    raise RuntimeError("this scene was set up to read no streams (SceneWrite.stream_of)")
 
 
 class SceneKind:

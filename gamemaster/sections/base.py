@@ -28,18 +28,30 @@ if TYPE_CHECKING:
     from ..problems import Problem
     from ..reply_models import Reply
     from ..scene_spec import SceneSpec
-    from ..workspace import Workspace
+    from ..streams import MemoryStream
 
 
 @dataclass
 class TurnFacts:
-    """One character's turn of a pending scene, as its sections see it."""
+    """One character's turn of a pending scene, as its sections see it: the studio as the scene
+    found it, the character's own memory stream (a character reads only its own mind), and where
+    the studio keeps its files: not the workspace to reach into."""
 
-    workspace: "Workspace"
     pending: "Pending"
     turn: int
     world: "World"
     agents: dict[str, "Agent"]
+    #: id → name of everyone in the studio.
+    names: dict[str, str]
+    #: The character's own memory stream.
+    stream: "MemoryStream"
+    #: An agent id → how colleagues call them (``retrieval.speaker_names``).
+    name_of: Callable[[str], str]
+    #: The workspace folder (its ``library/``), and where a template is read from (its ``prompts/`` first).
+    root: Path
+    find: Callable[[str], Path]
+    #: Where a file it reads past is reported (``Workspace.warn``).
+    warn: "Callable[[Problem], None] | None" = None
     #: Bad memory lines met on the way are added here (None: not collected).
     warnings: "list[Problem] | None" = None
     #: section name → what it gathered, for the sections after it.
@@ -58,12 +70,6 @@ class TurnFacts:
         return self.world.language
 
     @property
-    def names(self) -> dict[str, str]:
-        if "_names" not in self.gathered:
-            self.gathered["_names"] = {a: self.agents[a].name for a in self.agents}
-        return self.gathered["_names"]
-
-    @property
     def model(self) -> str | None:
         """The model the character is played with as far as the studio names it (its own, else the
         world's; a backend's ``--model`` comes after the prompt is written); None: the backend's choice."""
@@ -78,10 +84,6 @@ class TurnFacts:
     def final_turn(self) -> bool:
         return self.pending.is_final_turn(self.turn)
 
-    @property
-    def find(self) -> Callable[[str], Path]:
-        """Where a template is read from: the workspace's ``prompts/`` first."""
-        return self.workspace.template_path
 
 
 class PromptSection:

@@ -35,7 +35,7 @@ class DayMemories(PromptSection):
         # Only where the template shows them: a workspace's own older character.md may not.
         if not uses_placeholder(turn.find, "character.md", day_memories.PLACEHOLDER):
             return Kept()
-        chosen = day_memories.shown(turn.workspace, turn.world, turn.agent)
+        chosen = day_memories.shown(turn.stream, turn.world, turn.agent)
         return Kept(True, *chosen) if chosen else Kept()
 
     def values(self, kept: Kept, turn: TurnFacts) -> dict[str, str]:
@@ -54,8 +54,8 @@ class DayMemories(PromptSection):
             chosen = scene.updated[agent_id].day_memories
             if reply.plan is not None and world.day_memory_share and (chosen is None or chosen.day != spec.day):
                 briefs = [b for b in world.briefs if brief_reaches(b, agent_id, spec)]
-                scene.updated[agent_id].day_memories = day_memories.choose(scene.workspace, world, scene.updated[agent_id],
-                                                                           spec.day, briefs, scene.names)
+                scene.updated[agent_id].day_memories = day_memories.choose(
+                    scene.stream_of(agent_id), world, scene.updated[agent_id], spec.day, briefs, scene.names, scene.name_of)
 
 
 SECTION = DayMemories()

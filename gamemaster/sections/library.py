@@ -57,15 +57,15 @@ class Library(PromptSection):
         from ..kinds import all_kinds
         from ..library import bible, consult, documents, render, wants_library
 
-        world, spec, root = turn.world, turn.spec, turn.workspace.root
+        world, spec, root = turn.world, turn.spec, turn.root
         excerpts = []
         if spec.kind.consults_library and world.library_budget:
             plan = turn.agent.today_plan
             query = spec.topic or " ".join([plan.text, *plan.tags] if plan else [])
             excerpts = consult(root, query, world.language, world.library_budget,
-                               asked=wants_library(plan.text if plan else None), warn=turn.workspace.warn)
+                               asked=wants_library(plan.text if plan else None), warn=turn.warn)
         # library_budget 0 is "no library": no bible either.
-        text, whole = bible(root, world.language, turn.workspace.warn, budget, named) if world.library_budget else ("", frozenset())
+        text, whole = bible(root, world.language, turn.warn, budget, named) if world.library_budget else ("", frozenset())
         if whole and not _shows_bible(turn):
             whole = frozenset()
         shown = len(documents(root)) if world.library_budget else 0

@@ -31,14 +31,13 @@ class SaidLately(PromptSection):
     def gather(self, turn: TurnFacts) -> Heard:
         from .. import news
         from ..kinds.heard import listeners
-        from ..retrieval import speaker_names
 
         agent, world = turn.agent, turn.world
-        newest = news.newest(turn.workspace.stream(agent.id))
+        newest = news.newest(turn.stream)
         recent = news.recent_memories(newest, turn.spec.day)
         exchanges = news.exchanges(recent, agent.id)
         hears_me = listeners(turn.spec, turn.agents, world, agent.id)
-        name_of = speaker_names(turn.workspace, turn.names)
+        name_of = turn.name_of
 
         def said(first_turn: bool) -> str:
             # Weighed in the character's first turn of a scene only.

@@ -16,19 +16,21 @@ from .day_memories import Kept
 
 if TYPE_CHECKING:
     from ..retrieval import Selection
+    from ..streams import MemoryStream
 
 
-def selection_for(workspace, world: World, agent: Agent, spec, briefs: list[Brief], names: dict[str, str],
-                  reserve: int = 0, elsewhere: tuple[Memory, ...] = ()) -> Selection:
-    """The memories a scene shows; ``reserve`` characters of ``memory_budget`` are taken by other
-    memory-made sections of the prompt, and the memories in ``elsewhere`` are shown there already."""
-    from ..retrieval import get_strategy, scene_query, settings_for, speaker_names  # the index: only to build a prompt
+def selection_for(stream: "MemoryStream", world: World, agent: Agent, spec, briefs: list[Brief], names: dict[str, str],
+                  name_of, reserve: int = 0, elsewhere: tuple[Memory, ...] = ()) -> "Selection":
+    """The memories of ``stream`` a scene shows; ``reserve`` characters of ``memory_budget`` are
+    taken by other memory-made sections of the prompt, and the memories in ``elsewhere`` are
+    shown there already; ``name_of`` names the speakers of the lines they keep."""
+    from ..retrieval import get_strategy, scene_query, settings_for  # the index: only to build a prompt
 
     query = scene_query(agent, spec, briefs, names)
     settings = settings_for(world, budget=max(0, world.memory_budget - reserve), now=(spec.day, spec.scene),
-                            name_of=speaker_names(workspace, names))
+                            name_of=name_of)
     settings = replace(settings, elsewhere=elsewhere, whole=world.memory_budget)
-    return get_strategy(world.selection).select(workspace.stream(agent.id), query, settings)
+    return get_strategy(world.selection).select(stream, query, settings)
 
 
 def since_last_scene(memories: list[Memory], agent: Agent) -> list[Memory]:
@@ -60,8 +62,8 @@ class Recall(PromptSection):
         kept = turn.gathered.get("day_memories") or Kept()
         heard = turn.gathered.get("news")
         both = kept.reflections + kept.days
-        selection = selection_for(turn.workspace, world, agent, spec, turn.gathered.get("briefs", []), turn.names,
-                                  reserve=(heard.chars if heard else 0) + day_memories.chars(both, world.language),
+        selection = selection_for(turn.stream, world, agent, spec, turn.gathered.get("briefs", []), turn.names,
+                                  turn.name_of, reserve=(heard.chars if heard else 0) + day_memories.chars(both, world.language),
                                   elsewhere=tuple(memory for memory, _ in both))
         memories = selection.memories
         if kept.chosen:
