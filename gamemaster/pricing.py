@@ -1,4 +1,5 @@
-"""The one price table: US dollars per million tokens, by model family.
+"""The one price table: US dollars per million tokens, by model family; and what each model
+caches (the shortest cacheable prefix), which decides what a prompt's shared start holds.
 
 List prices for standard (non-batch) calls. Cache writes cost 1.25x the input
 price for the 5-minute TTL (what the API backend uses) and 2x for the 1-hour one,

@@ -51,7 +51,8 @@ def build_request(
                         final_turn=facts.final_turn, roster=colleagues.render_roster(agents, world.language),
                         fragments=[s.template for s in used if s.template])
     prompt, segments = _built(ctx, used, facts)
-    settled = {s.name: new for s in used if (new := s.settle(facts.gathered[s.name], facts, segments)) is not None}
+    settled = {s.name: new for s in used
+               if (new := s.settle(facts.gathered[s.name], facts, prompt, segments)) is not None}
     if settled:
         facts.gathered.update(settled)
         prompt, segments = _built(ctx, used, facts)

@@ -121,8 +121,8 @@ class PromptSection:
         """``ReplyRequest`` fields it fills for the backends, knowing the finished ``prompt``."""
         return {}
 
-    def settle(self, gathered: Any, turn: TurnFacts, segments: list[str]) -> Any:
-        """What it shows instead, now that the prompt's cacheable ``segments`` are known
+    def settle(self, gathered: Any, turn: TurnFacts, prompt: str, segments: list[str]) -> Any:
+        """What it shows instead, now that the ``prompt`` and its cacheable ``segments`` are known
         (``prompts.CACHE_MARKERS``); None: as it is. The prompt is then built once more."""
         return None
 

@@ -22,14 +22,6 @@ class Shelf:
     note: str
 
 
-def _shows_bible(turn: TurnFacts) -> bool:
-    from ..prompts import uses_placeholder
-
-    # A workspace's own templates from before the bible have no place for it: its excerpts are
-    # then shown as they are, not as pointers to a bible the prompt does not hold.
-    return any(uses_placeholder(turn.find, name, "bible") for name in ("character.md", "contract.md", turn.spec.kind.template))
-
-
 class Library(PromptSection):
     name = "library"
     order = 50
@@ -39,20 +31,26 @@ class Library(PromptSection):
 
         return self._shelf(turn, BIBLE_BUDGET)
 
-    def settle(self, shelf: Shelf, turn: TurnFacts, segments: list[str]) -> Shelf | None:
-        """The bible named by its sections only, where the model would not cache it: the longest
-        start a character's prompts share (up to the day's memories) is below the shortest prefix
-        the model caches, so every call would pay the whole bible at the full price."""
+    def settle(self, shelf: Shelf, turn: TurnFacts, prompt: str, segments: list[str]) -> Shelf | None:
+        """No bible where the prompt has no place for it (a workspace's own templates from before
+        the bible): its excerpts are then shown as they are, not as pointers into it. The bible
+        named by its sections only where the model would not cache it: the longest start a
+        character's prompts share (up to the day's memories) is below the shortest prefix the
+        model caches, so every call would pay the whole bible at the full price."""
+        from ..library import BIBLE_BUDGET
         from ..pricing import CHARS_PER_TOKEN, minimum_cacheable
 
+        if shelf.whole and shelf.bible not in prompt:
+            return self._shelf(turn, BIBLE_BUDGET, shown=False)
         minimum = minimum_cacheable(turn.model)
         if not shelf.whole or minimum is None or len("".join(segments[:3])) // CHARS_PER_TOKEN >= minimum:
             return None
         return self._shelf(turn, 0, "bible_named")
 
-    def _shelf(self, turn: TurnFacts, budget: int, named: str = "bible_sections") -> Shelf:
+    def _shelf(self, turn: TurnFacts, budget: int, named: str = "bible_sections", shown: bool = True) -> Shelf:
         """The library for this turn with ``budget`` characters of the bible whole; a document
-        beyond them is named by its sections in the words of phrase ``named``."""
+        beyond them is named by its sections in the words of phrase ``named``; ``shown``: the
+        prompt shows the bible (else no document counts as held whole)."""
         from .. import claims
         from ..kinds import all_kinds
         from ..library import bible, consult, documents, render, wants_library
@@ -66,7 +64,7 @@ class Library(PromptSection):
                                asked=wants_library(plan.text if plan else None), warn=turn.warn)
         # library_budget 0 is "no library": no bible either.
         text, whole = bible(root, world.language, turn.warn, budget, named) if world.library_budget else ("", frozenset())
-        if whole and not _shows_bible(turn):
+        if not shown:
             whole = frozenset()
         shown = len(documents(root)) if world.library_budget else 0
         note = claims.library_note(world.language, shown, len(whole), any(k.consults_library for k in all_kinds().values()))
