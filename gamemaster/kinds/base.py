@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from ..replies import Reply
     from ..scenes import SceneSpec
 
-#: Reply sections only some kinds allow; every kind allows memories, plan, talk wishes, gatherings,
-#: invitation answers and takeaways (what one took from what one heard, heard in any scene).
+#: Reply sections only some kinds allow (parts of a reply, not the prompt sections of ``sections/``);
+#: every kind allows memories, plan, talk wishes, gatherings, invitation answers and takeaways (what
+#: one took from what one heard, heard in any scene).
 SECTIONS = ("artifacts", "insights", "conversation")
 
 #: How the contract's rule for a section names a kind that allows it (``plan``: requires it) and
