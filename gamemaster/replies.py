@@ -33,7 +33,6 @@ from .reply_models import (  # noqa: F401  (the reply contract, as other modules
 )
 from .scenes import SceneSpec
 from .sections import sections_for
-from .sections.takeaways import takeaway_problems  # noqa: F401  (callers import it from here)
 
 
 class ReplyError(ValueError):

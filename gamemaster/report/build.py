@@ -22,7 +22,7 @@ from pathlib import Path
 from .. import jsontext
 from ..costs import cost_report
 from ..fsio import atomic_write_bytes, atomic_write_text
-from ..problems import GamemasterError, StateError
+from ..problems import StateError
 from ..scene_files import is_file, read_bytes
 from ..who_knows import who_knows
 from ..workspace import Workspace
