@@ -146,8 +146,7 @@ def workspace_settings() -> bytes:
 
 def local_settings() -> dict:
     """What this clone's ``.claude/settings.local.json`` (not committed) gets: the installed
-    toolkit's plugin folder as a local marketplace (brought up to date with the kinds first)."""
-    brought_up_to_date()
+    toolkit's plugin folder as a local marketplace."""
     return {"extraKnownMarketplaces": {MARKETPLACE: {"source": {"source": "directory", "path": str(plugin_dir())}}}}
 
 

@@ -38,7 +38,7 @@ SHOWN_LINES = 5
 SHOWN_CHARS = HEARD_CHARS
 #: Characters of a line heard side by side since the character's last scene, which it is asked
 #: to weigh: whole up to this, within a quarter of ``memory_budget`` for all such lines together
-#: (``requests.said_lately``), so the memories keep the rest of the budget.
+#: (``sections/news.py``), so the memories keep the rest of the budget.
 NEW_CHARS = 2_000
 #: The character's own lines shown beside them: whom it told what.
 OWN_LINES = 2

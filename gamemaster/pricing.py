@@ -37,10 +37,12 @@ CHARS_PER_TOKEN = 4
 
 
 def minimum_cacheable(model: str | None) -> int | None:
-    """The shortest prefix ``model`` caches, in tokens; None where no model is named (the backend chooses)."""
-    if not model:
+    """The shortest prefix ``model`` caches, in tokens; None where no model id is named: none (the
+    backend chooses) or an alias (``sonnet``, ``opus``: the backend decides which model it means)."""
+    name = (model or "").lower()
+    if not name.startswith("claude-"):
         return None
-    return next((tokens for prefix, tokens in MIN_CACHEABLE if model.startswith(prefix)), STRICTEST_MIN_CACHEABLE)
+    return next((tokens for prefix, tokens in MIN_CACHEABLE if name.startswith(prefix)), STRICTEST_MIN_CACHEABLE)
 
 
 USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")

@@ -34,11 +34,8 @@ from typing import Callable
 import anthropic
 import httpx2
 
-from gamemaster.pricing import CHARS_PER_TOKEN, MIN_CACHEABLE, STRICTEST_MIN_CACHEABLE, minimum_cacheable
+from gamemaster.pricing import CHARS_PER_TOKEN, STRICTEST_MIN_CACHEABLE, minimum_cacheable
 
-#: Minimum cacheable prompt length in tokens, by model id prefix: Anthropic's table, as the
-#: toolkit keeps it (``pricing.MIN_CACHEABLE``); a model not listed gets the strictest figure.
-MINIMUM_TOKENS = MIN_CACHEABLE
 TTL_SECONDS = {"5m": 300, "1h": 3600}
 MAX_BREAKPOINTS = 4
 #: How many block boundaries before a breakpoint are checked for a hit.
@@ -46,6 +43,8 @@ LOOKBACK_BLOCKS = 20
 
 
 def minimum_tokens(model: str) -> int:
+    """Anthropic's minimum cacheable length as the toolkit keeps it (``pricing.MIN_CACHEABLE``);
+    a model not listed gets the strictest figure."""
     return minimum_cacheable(model) or STRICTEST_MIN_CACHEABLE
 
 

@@ -34,8 +34,9 @@ def lore_whole(request) -> bool:
     return "hier nur seine Abschnitte:" not in lore
 
 
-@pytest.mark.parametrize("model", [None, "claude-sonnet-5-5", "claude-opus-5-5"])
+@pytest.mark.parametrize("model", [None, "claude-sonnet-5-5", "claude-opus-5-5", "sonnet", "opus"])
 def test_where_the_model_caches_the_shared_start_the_bible_is_whole(workspace, model):
+    # An alias names no model id: the backend decides which model it means, so nothing is decided here.
     request = first_prompt(workspace, model)
     assert lore_whole(request)
     assert "Die Referenzbibliothek steht oben ganz in der Studio-Bibel" in request.prompt

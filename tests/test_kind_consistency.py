@@ -44,6 +44,11 @@ class Coffee(SceneKind):
     requires = frozenset({"mood"})
 
 
+class Insisting(SceneKind):
+    name = "INSISTING"
+    requires = frozenset({"insights"})  # a section it does not allow
+
+
 class Broken(SceneKind):
     name = "BROKEN"
     requires = frozenset({"mood"})  # Reply has no such field
@@ -121,3 +126,9 @@ def test_a_kind_that_requires_a_field_no_reply_has_is_one_line_naming_it(monkeyp
     with pytest.raises(GamemasterError) as error:
         sections.reply_model_for(Broken())
     assert str(error.value) == "scene kind BROKEN: requires mood, which its reply model Reply has no field for"
+
+
+def test_a_kind_that_requires_a_section_it_does_not_allow_is_one_line_naming_it():
+    with pytest.raises(GamemasterError) as error:
+        sections.reply_model_for(Insisting())
+    assert str(error.value) == "scene kind INSISTING: requires insights, which it does not allow"

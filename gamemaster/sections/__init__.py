@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..found import in_package, installed
 from ..problems import GamemasterError
+from ..kinds.base import SECTIONS
 from .base import PromptSection, TurnFacts
 
 if TYPE_CHECKING:
@@ -63,6 +64,9 @@ def reply_model_for(kind: "SceneKind") -> type:
     if missing:
         raise GamemasterError(f"scene kind {kind.name}: requires {', '.join(missing)}, which its reply model "
                               f"{model.__name__} has no field for")
+    refused = sorted((kind.required(True) & set(SECTIONS)) - kind.allows)
+    if refused:
+        raise GamemasterError(f"scene kind {kind.name}: requires {', '.join(refused)}, which it does not allow")
     return model
 
 

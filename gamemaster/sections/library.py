@@ -41,27 +41,29 @@ class Library(PromptSection):
         from ..pricing import CHARS_PER_TOKEN, minimum_cacheable
 
         if shelf.whole and shelf.bible not in prompt:
-            return self._shelf(turn, BIBLE_BUDGET, shown=False)
+            return self._shelf(turn, BIBLE_BUDGET, shown=False, excerpts=shelf.excerpts)
         minimum = minimum_cacheable(turn.model)
         if not shelf.whole or minimum is None or len("".join(segments[:3])) // CHARS_PER_TOKEN >= minimum:
             return None
-        return self._shelf(turn, 0, "bible_named")
+        return self._shelf(turn, 0, "bible_named", excerpts=shelf.excerpts)
 
-    def _shelf(self, turn: TurnFacts, budget: int, named: str = "bible_sections", shown: bool = True) -> Shelf:
+    def _shelf(self, turn: TurnFacts, budget: int, named: str = "bible_sections", shown: bool = True,
+               excerpts: list | None = None) -> Shelf:
         """The library for this turn with ``budget`` characters of the bible whole; a document
         beyond them is named by its sections in the words of phrase ``named``; ``shown``: the
-        prompt shows the bible (else no document counts as held whole)."""
+        prompt shows the bible (else no document counts as held whole); ``excerpts``: those already
+        consulted for this turn."""
         from .. import claims
         from ..kinds import all_kinds
         from ..library import bible, consult, documents, render, wants_library
 
         world, spec, root = turn.world, turn.spec, turn.root
-        excerpts = []
-        if spec.kind.consults_library and world.library_budget:
+        if excerpts is None and spec.kind.consults_library and world.library_budget:
             plan = turn.agent.today_plan
             query = spec.topic or " ".join([plan.text, *plan.tags] if plan else [])
             excerpts = consult(root, query, world.language, world.library_budget,
                                asked=wants_library(plan.text if plan else None), warn=turn.warn)
+        excerpts = excerpts or []
         # library_budget 0 is "no library": no bible either.
         text, whole = bible(root, world.language, turn.warn, budget, named) if world.library_budget else ("", frozenset())
         if not shown:

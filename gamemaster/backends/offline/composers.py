@@ -57,17 +57,19 @@ def default_body(player: Player) -> dict[str, Any]:
     if "conversation" in player.spec.kind.allows and player.req.final_turn:
         body["conversation"] = {"summary": lines["summary"].format_map(fields), "importance": 3, "tags": []}
     # What else the kind requires (a field of its own reply model): the least its schema accepts.
-    schema = reply_schema(reply_model_for(player.spec.kind))
+    model = reply_model_for(player.spec.kind)
+    schema = reply_schema(model)
     for field in sorted(player.spec.kind.required(player.req.final_turn) - set(body)):
-        if field in schema["properties"]:
-            body[field] = least(schema["properties"][field], schema.get("$defs", {}), lines["note"].format_map(fields))
+        key = model.model_fields[field].alias or field  # the schema names a field by its alias
+        body[key] = least(schema["properties"][key], schema.get("$defs", {}), lines["note"].format_map(fields))
     return body
 
 
 def least(schema: dict[str, Any], defs: dict[str, Any], text: str) -> Any:
-    """The least value ``schema`` accepts that is not empty (a required field must say something):
-    ``text`` (cut to its length) for a string, the lowest number allowed, one item of a list,
-    the required fields of an object."""
+    """The least value ``schema`` asks for that is not empty (a required field must say something):
+    ``text`` (cut to its length) for a string, the lowest number allowed, one item of a list, the
+    required fields of an object. A pattern or a format it does not read: a kind with such a
+    required field needs a composer of its own (``register``)."""
     if "$ref" in schema:
         return least(defs[schema["$ref"].rpartition("/")[2]], defs, text)
     options = [option for option in schema.get("anyOf", []) if option.get("type") != "null"]
@@ -79,7 +81,7 @@ def least(schema: dict[str, Any], defs: dict[str, Any], text: str) -> Any:
     if kind == "string":
         return text[: schema.get("maxLength", len(text))]
     if kind in ("integer", "number"):
-        return max(schema.get("minimum", 1), schema.get("exclusiveMinimum", 0) + 1)
+        return schema["minimum"] if "minimum" in schema else schema.get("exclusiveMinimum", 0) + 1
     if kind == "boolean":
         return True
     if kind == "array":
