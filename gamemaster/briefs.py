@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .calendar import annotate
 from .fsio import dump_json
+from .kinds.settings import world_data
 from .lang import phrase
 from .linesize import text_too_long
 from .models import Brief, Memory, World, parse_scene_ref, scene_ref
@@ -53,7 +54,7 @@ def give_brief(workspace: Workspace, text: str, to: list[str] | None = None, imp
             agent = agents[agent_id]
             agent.importance_accumulator += importance
             transaction.files[workspace.rel(workspace.agent_path(agent_id))] = dump_json(agent.dump())
-        transaction.files[workspace.rel(workspace.world_path)] = dump_json(world.dump())
+        transaction.files[workspace.rel(workspace.world_path)] = dump_json(world_data(world))
         commit(workspace, transaction)
         return brief
 

@@ -14,6 +14,7 @@ from .claude_code import sync_subagents
 from .claude_files import COMMANDS, PLUGIN, record_local
 from .claude_merge import install_beside_own
 from .fsio import atomic_write_json, atomic_write_text
+from .kinds.settings import world_data
 from .models import World
 from .workspace import Workspace, bundled_dir, refuse_nested
 
@@ -31,7 +32,7 @@ def init_workspace(target: Path, empty: bool = False, studio: str = "Neues Studi
         if empty:
             workspace.agents_dir.mkdir(parents=True, exist_ok=True)
             workspace.memories_dir.mkdir(parents=True, exist_ok=True)
-            atomic_write_json(workspace.world_path, World(studio=studio).dump())
+            atomic_write_json(workspace.world_path, world_data(World(studio=studio)))
         else:
             source = bundled_dir("state")
             for name in ("agents", "memories"):

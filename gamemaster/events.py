@@ -9,10 +9,9 @@ from pydantic import ValidationError
 
 from .linesize import text_too_long
 from .models import WEEKDAYS, Event
-from .problems import GamemasterError
+from .problems import GamemasterError, describe_validation_error
 from .scenes import scenes_left
 from .slots import SLOTS, parse_slot
-from .streams import describe_validation_error
 from .transaction import recover
 from .workspace import Workspace
 

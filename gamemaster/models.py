@@ -16,7 +16,6 @@ from pydantic_core import PydanticCustomError
 
 from .defaults import empty_dict, empty_list
 from . import calendar, jsontext
-from .kinds import settings as kinds_settings
 
 MEMORY_TYPES = ("observation", "reflection", "plan", "artifact", "conversation")
 MemoryType = Literal["observation", "reflection", "plan", "artifact", "conversation"]
@@ -328,9 +327,9 @@ class World(BaseModel):
     #: Story days a finished day's scene folder stays unpacked before ``day advance`` packs it as
     #: ``day archive`` does (0: only ``day archive`` packs); a week keeps recent prompts readable.
     archive_after: Annotated[int, Field(ge=0), at_most(100_000, "story days; 0 is never")] = 7
-    #: Each kind's own settings under its name in lower case (``kinds/settings.py``).
-    kinds: Annotated[dict[str, Any], AfterValidator(kinds_settings.validated)] = Field(
-        default_factory=lambda: kinds_settings.all_defaults())
+    #: Each kind's own settings under its name in lower case, read here as JSON objects; each is
+    #: checked by its kind where the kind is used (``kinds/settings.py``), not by this value.
+    kinds: dict[str, dict[str, Any] | None] = Field(default_factory=empty_dict)
     seed: Annotated[int, Field(ge=-JSON_SAFE_INT), at_most(JSON_SAFE_INT, _JSON_SAFE)] = 0
     model: Annotated[str, at_most(200, "a model name")] | None = None
     #: A folder in the workspace where every reply stored is recorded with its prompt; none: only ``--record`` does.
@@ -350,12 +349,6 @@ class World(BaseModel):
     #: no scene answers them again.
     past_briefs: list[Brief] = Field(default_factory=empty_list)
     pending: str | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _former_names(cls, data: Any) -> Any:
-        # A world.json written before settings were namespaced still plays as it did.
-        return kinds_settings.move_former(data, cls.model_fields)
 
     @field_validator("gatherings")
     @classmethod
@@ -380,11 +373,6 @@ class World(BaseModel):
     def dump(self) -> dict[str, Any]:
         # Without a start_date the file stays as it was written: its calendar follows first_weekday.
         return self.model_dump(mode="json", exclude={"start_date"} if self.start_date is None else None)
-
-    def kind_settings(self, kind: str) -> Any:
-        """The settings of ``kind`` (``"MEETING"`` or ``"meeting"``): its ``KindSettings`` model."""
-        settings = self.kinds.get(kind.lower())
-        return settings if settings is not None else kinds_settings.defaults(kind)
 
     def weekday(self, day: int | None = None) -> str:
         """``mon`` … ``sun`` of ``day`` (the current day by default)."""

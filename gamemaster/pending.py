@@ -21,11 +21,10 @@ from .fsio import atomic_write_json, atomic_write_text
 from .ids import SCENE_REF_RE
 from .lang import phrase
 from .models import World
-from .problems import GamemasterError, StateError
+from .problems import GamemasterError, StateError, describe_validation_error
 from .records import SceneRecord, UsageCall, UsageFile, read_record
 from .replies import Reply, ReplyError, parse_reply
 from .scenes import SceneSpec
-from .streams import describe_validation_error
 from .workspace import Workspace
 
 if TYPE_CHECKING:
@@ -184,8 +183,11 @@ def load_pending(workspace: Workspace, world: World) -> Pending | None:
     record = read_record(workspace, record_path, SceneRecord)
     try:
         spec = record.spec
+        spec.kind  # the record names a kind by its shape; the scene to play needs the kind itself
     except ValidationError as exc:
         raise StateError(f"{workspace.rel(record_path)}: {describe_validation_error(exc)}") from None
+    except ValueError as exc:
+        raise StateError(f"{workspace.rel(record_path)}: type: {exc}") from None
     pending = Pending(spec, directory, record)
     for turn in range(len(pending.turns)):
         path = pending.reply_path(turn)

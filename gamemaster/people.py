@@ -14,8 +14,7 @@ from .claude_code import sync_subagents
 from .fsio import atomic_write_text
 from .ids import agent_id as checked_agent_id
 from .models import Agent
-from .problems import GamemasterError
-from .streams import describe_validation_error
+from .problems import GamemasterError, describe_validation_error
 from .transaction import recover
 from .workspace import Workspace
 

@@ -28,3 +28,14 @@ class GamemasterError(Exception):
 
 class StateError(GamemasterError):
     """A state file that cannot be read as the contract says."""
+
+
+def described(error: dict) -> str:
+    """One of a pydantic ``ValidationError``'s ``errors()`` as ``field.part: message``."""
+    loc = ".".join(str(p) for p in error["loc"])
+    return f"{loc}: {error['msg']}" if loc else error["msg"]
+
+
+def describe_validation_error(exc, only: dict | None = None) -> str:
+    """Every error of a ``ValidationError`` as ``field: message``, joined; ``only`` one of ``exc.errors()``."""
+    return "; ".join(described(error) for error in ([only] if only is not None else exc.errors()))

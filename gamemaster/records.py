@@ -15,9 +15,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .defaults import empty_list
-from .problems import StateError
+from .problems import StateError, describe_validation_error
 from .scene_spec import SceneSpec
-from .streams import describe_validation_error
 
 
 class _Record(BaseModel):

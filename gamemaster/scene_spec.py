@@ -1,20 +1,34 @@
 """The scene as a value: ``SceneSpec`` (who, what about, why) and ``Force`` (what the Creative
 Director pins down). Nothing here reads files or decides anything; ``scenes.py`` decides.
 
-The kind named by ``type`` is looked up in the registry (``kinds/__init__.py``), which itself
-imports nothing but ``kinds/base.py``: the kind modules it finds import this module, never the
-other way round.
+``type`` is read as a kind's name (capitals) without asking the registry which kinds there are:
+a scene record reads without importing any kind. The kind is looked up where it is used
+(``SceneSpec.kind``, opening a pending scene, forcing one), and the kind modules import this
+module, never the other way round.
 """
 
 from __future__ import annotations
+
+import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .defaults import empty_dict, empty_list
 from .ids import agent_id
-from .kinds import get_kind
 from .models import scene_ref
 from .slots import Slot
+
+
+#: What a kind's name looks like; which names are kinds is the registry's (``kinds/``).
+KIND_NAME_RE = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def kind_name(value: str) -> str:
+    """A kind's name as written in any case (``meeting``), in capitals; its shape only."""
+    name = str(value).upper()
+    if not KIND_NAME_RE.fullmatch(name):
+        raise ValueError(f"{value!r}: not a scene kind's name (letters, digits and _, from a letter)")
+    return name
 
 
 class SceneType:
@@ -54,7 +68,7 @@ class SceneSpec(BaseModel):
     @field_validator("type")
     @classmethod
     def _type(cls, value: str) -> str:
-        return get_kind(value).name
+        return kind_name(value)
 
     @field_validator("participants")
     @classmethod
@@ -91,6 +105,8 @@ class SceneSpec(BaseModel):
 
     @property
     def kind(self):
+        from .kinds import get_kind  # the registry above this value: a record reads without it
+
         return get_kind(self.type)
 
     @property
@@ -116,4 +132,4 @@ class Force(BaseModel):
     @field_validator("type")
     @classmethod
     def _type(cls, value: str | None) -> str | None:
-        return None if value is None else get_kind(value).name
+        return None if value is None else kind_name(value)

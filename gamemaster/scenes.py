@@ -12,6 +12,7 @@ from __future__ import annotations
 from .ids import no_agent
 from .kinds import decision_order, get_kind
 from .kinds.crowd import most_concerned
+from .kinds.settings import settings_of
 from .lang import REASONS
 from .models import Agent, World
 from .scene_spec import Force, SceneSpec, SceneType
@@ -154,7 +155,7 @@ def _forced(world, agents, force) -> SceneSpec:
         raise ValueError(f"a {kind.name} needs at least {_NUMBERS.get(low, low)} participants")
     if high is not None and len(participants) > high:
         raise ValueError(f"a {kind.name} has at most {_NUMBERS.get(high, high)} participants")
-    if kind.name == "MEETING" and len(participants) > (size := world.kind_settings("meeting").max):
+    if kind.name == "MEETING" and len(participants) > (size := settings_of(world, "meeting").max):
         raise ValueError(f"a {kind.name} has at most {_NUMBERS.get(size, size)} participants "
                          f"(kinds.meeting.max); brief the others with `gamemaster brief`")
     return SceneSpec(type=kind.name, day=world.day, scene=world.scene + 1, participants=participants,

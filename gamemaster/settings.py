@@ -14,11 +14,10 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from . import calendar, jsontext
-from .kinds.settings import configurable, new_name
+from .kinds.settings import checked, configurable, new_name, settings_of, world_data
 from .models import WEEKDAYS, World
-from .problems import GamemasterError
+from .problems import GamemasterError, describe_validation_error
 from .retrieval import available
-from .streams import describe_validation_error
 from .transaction import recover
 from .workspace import Workspace
 
@@ -33,11 +32,11 @@ def setting_names() -> list[str]:
 
 def settings(world: World) -> dict[str, Any]:
     """Every setting's value as JSON would hold it."""
-    data = world.dump()
+    data = world_data(world)
     # The date of day 1 also where world.json leaves it to first_weekday.
     data["start_date"] = world.date(1).isoformat()
     # Every kind's settings, also those a world.json leaves out (they hold their defaults).
-    data["kinds"] = {**{name: world.kind_settings(name).model_dump(mode="json") for name in configurable()},
+    data["kinds"] = {**{name: settings_of(world, name).model_dump(mode="json") for name in configurable()},
                      **data["kinds"]}
     return {name: data[name] for name in setting_names()}
 
@@ -135,7 +134,10 @@ def _validated(world: World, parts: tuple[str, ...], value: Any) -> World:
         data["first_weekday"] = calendar.weekday_of(value)
     elif parts == ("first_weekday",) and world.start_date and value in WEEKDAYS:
         data["start_date"] = calendar.on_or_after(world.start_date, value).isoformat()
-    return World.model_validate(data)
+    updated = World.model_validate(data)
+    if parts[0] == "kinds":  # the value reads a section as JSON; its kind checks what it holds
+        checked(updated)
+    return updated
 
 
 def _check_known_strategy(world: World) -> None:

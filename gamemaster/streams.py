@@ -24,7 +24,7 @@ from .jsontext import without_bom
 from .fsio import append_lines, atomic_write_json, iter_line_blocks_backwards, line_pieces, read_tail_lines
 from .linesize import MAX_LINE_BYTES, line_too_long
 from .models import Memory
-from .problems import GamemasterError, Problem
+from .problems import GamemasterError, Problem, describe_validation_error
 from .stream_rules import Consistency, scan_stream
 
 INDEX_VERSION = 2
@@ -52,15 +52,6 @@ class StreamIndex:
     memories: int = 0
     max_number: int = 0
     reflections: list[list[int]] = field(default_factory=list)  # [offset, length]
-
-
-def describe_validation_error(exc: ValidationError, only: dict | None = None) -> str:
-    """Every error as ``field: message``, joined; ``only`` one of ``exc.errors()``."""
-    parts = []
-    for error in [only] if only is not None else exc.errors():
-        loc = ".".join(str(p) for p in error["loc"])
-        parts.append(f"{loc}: {error['msg']}" if loc else error["msg"])
-    return "; ".join(parts)
 
 
 def blank_lines(data: bytes) -> int:

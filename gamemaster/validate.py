@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import scene_files
 from .gm import GameMaster
-from .kinds.settings import not_installed, old_key_notice, old_keys
+from .kinds.settings import not_installed, old_key_notice, old_keys, problems as kind_problems
 from .models import World, memory_author
 from .pending import missing_participants, shown_in_prompt
 from .problems import Problem, StateError
@@ -96,9 +96,11 @@ def _world(workspace: Workspace) -> tuple[World | None, list[Problem]]:
         world = workspace.load_world()
     except StateError as exc:
         return None, exc.problems or [Problem(workspace.rel(workspace.world_path), None, str(exc))]
+    path = workspace.rel(workspace.world_path)
+    # The value reads each kind's section as a JSON object; each kind checks what its section holds.
+    errors = [Problem(path, None, line) for line in kind_problems(world)]
     notices = [old_key_notice(key) for key in old_keys(workspace.read_json(workspace.world_path))]
-    return world, [Problem(workspace.rel(workspace.world_path), None, notice, warning=True)
-                   for notice in notices + not_installed(world.kinds)]
+    return world, errors + [Problem(path, None, notice, warning=True) for notice in notices + not_installed(world.kinds)]
 
 
 def _agents(workspace: Workspace, agent_ids: list[str]) -> list[Problem]:

@@ -10,11 +10,12 @@ from pydantic import ValidationError
 from . import jsontext, scene_files
 from .fsio import WorkspaceLock, atomic_write_json
 from .kinds import all_kinds
+from .kinds.settings import former_checked, world_data
 from .sections import all_sections
 from .ids import SCENE_REF_RE, WORKSPACE_FOLDERS, OutsideWorkspace, find_workspace, inside, is_agent_id, no_agent, reads_inside  # noqa: F401 (find_workspace re-exported)
 from .models import Agent, World
-from .problems import GamemasterError, Problem, StateError
-from .streams import MemoryStream, describe_validation_error
+from .problems import GamemasterError, Problem, StateError, describe_validation_error
+from .streams import MemoryStream
 
 ROOT_ENV = "GAMEMASTER_ROOT"
 
@@ -179,7 +180,9 @@ class Workspace:
 
     def load_world(self) -> World:
         self.require()
-        return self._parsed_model(self.world_path, World)
+        world = self._parsed_model(self.world_path, World)
+        former_checked(world)  # an old world.json's flat keys: a conflict stops every command, as it did
+        return world
 
     def agent_ids(self) -> list[str]:
         """Ids of the agent files; a file that cannot be one (a backup copy, an editor's or
@@ -263,7 +266,7 @@ class Workspace:
         atomic_write_json(self.agent_path(agent.id), agent.dump())
 
     def save_world(self, world: World) -> None:
-        atomic_write_json(self.world_path, world.dump())
+        atomic_write_json(self.world_path, world_data(world))
 
     # -- scenes ------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from . import word_of_mouth
 from .fsio import dump_json
 from .kinds import SceneWrite
 from .kinds.heard import listeners
+from .kinds.settings import world_data
 from .lang import short_name
 from .models import Agent, Memory, SceneEntry, World, memory_id
 from .records import SceneRecord, WrittenMemory
@@ -213,7 +214,7 @@ def _write_files(workspace: Workspace, result: SceneResult, updated: Mapping[str
         "artifacts": result.artifacts,
     })
     files[workspace.rel(workspace.scene_dir(created) / "scene.json")] = dump_json(record.dump())
-    files[workspace.rel(workspace.world_path)] = dump_json(new_world.dump())
+    files[workspace.rel(workspace.world_path)] = dump_json(world_data(new_world))
 
 
 def _advance_world(world: World, spec: SceneSpec, agents: dict[str, Agent]) -> World:

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 sys.path.insert(0, str(Path(__file__).parent))
 
 import gamemaster.kinds as kinds  # noqa: E402
+import gamemaster.retrieval as retrieval  # noqa: E402
 import gamemaster.sections as sections  # noqa: E402
 from gamemaster.cli import app  # noqa: E402
 from gamemaster.gm import GameMaster  # noqa: E402
@@ -18,6 +19,8 @@ from gamemaster.create import init_workspace  # noqa: E402
 from gamemaster.workspace import Workspace  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
+#: The retrieval strategies of the toolkit as the tests know them (``_frozen_registry``).
+BUILT_IN_STRATEGIES = ("hybrid", "ranked", "seed")
 #: The fake ``claude`` executable (stream-json) the claude-code backend's tests run against.
 FAKE_CLAUDE = Path(__file__).parent / "fake_claude.py"
 
@@ -30,11 +33,12 @@ def _no_api_key(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _frozen_registry(monkeypatch):
-    """The built-in scene kinds and prompt sections only, in this process: a kind or section package
-    installed where the tests run changes no test. (The plug-in tests install theirs on the
+    """The built-in scene kinds, prompt sections and retrieval strategies only, in this process: a
+    kind or section package installed where the tests run, or a strategy module added, changes no test. (The plug-in tests install theirs on the
     PYTHONPATH of the commands they run, each in its own process.)"""
     monkeypatch.setattr(kinds, "_installed", lambda: [])
     monkeypatch.setattr(sections, "_installed", lambda: [])
+    monkeypatch.setattr(retrieval, "_scanned", lambda: list(BUILT_IN_STRATEGIES))
     kinds.forget()
     sections.forget()
     yield

@@ -1,12 +1,18 @@
-"""The tests run against the built-in kinds and sections (``conftest._frozen_registry``): a kind
-package installed where they run is found by the toolkit, but changes no test's registry."""
+"""The tests run against the built-in kinds, sections and strategies (``conftest._frozen_registry``):
+a kind package installed where they run, or a strategy module added, is found by the toolkit but
+changes no test's registry."""
 
 from __future__ import annotations
 
 import sys
 
+import pytest
+
 import gamemaster.kinds as kinds
+import gamemaster.retrieval as retrieval
+import gamemaster.retrieval.strategies as strategies
 import gamemaster.sections as sections
+from gamemaster.problems import StateError
 
 BUILT_IN = ["ARRIVAL", "WORK", "MEETING", "REFLECTION", "ENCOUNTER", "EVENT", "GATHERING"]
 
@@ -49,3 +55,15 @@ def test_an_installed_kind_and_section_are_found_but_not_in_the_tests_registry(t
         sys.modules.pop("coffee_kind", None)
         kinds.forget()
         sections.forget()
+
+
+def test_a_strategy_module_added_is_found_by_the_toolkit_but_not_in_the_tests_registry(tmp_path, monkeypatch):
+    (tmp_path / "nearest.py").write_text("STRATEGY = None\n", encoding="utf-8")
+    monkeypatch.setattr(strategies, "__path__", [*strategies.__path__, str(tmp_path)])
+    assert retrieval.available() == ["hybrid", "ranked", "seed"]
+    with pytest.raises(StateError, match=r"unknown strategy 'nearest' \(known: hybrid, ranked, seed\)"):
+        retrieval.get_strategy("nearest")
+    # What the toolkit itself finds there (the function the fixture stands in for).
+    monkeypatch.undo()
+    monkeypatch.setattr(strategies, "__path__", [*strategies.__path__, str(tmp_path)])
+    assert retrieval.available() == ["hybrid", "nearest", "ranked", "seed"]

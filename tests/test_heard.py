@@ -11,6 +11,7 @@ from replies import valid_reply
 from gamemaster.backends.scripted import ScriptedBackend
 from gamemaster.cli import app
 from gamemaster.kinds.heard import tables
+from gamemaster.kinds.settings import settings_of
 from gamemaster.loop import run_scene
 from gamemaster.models import Agent, World
 from gamemaster.retrieval import recall
@@ -47,7 +48,7 @@ def arrive(gm, says=None):
 
 def test_a_line_said_in_a_meeting_is_recalled_by_the_listener_with_its_speaker(gm, workspace):
     arrive(gm)
-    turns = 2 * gm.world().kind_settings("meeting").rounds
+    turns = 2 * settings_of(gm.world(), "meeting").rounds
     outcome = run_scene(gm, ScriptedBackend([saying(NEWS, "vera")] * turns),
                         Force(type=SceneType.MEETING, participants=["vera", "darius"], topic="Knochentürme"))
     before = len(lines(workspace, "darius"))
@@ -67,10 +68,10 @@ def test_a_line_said_in_a_meeting_is_recalled_by_the_listener_with_its_speaker(g
 
 def test_the_listener_sees_the_line_in_the_next_prompt_on_that_topic(gm, workspace):
     arrive(gm)
-    turns = 2 * gm.world().kind_settings("meeting").rounds
+    turns = 2 * settings_of(gm.world(), "meeting").rounds
     run_scene(gm, ScriptedBackend([saying(NEWS, "vera")] * turns),
               Force(type=SceneType.MEETING, participants=["vera", "darius"], topic="Knochentürme"))
-    backend = ScriptedBackend([valid_reply] * 2 * gm.world().kind_settings("meeting").rounds)
+    backend = ScriptedBackend([valid_reply] * 2 * settings_of(gm.world(), "meeting").rounds)
     run_scene(gm, backend, Force(type=SceneType.MEETING, participants=["darius", "emre"], topic="Der Quittenbaum im Innenhof"))
     prompt = backend.prompts_for("darius")[0]
     assert "Vera hat erzählt: „Der Verlag hat den Quittenbaum im Innenhof verkauft" in prompt
@@ -81,7 +82,7 @@ def test_what_is_said_at_arrival_reaches_the_table_as_one_memory_each(gm, worksp
     world, agents = gm.world(), gm.agents()
     table = next(t for t in tables(outcome.spec, agents, world) if "vera" in t)
     others = [a for a in agents if a not in table]
-    assert 2 <= len(table) <= world.kind_settings("meeting").max and others
+    assert 2 <= len(table) <= settings_of(world, "meeting").max and others
     for listener in table:
         heard = [m for m in lines(workspace, listener) if m["metadata"].get("source") == "heard"]
         assert len(heard) == 1  # one memory per listener per scene, however many spoke
@@ -113,7 +114,7 @@ def test_what_is_said_in_a_work_room_reaches_only_that_room(gm, workspace):
 def test_heard_lines_are_bounded_and_counted_in_the_budget(gm, workspace):
     arrive(gm)
     long_news = " ".join([NEWS] * 12)
-    turns = 2 * gm.world().kind_settings("meeting").rounds
+    turns = 2 * settings_of(gm.world(), "meeting").rounds
     run_scene(gm, ScriptedBackend([saying(long_news, "vera")] * turns),
               Force(type=SceneType.MEETING, participants=["vera", "darius"], topic="Knochentürme"))
     selection = recall(workspace, "darius", QUERY, budget=3000)
@@ -132,7 +133,7 @@ def test_tables_at_arrival_follow_teams_and_stay_small():
     spec = SceneSpec(type="ARRIVAL", day=3, scene=1, participants=sorted(agents), reason="test")
     seated = tables(spec, agents, world)
     assert sorted(a for t in seated for a in t) == sorted(agents)
-    assert all(1 <= len(t) <= world.kind_settings("meeting").max for t in seated)
+    assert all(1 <= len(t) <= settings_of(world, "meeting").max for t in seated)
     assert all(len({agents[a].team for a in t}) == 1 for t in seated)
     tomorrow = tables(spec.model_copy(update={"day": 4}), agents, world)
     assert tomorrow != seated  # the tables change from day to day

@@ -4,6 +4,7 @@ at most ``kinds.meeting.notices_per_day`` notices a character a day."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from pydantic import ValidationError
@@ -12,9 +13,11 @@ from replies import valid_reply
 from gamemaster.backends.scripted import ScriptedBackend
 from gamemaster.kinds import get_kind
 from gamemaster.kinds.meeting import notice_recipients
+from gamemaster.kinds.settings import settings_of
 from gamemaster.lang import PHRASES
 from gamemaster.loop import run_scene
 from gamemaster.models import Agent, SceneEntry, World
+from gamemaster.problems import StateError
 from gamemaster.scenes import Force, SceneSpec, SceneType
 
 TEAMS = {"ana": "art", "bob": "art", "cem": "code", "dia": "code", "eli": None, "fay": None}
@@ -92,11 +95,15 @@ def test_a_team_is_kept_in_the_agent_file_and_no_team_leaves_it_out():
     assert "team" not in Agent(id="ana", name="Ana", role="r", persona="p").dump()
 
 
-def test_world_settings_are_checked():
+def test_world_settings_are_checked_by_the_meeting_kind():
+    # The world is a value: it reads a kind's settings (and their old flat names) without the kinds;
+    # the MEETING kind refuses what it cannot play, naming the key as the file has it.
+    for world, named in ((World(studio="Test", meeting_notices="some"), "meeting_notices (read as kinds.meeting.notices)"),
+                         (World(studio="Test", kinds={"meeting": {"notices_per_day": -1}}), "kinds.meeting.notices_per_day")):
+        with pytest.raises(StateError, match=rf"^state/world\.json: {re.escape(named)}: "):
+            settings_of(world, "meeting")
     with pytest.raises(ValidationError):
-        World(studio="Test", meeting_notices="some")
-    with pytest.raises(ValidationError):
-        World(studio="Test", meeting_notices_per_day=-1)
+        World(studio="Test", kinds={"meeting": 3})  # a section is a JSON object: that much the value checks
 
 
 # -- written back in the bundled studio -----------------------------------------
@@ -120,7 +127,7 @@ def set_meeting(path, **fields):
 
 
 def play_meeting(gm, *participants):
-    turns = 2 * len(participants) * gm.world().kind_settings("meeting").rounds
+    turns = 2 * len(participants) * settings_of(gm.world(), "meeting").rounds
     return run_scene(gm, ScriptedBackend([valid_reply] * turns),
                      Force(type=SceneType.MEETING, participants=list(participants), topic="Knochentürme"))
 

@@ -11,6 +11,7 @@ import pytest
 from replies import valid_reply
 from gamemaster.backends.offline import OfflineBackend
 from gamemaster.backends.scripted import ScriptedBackend
+from gamemaster.kinds.settings import settings_of
 from gamemaster.loop import SceneFailed, run_scene
 from gamemaster.retrieval import recall
 from gamemaster.scenes import Force, SceneType
@@ -121,7 +122,7 @@ def test_a_takeaway_must_weigh_words_the_prompt_showed(gm, workspace, who, probl
     table, elsewhere = heard_at_arrival(workspace, "vera")
     stranger = sorted(elsewhere - {"darius"})[0]
     taken = [{"from": "darius"}] if who is None else [{"from": stranger if who == "stranger" else who, "what": "x"}]
-    turns = 2 * gm.world().kind_settings("meeting").rounds
+    turns = 2 * settings_of(gm.world(), "meeting").rounds
     with pytest.raises(SceneFailed) as failure:
         run_scene(gm, ScriptedBackend([meeting_reply({"takeaways": taken})] * turns),
                   Force(type=SceneType.MEETING, participants=["vera", "darius"], topic="Knochentürme"))
@@ -151,7 +152,7 @@ def test_what_was_heard_side_by_side_is_weighed_by_the_listener_in_its_next_repl
 
 def test_a_takeaway_is_kept_with_the_conversation_and_recalled_from_its_speaker(gm, workspace):
     run_scene(gm, ScriptedBackend([valid_reply] * 7))
-    turns = 2 * gm.world().kind_settings("meeting").rounds
+    turns = 2 * settings_of(gm.world(), "meeting").rounds
     taken = [{"from": "darius", "what": "Der Publisher will die Quittenlaterne als Sammlerfigur."}]
     run_scene(gm, ScriptedBackend([meeting_reply({"takeaways": taken})] * turns),
               Force(type=SceneType.MEETING, participants=["vera", "darius"], topic="Knochentürme"))
@@ -185,7 +186,7 @@ def test_news_a_claude_character_relays_in_its_own_words_is_passed_on_by_an_offl
             return {**valid_reply(request), "says": says}
         return offline.reply(request)
 
-    turns = 2 * arrived.world().kind_settings("meeting").rounds
+    turns = 2 * settings_of(arrived.world(), "meeting").rounds
     run_scene(arrived, ScriptedBackend([reply] * turns),
               Force(type=SceneType.MEETING, participants=["darius", "emre"], topic="Farbpalette der Sumpfstädte"))
     second = meet(arrived, "emre", "nami")  # the opening scene is what Nami works on
@@ -212,7 +213,7 @@ def test_plain_news_said_without_a_cue_word_is_passed_on_when_its_speaker_held_i
                                                     "Ich finde, das passt."}
         return offline.reply(request)
 
-    turns = 2 * arrived.world().kind_settings("meeting").rounds
+    turns = 2 * settings_of(arrived.world(), "meeting").rounds
     run_scene(arrived, ScriptedBackend([reply] * turns),
               Force(type=SceneType.MEETING, participants=["darius", "emre"], topic="Farbpalette der Sumpfstädte"))
     second = meet(arrived, "emre", "nami")  # the opening scene is what Nami works on

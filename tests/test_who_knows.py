@@ -10,6 +10,7 @@ from replies import valid_reply
 from gamemaster.backends.scripted import ScriptedBackend
 from gamemaster.cli import app
 from gamemaster.loop import run_scene
+from gamemaster.kinds.settings import settings_of
 from gamemaster.scenes import Force, SceneType
 from gamemaster.who_knows import holds, who_knows
 
@@ -44,7 +45,7 @@ def told_in_a_meeting(gm, workspace):
             body["says"] = f"Habt ihr es schon gehört? {NEWS}"
         return body
 
-    turns = 2 * gm.world().kind_settings("meeting").rounds
+    turns = 2 * settings_of(gm.world(), "meeting").rounds
     outcome = run_scene(gm, ScriptedBackend([reply] * turns),
                         Force(type=SceneType.MEETING, participants=["vera", "darius"], topic="Knochentürme"))
     return planted, outcome.spec.ref

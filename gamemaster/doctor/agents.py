@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from ..fsio import dump_json
 from ..ids import ARTIFACT_KIND_RE, is_agent_id
 from ..models import Agent, DayMemories, Memory
-from ..streams import describe_validation_error
+from ..problems import describe_validation_error
 from .drift import Finding, canonical_ref, is_scene_ref, keep_under, shorten
 
 #: An item of a list plan that is finished: ``DONE: …``, ``[x] …``, ``✓ …``.

@@ -17,6 +17,7 @@ from pathlib import Path
 from .. import jsontext
 from ..fsio import atomic_write_bytes, dump_json, fsync_dirs
 from ..ids import is_agent_id
+from ..kinds.settings import world_data as world_file_data
 from ..problems import GamemasterError, StateError
 from ..workspace import Workspace
 from .agents import agent_file, repair_agent
@@ -105,7 +106,7 @@ def diagnose(workspace: Workspace, studio_name: str | None = None) -> Diagnosis:
         world = repair_world(world_data, facts, finding, carried)
         diagnosis.drifts += finding.located(workspace.rel(workspace.world_path), None) + carried
         if world is not None and (finding.changes or carried):
-            diagnosis.writes[workspace.world_path] = dump_json(world.dump()).encode("utf-8")
+            diagnosis.writes[workspace.world_path] = dump_json(world_file_data(world)).encode("utf-8")
     drifts, templates = check_templates(workspace)
     diagnosis.drifts += drifts
     diagnosis.writes.update(templates)

@@ -15,7 +15,8 @@ from pydantic import ValidationError
 from .. import jsontext
 from ..linesize import LINE_TOO_LONG, MAX_LINE_BYTES
 from ..models import MEMORY_ID_RE, MEMORY_TYPES, Memory, memory_author, parse_scene_ref, scene_ref
-from ..streams import describe_validation_error, without_bom
+from ..problems import describe_validation_error
+from ..streams import without_bom
 from .drift import ERROR, Drift, Finding, canonical_ref, day_number, is_scene_ref, keep_under, type_name
 
 MEMORY_FIELDS = tuple(Memory.model_fields)

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from ..ids import is_agent_id
-from ..kinds.settings import old_keys
+from ..kinds.settings import old_keys, problems
 from ..models import Brief, Memory, World, scene_ref
-from ..streams import describe_validation_error
+from ..problems import describe_validation_error
 from .drift import Drift, Finding, day_number, first_weekday, keep_under, shorten, weekday_of
 
 #: Legacy fields whose meaning the world now holds; their original values go under ``imported``.
@@ -40,8 +40,8 @@ class StudioFacts:
 
 
 def _old_setting_names(data: dict, finding: Finding) -> None:
-    """Kind settings under their flat names of before (``meeting_rounds``): ``World`` reads them
-    into ``kinds``, so writing the world writes them there. Under both names with one value the
+    """Kind settings under their flat names of before (``meeting_rounds``): the world is written
+    with them under ``kinds`` (``kinds.settings.world_data``). Under both names with one value the
     old key goes; with two, only the user knows which was meant."""
     for old, new in old_keys(data).items():
         section, field = new.split(".")[1:]
@@ -89,10 +89,16 @@ def repair_world(data: dict, facts: StudioFacts, finding: Finding, bulletin_drif
         data["imported"] = imported
     _old_setting_names(data, finding)
     try:
-        return World.model_validate(data)
+        world = World.model_validate(data)
     except ValidationError as exc:
         finding.error(describe_validation_error(exc))
         return None
+    # The value reads each kind's section as JSON; the kinds check what the sections hold.
+    kind_problems = problems(world)
+    if kind_problems:
+        finding.error("; ".join(kind_problems))
+        return None
+    return world
 
 
 def _day(data: dict, facts: StudioFacts, finding: Finding) -> None:

@@ -183,7 +183,7 @@ class SceneKind:
     #: Where ``scenes.decide_next`` asks it whether its scene is due (lowest first; the
     #: Creative Director's briefs are asked at 50); None: only played when forced.
     decides: ClassVar[int | None] = None
-    #: Its settings (``kinds.<kind>`` in world.json, read with ``World.kind_settings``); None: it has none.
+    #: Its settings (``kinds.<kind>`` in world.json, read with ``kinds.settings.settings_of``); None: it has none.
     settings: ClassVar[type[KindSettings] | None] = None
     #: How many participants a scene of this kind can have.
     min_participants: ClassVar[int] = 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 
 from ..topics import topic_terms
+from .settings import settings_of
 
 
 def agent_terms(agent) -> set[str]:
@@ -28,7 +29,7 @@ def _tiebreak(seed: int, agent_id: str) -> str:
 
 def most_concerned(world, agents, people: list[str], text: str | None, tags=()) -> list[str]:
     """At most ``kinds.meeting.max`` of ``people`` (all of them when they fit), in their given order."""
-    size = world.kind_settings("meeting").max
+    size = settings_of(world, "meeting").max
     if len(people) <= size:
         return list(people)
     wanted = set(topic_terms(text, tags))

@@ -25,6 +25,7 @@ from ..scenes import SceneSpec, counted_scenes
 from ..slots import lunch_position
 from . import get_kind
 from .base import KindSettings, ReplyCheck, SceneKind, SceneWrite
+from .settings import settings_of
 from .conversation import conversation_problems, remember_conversation
 from .fairness import oldest_wishes_first, waited_longest
 
@@ -74,7 +75,7 @@ class Encounter(SceneKind):
         return [agent for _ in range(spec.rounds) for agent in spec.participants]
 
     def rounds(self, world) -> int:
-        return world.kind_settings(self.name).rounds
+        return settings_of(world, self.name).rounds
 
     def check(self, reply, ctx: ReplyCheck) -> list[str]:
         return conversation_problems(self.name, reply, ctx)
@@ -104,7 +105,7 @@ class Encounter(SceneKind):
 
     def today(self, world, people: int) -> int:
         """Encounters the day may have: ``per_day``, and no more than everyone's ``per_character`` allow."""
-        settings = world.kind_settings(self.name)
+        settings = settings_of(world, self.name)
         return min(settings.per_day, people * settings.per_character // 2)
 
     def left_today(self, world, people: int) -> int:
@@ -134,7 +135,7 @@ class Encounter(SceneKind):
 
     def _busy(self, world, in_break) -> set[str]:
         """Who cannot cross paths now: in another talk of this break, or had their encounters today."""
-        cap = world.kind_settings(self.name).per_character
+        cap = settings_of(world, self.name).per_character
         had: dict[str, int] = {}
         for entry in world.today:
             if entry.type == self.name:

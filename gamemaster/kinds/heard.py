@@ -20,6 +20,7 @@ from ..linesize import MAX_LINE_BYTES
 from ..retrieval.heard import cut
 from ..retrieval.text import fold, phrase_tags, tag_key
 from .base import SceneWrite
+from .settings import settings_of
 
 #: A heard line is what someone else said in passing, not the listener's own experience:
 #: "minor" on seed 001's scale. One per listener and scene, so it adds about as much to the
@@ -41,7 +42,7 @@ def tables(spec, agents, world) -> list[list[str]]:
     """Who hears whom in a scene: groups of participants that sit together."""
     if spec.rooms:
         return [list(room) for room in spec.rooms]
-    size = world.kind_settings("meeting").max
+    size = settings_of(world, "meeting").max
     if len(spec.participants) <= size:
         return [list(spec.participants)]
     teams: dict[str, list[str]] = {}

@@ -14,6 +14,7 @@ from ..retrieval.heard import cut
 from ..scenes import SceneSpec
 from . import get_kind
 from .base import KindSettings, ReplyCheck, SceneKind, SceneWrite
+from .settings import settings_of
 from .conversation import conversation_problems, remember_conversation
 from .fairness import oldest_wishes_first
 
@@ -44,7 +45,7 @@ class MeetingSettings(KindSettings):
 
 
 def settings(world) -> MeetingSettings:
-    return world.kind_settings("meeting")
+    return settings_of(world, "meeting")
 
 
 def hears_of(world, agents, participants) -> list[str]:

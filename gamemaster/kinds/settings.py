@@ -1,10 +1,13 @@
 """The kinds' settings in ``state/world.json``: ``"kinds": {"meeting": {"rounds": 2, …}, …}``.
 
-Each kind declares its settings as a ``KindSettings`` model (``SceneKind.settings``); this module
-is what ``World`` calls to read the ``kinds`` mapping, so a setting's bounds and reasons live
-only in its kind's model and an error names ``kinds.<kind>.<field>``. A kind's section is its
-name in lower case. Sections of kinds that are not installed are kept as they are (a kind's
-package may come back); a section for a kind without settings is an error.
+Each kind declares its settings as a ``KindSettings`` model (``SceneKind.settings``). ``World``
+reads the ``kinds`` mapping as a value (a JSON object per section) without asking the registry;
+this module checks a section where its kind is used (``settings_of``), for ``validate`` and
+``config`` (``problems``, ``checked``) and when the world is written (``world_data``), so a
+setting's bounds and reasons live only in its kind's model and an error names
+``kinds.<kind>.<field>``. A kind's section is its name in lower case. Sections of kinds that
+are not installed are kept as they are (a kind's package may come back); a section for a kind
+without settings is an error.
 
 Before settings were namespaced they were flat keys of ``world.json`` (``meeting_rounds``):
 ``move_former`` reads such a key into its new place, so an old world plays as it did, and
@@ -17,12 +20,18 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..problems import GamemasterError
+from .. import jsontext
+from ..models import World
+from ..problems import GamemasterError, Problem, StateError, described
 from . import all_kinds, get_kind
 from .base import KindSettings, SceneKind
+
+
+#: Where the settings stand; an error found where a kind is used names the file, as a load would.
+WORLD_FILE = "state/world.json"
 
 
 def _registry() -> dict[str, SceneKind]:
@@ -174,3 +183,102 @@ def defaults(kind: str) -> KindSettings:
     if model is None:
         raise KeyError(f"scene kind {kind.upper()} has no settings")
     return model()
+
+
+class _Kinds(BaseModel):
+    """``world.json`` as far as the kinds' settings go: an old flat key moved to its section, each
+    section checked and completed by its kind, an error located as in the file (``kinds.meeting.rounds``)."""
+
+    model_config = ConfigDict(extra="allow", defer_build=True)
+
+    kinds: Annotated[dict[str, Any], AfterValidator(validated)] = Field(default_factory=all_defaults)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _former_names(cls, data: Any) -> Any:
+        return move_former(data, World.model_fields)
+
+
+def _data(world: World) -> dict[str, Any]:
+    """What of ``world`` concerns the kinds' settings: its ``kinds`` as written, and the keys of its own."""
+    data = dict(world.model_extra or {})
+    if "kinds" in world.model_fields_set:
+        data["kinds"] = world.kinds
+    return data
+
+
+def checked(world: World) -> dict[str, Any]:
+    """``world``'s ``kinds`` with its old flat keys moved in and every section checked by its kind and
+    completed with its defaults; a ``ValidationError`` located as in world.json (``kinds.meeting.rounds``)."""
+    return _Kinds.model_validate(_data(world)).kinds
+
+
+def problems(world: World) -> list[str]:
+    """What ``checked`` refuses, one line each (``validate``)."""
+    try:
+        checked(world)
+    except ValidationError as exc:
+        return [described(error) for error in exc.errors()]
+    return []
+
+
+def _state_error(lines: list[str]) -> StateError:
+    return StateError(f"{WORLD_FILE}: " + "; ".join(lines), [Problem(WORLD_FILE, None, line) for line in lines])
+
+
+def former_checked(world: World) -> None:
+    """Where world.json holds keys of its own, the old flat names among them read into their
+    sections now: a key under both names, or a bad value under an old one, stops any command that
+    reads the world (a ``StateError`` naming the key), as it did before names were namespaced."""
+    if world.model_extra and set(world.model_extra) & set(former_names()):
+        lines = problems(world)
+        if lines:
+            raise _state_error(lines)
+
+
+def settings_of(world: World, kind: str) -> KindSettings:
+    """The settings of ``kind`` (``"MEETING"`` or ``"meeting"``), its section checked here, where the
+    kind is used: a world whose ``encounter`` section is wrong still plays its WORK scenes, and
+    ``validate`` names every section that is wrong."""
+    name = kind.lower()
+    if world.model_extra and old_keys(world.model_extra):  # an old world.json: flat keys read into their sections
+        try:
+            section = checked(world).get(name)
+        except ValidationError as exc:
+            raise _state_error([described(error) for error in exc.errors()]) from None
+        return section.model_copy() if section is not None else defaults(kind)
+    section = world.kinds.get(name)
+    if section is None:
+        return defaults(kind)
+    return _section(name, jsontext.dumps(section, sort_keys=True)).model_copy()
+
+
+@lru_cache(maxsize=64)
+def _section(name: str, text: str) -> KindSettings:
+    """A section checked once while its text stays the same (a kind reads its settings for each
+    character it weighs); callers get a copy."""
+    model = get_kind(name.upper()).settings
+    if model is None:
+        raise _state_error([f"kinds.{name}: this kind has no settings (kinds with settings: {', '.join(configurable())})"])
+    try:
+        return model.model_validate(jsontext.loads(text))
+    except ValidationError as exc:
+        raise _state_error([".".join(("kinds", name, *map(str, error["loc"]))) + f": {error['msg']}"
+                            for error in exc.errors()]) from None
+
+
+def world_data(world: World) -> dict[str, Any]:
+    """``world`` as world.json is written: old flat keys moved under ``kinds`` and each section
+    completed with its kind's defaults (a new world lists every kind's). A world whose settings a
+    kind refuses is written with them as they stand: nothing is lost, and ``validate`` and the
+    kind's next use name them."""
+    data = world.dump()
+    try:
+        kinds = checked(world)
+    except ValidationError:
+        return data
+    for old in old_keys(world.model_extra or {}):
+        data.pop(old, None)
+    data["kinds"] = {name: value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+                     for name, value in kinds.items()}
+    return data

@@ -16,6 +16,7 @@ from ..library import remember_readings
 from ..models import at_most
 from ..scenes import SceneSpec, counted_scenes
 from .base import KindSettings, SceneKind
+from .settings import settings_of
 from .fairness import acted_today, waited_longest
 from .heard import remember_heard
 
@@ -68,7 +69,7 @@ class Work(SceneKind):
         not acted today, as many as must be seated now so that all of them get a seat in the WORK
         scenes left should every other scene be a MEETING - never fewer than one full room."""
 
-        settings = world.kind_settings("work")
+        settings = settings_of(world, "work")
         group = settings.group_size
         if settings.rooms is not None:
             return min(len(roster), settings.rooms * group)
@@ -81,7 +82,7 @@ class Work(SceneKind):
     def seating(self, world, agents, roster: list[str]) -> list[list[str]]:
         """The rooms, filled by who waited longest; people of one ``team`` share a room where they can."""
 
-        group = world.kind_settings("work").group_size
+        group = settings_of(world, "work").group_size
         workers = waited_longest(world, agents, roster)[: self.seats(world, roster)]
         rooms = ceil(len(workers) / group)
         if rooms > 1:

@@ -26,7 +26,7 @@ from .. import jsontext
 from ..fsio import atomic_write_json
 from ..ids import SCENE_REF_RE
 from ..problems import GamemasterError
-from ..streams import describe_validation_error
+from ..problems import describe_validation_error
 from .sections import digest, outline
 
 FORMAT = "gamemaster-recording"

@@ -30,6 +30,11 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 def available() -> list[str]:
+    """The strategies' names: the modules of ``strategies/``, found where they are."""
+    return _scanned()
+
+
+def _scanned() -> list[str]:
     from . import strategies
 
     return sorted(m.name for m in pkgutil.iter_modules(strategies.__path__) if _NAME.match(m.name))

@@ -30,6 +30,7 @@ from pydantic import Field
 
 from gamemaster.kinds import KindSettings, SceneKind
 from gamemaster.kinds.conversation import conversation_problems, remember_conversation
+from gamemaster.kinds.settings import settings_of
 from gamemaster.models import at_most
 from gamemaster.reply_models import Reply
 
@@ -59,7 +60,7 @@ class Lunch(SceneKind):
                   "en": "This is your last turn at lunch: summarise it in `conversation`."}
 
     def rounds(self, world):
-        return world.kind_settings(self.name).courses
+        return settings_of(world, self.name).courses
 
     def turns(self, spec):
         return [agent for _ in range(spec.rounds) for agent in spec.participants]
