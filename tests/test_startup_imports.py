@@ -38,12 +38,11 @@ NEVER = ("anthropic", "httpx", "httpx2", "claude_agent_sdk", "mcp", "gamemaster.
          "gamemaster.report", "gamemaster.mcp_server", "markdown_it")
 #: What a command that shows or stores one scene's part does not need: building prompts (the
 #: memory selection, the reply contract naming every kind), spreading news, the other scene
-#: kinds than the pending one (a WORK scene here) and than those whose settings world.json
-#: holds (reading the world checks them: MEETING and ENCOUNTER in the bundled studio), YAML
-#: (written with an artifact) and the search index.
+#: kinds than the pending one (a WORK scene here: reading world.json, which holds MEETING's and
+#: ENCOUNTER's settings, imports no kind), YAML (written with an artifact) and the search index.
 ONE_SCENE = ("rich", "yaml", "sqlite3", "gamemaster.requests", "gamemaster.contract", "gamemaster.news",
              "gamemaster.kinds.reflection", "gamemaster.kinds.event", "gamemaster.kinds.gathering",
-             "gamemaster.kinds.arrival")
+             "gamemaster.kinds.arrival", "gamemaster.kinds.meeting", "gamemaster.kinds.encounter")
 
 #: Writing a scene back (the transaction, the gallery), taking a reply and the day summary: not
 #: needed to show a prompt or the studio's state.
@@ -106,8 +105,27 @@ def test_the_hook_stores_a_reply_without_a_backend_or_rich(studio, tmp_path):
     root, first, event, reply = studio
     copy = tmp_path / "copy"
     subprocess.run(["cp", "-a", str(root), str(copy)], check=True)
-    assert heavy(modules_of(tmp_path, copy, "hook", "subagent-stop", stdin=event), ONE_SCENE) == ""
+    # Run once per reply: started without the command line's parser (typer) and its commands.
+    assert heavy(modules_of(tmp_path, copy, "hook", "subagent-stop", stdin=event), ONE_SCENE + ("typer", "gamemaster.cli")) == ""
     assert json.loads((copy / reply).read_text(encoding="utf-8"))["agent"] == first  # it stored the reply
+
+
+def test_the_hook_started_without_the_cli_says_a_problem_in_one_line_as_the_cli_does(studio, tmp_path):
+    root, first, event, reply = studio
+    runs = {}
+    for how, argv in (("direct", ["-m", "gamemaster"]),
+                      ("cli", ["-c", "import sys; from gamemaster.cli import app; app(prog_name='gamemaster')"])):
+        copy = tmp_path / how
+        subprocess.run(["cp", "-a", str(root), str(copy)], check=True)
+        for stdin in ("not json", "[1]", event.replace(first.replace("_", "-"), "nobody")):
+            result = subprocess.run([sys.executable, *argv, "--root", str(copy), "hook", "subagent-stop"],
+                                    input=stdin, capture_output=True, text=True)
+            runs.setdefault(how, []).append((result.returncode, result.stdout, result.stderr))
+        assert not (copy / reply).exists()
+    assert runs["direct"] == runs["cli"]
+    assert [code for code, _, _ in runs["direct"]] == [1, 1, 0]
+    assert runs["direct"][0][2].startswith("error: hook input is not JSON: ") and runs["direct"][0][2].count("\n") == 1
+    assert runs["direct"][1][2] == "error: hook input is not a JSON object\n"
 
 
 def answer_all(root: Path) -> GameMaster:

@@ -7,75 +7,24 @@ pays for this module, so each import waits until a command needs it.
 
 from __future__ import annotations
 
-import errno
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from typer._types import TyperChoice
 
+from ..command_run import Context, Exit, guarded, print_json  # noqa: F401 (Context and print_json: every command's)
 from ..printable import printable
-from ..problems import GamemasterError, Problem, StateError
+from ..problems import GamemasterError
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for programs.")]
-
-
-class Context:
-    def __init__(self, root: Optional[Path]):
-        from ..stems import STORE
-        from ..workspace import Workspace, resolve_root
-
-        self.root = root
-        self.workspace = Workspace(resolve_root(root))
-        STORE.keep_in(self.workspace.root)
-
-    def target(self, directory: Optional[Path]) -> Path:
-        """Where a command that creates a workspace puts it: DIRECTORY, else ``--root``, else the
-        current folder; never a workspace found above it."""
-        from ..workspace import resolve_root
-
-        return directory.expanduser().resolve() if directory else resolve_root(self.root, walk_up=False)
-
-    def gm(self):
-        from ..gm import GameMaster
-
-        self.workspace.require()
-        self._gm = GameMaster(self.workspace)
-        return self._gm
-
-    def keep_stems(self) -> None:
-        """The stems this command computed, for the next one (``stems.py``); only into a workspace."""
-        from ..stems import STORE
-
-        if not STORE.added or not self.workspace.state.is_dir():
-            return
-        try:
-            STORE.save()
-        except StateError as exc:  # a link out of the workspace: said as for every write
-            self.workspace.warn(Problem("state/.cache/stems.json", None, str(exc).split(": ", 1)[-1], warning=True))
-        except OSError as exc:  # a derived file: the command did its work, the next one stems again
-            reason = exc.strerror or str(exc)
-            self.workspace.warn(Problem("state/.cache/stems.json", None, f"not written: {reason}", warning=True))
-
-    def report_warnings(self) -> None:
-        found = getattr(getattr(self, "_gm", None), "warnings", []) + self.workspace.warnings
-        for problem in dict.fromkeys(found):
-            text = str(problem).replace(": warning: ", ": ", 1)
-            print(f"warning: {printable(text)}", file=sys.stderr)
 
 
 def rich_console(stderr: bool = False):
     from rich.console import Console
 
     return Console(stderr=stderr, highlight=False)
-
-
-def print_json(data) -> None:
-    from ..fsio import dump_json
-
-    sys.stdout.write(dump_json(data))
 
 
 def print_json_rows(data: dict) -> None:
@@ -90,58 +39,12 @@ def fail(message: str) -> None:
     raise typer.Exit(1)
 
 
-#: Where a studio that does not load is pointed to.
-DOCTOR_HINT = "`gamemaster doctor` lists every drift from the format and what fixing it does; `gamemaster doctor --fix` fixes them (after a backup)"
-
-
-def fail_blocked(workspace, exc: StateError) -> None:
-    """A state file that does not load: every file and field that blocks, not just the first."""
-    from ..validate import blocking_problems
-
-    blocking = blocking_problems(workspace) if workspace.state.is_dir() else []
-    if not blocking:
-        fail(str(exc))
-    lines = [f"the studio cannot be played until {'this is' if len(blocking) == 1 else 'these are'} fixed:"]
-    lines += [f"  {p}" for p in blocking]
-    lines.append(DOCTOR_HINT)
-    print("error: " + "\n".join(printable(line) for line in lines), file=sys.stderr)
-    raise typer.Exit(1)
-
-
 def run(ctx: typer.Context, action):
-    """Call ``action(Context)`` and turn reported problems into exit code 1."""
-    from ..fsio import LockBusy
-    from ..replies import ReplyError
-
+    """Call ``action(Context)`` and turn reported problems into exit code 1 (``command_run.guarded``)."""
     try:
-        return action(ctx.obj)
-    except StateError as exc:
-        fail_blocked(ctx.obj.workspace, exc)
-    except (GamemasterError, ReplyError, LockBusy) as exc:
-        fail(str(exc))
-    except BrokenPipeError:
-        # The reader stopped (`gamemaster prompt vera | head`): click's own handling exits
-        # quietly, as `cat` does; it is no problem of the workspace.
-        raise
-    except OSError as exc:
-        fail(describe_os_error(ctx.obj.workspace, exc))
-    finally:
-        ctx.obj.keep_stems()
-        ctx.obj.report_warnings()
-
-
-#: A write that failed for want of space: nothing half-written stays behind (atomic rewrites,
-#: whole-line appends, the journal), so the hint can promise that.
-_NO_SPACE = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
-
-
-def describe_os_error(workspace, exc: OSError) -> str:
-    where = workspace.rel(Path(exc.filename)) if exc.filename else str(workspace.root)
-    reason = exc.strerror or str(exc)
-    if exc.errno in _NO_SPACE:
-        return (f"{where}: {reason}; nothing was lost: every file is either as before or complete, "
-                "and the next gamemaster command resumes the scene once there is space")
-    return f"{where}: {reason}"
+        return guarded(ctx.obj, action)
+    except Exit as exc:
+        raise typer.Exit(exc.code) from None
 
 
 def scene_lines(spec, names: dict[str, str]) -> list[str]:

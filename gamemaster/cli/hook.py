@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..command_run import subagent_stop
 from .common import Context, print_json, run
 
 hook_app = typer.Typer(help="Claude Code hooks.", no_args_is_help=True)
@@ -19,14 +20,10 @@ def hook_subagent_stop(
                                               help="Run by the plugin: step aside where the workspace has its own hook.")] = False,
 ) -> None:
     """Claude Code's SubagentStop hook: store a character's reply, or send it back with the reason."""
-    from ..claude_code import subagent_stop_hook
-
-    def action(obj: Context):
-        answer = subagent_stop_hook(obj.workspace, sys.stdin.read(), from_plugin=from_plugin)
-        if answer is not None:
-            print_json(answer)
-
-    run(ctx, action)
+    # `python -m gamemaster` and the `gamemaster` script start this same action without typer
+    # (``__main__.reply_hook``); typer runs it where the command line is parsed whole (``app``
+    # called from a program, as the tests' CliRunner does).
+    run(ctx, subagent_stop(from_plugin))
 
 
 @hook_app.command("pre-tool-use")
