@@ -113,6 +113,16 @@ class Link:
     href: str | None = None
 
 
+@dataclass(frozen=True)
+class Cell:
+    """A cell of a grid of characters (who was where, who talks with whom): how many scenes, each
+    named in ``title``, and where a click leads."""
+
+    href: str
+    title: str
+    count: int
+
+
 def script_json(data: object) -> Markup:
     """JSON inside ``<script type="application/json">``: no ``</script>`` or comment can close it early.
 

@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..calendar import day_text
 from ..records import SceneRecord
 from .charts import scenes_chart, type_order
-from .html import Frame, Link, character_file, day_file, labels
+from .html import Cell, Frame, Link, character_file, day_file, labels
 from .studio import Studio
 from .templating import render
 
@@ -28,15 +26,6 @@ def _ordered_types(counts: dict[int, dict[str, int]]) -> list[str]:
     return sorted(present, key=lambda k: (order.index(k) if k in order else 99, k))
 
 
-@dataclass
-class Presence:
-    """One cell of the character × day grid: the scenes a character was in that day."""
-
-    href: str  # the first of them on the day page
-    title: str  # each scene's number and type
-    count: int
-
-
 def render_overview(studio: Studio, costs: dict | None, frame: Frame) -> str:
     words = labels(studio.language)
     counts = type_counts(studio)
@@ -49,7 +38,7 @@ def render_overview(studio: Studio, costs: dict | None, frame: Frame) -> str:
         "overview.html", frame, title=studio.world.studio, stats=stats, kinds=kinds, chart=scenes_chart(counts, words["day"]),
         per_day=[(Link(f'{words["day"]} {day}', day_file(day)), [counts[day].get(k, 0) or "" for k in kinds],
                   sum(counts[day].values())) for day in studio.days],
-        activity=_activity(studio), days=[f'{words["day"]} {day}' for day in studio.days],
+        activity=_activity(studio), day_labels=[f'{words["day"]} {day}' for day in studio.days],
         people=characters(studio, ""), artifacts=len(studio.artifacts),
         cost_days=sorted(costs["days"].items()) if costs and costs["total"]["calls"] else None,
         cost_total=costs["total"] if costs else None,
@@ -61,14 +50,15 @@ def characters(studio: Studio, prefix: str) -> list[tuple[Link, str, str | None]
     return [(Link(a.name, prefix + character_file(a.id)), a.role, a.team) for a in studio.agents.values()]
 
 
-def _activity(studio: Studio) -> list[tuple[Link, list[Presence | None]]]:
-    """Character × day: per character the scenes they were in each day (None: none)."""
+def _activity(studio: Studio) -> list[tuple[Link, list[Cell | None]]]:
+    """Character × day: per character the scenes they were in each day, the first of them on the
+    day page (None: none)."""
     rows = []
     for agent_id in studio.agents:
-        cells: list[Presence | None] = []
+        cells: list[Cell | None] = []
         for day in studio.days:
             present = [r for r in studio.records[day] if agent_id in r.participants]
-            cells.append(Presence(f"{day_file(day)}#scene-{present[0].scene:02d}",
+            cells.append(Cell(f"{day_file(day)}#scene-{present[0].scene:02d}",
                                   ", ".join(f"{r.scene:02d} {r.type}" for r in present), len(present)) if present else None)
         rows.append((Link(studio.name(agent_id), character_file(agent_id)), cells))
     return rows

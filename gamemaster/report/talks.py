@@ -12,7 +12,7 @@ from itertools import combinations
 
 from ..lang import short_name
 from ..records import SceneRecord
-from .html import Frame, Link, day_file, labels
+from .html import Cell, Frame, Link, day_file, labels
 from .studio import Studio
 from .templating import render
 
@@ -43,19 +43,11 @@ def _scene_href(record: SceneRecord) -> str:
 
 
 @dataclass
-class Cell:
-    """The scenes two characters talked in: the first scene (a day's single one) or the pair's list."""
-
-    href: str
-    title: str
-    count: int
-
-
-@dataclass
 class Matrix:
     caption: str
     names: list[str]  # the characters who talked with anyone, first names
-    rows: list[list[Cell | None]]  # one a character, a cell for each of ``names``
+    #: One a character, a cell for each of ``names``: the first scene (a day's single one) or the pair's list.
+    rows: list[list[Cell | None]]
 
 
 def _matrix(studio: Studio, found: dict[Pair, list[SceneRecord]], caption: str, per_day: bool) -> Matrix:
