@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from html import escape
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from markupsafe import escape  # the report's own escaping: quotes as &#34; and &#39;
 
 from report_studio import ESCAPED, NETWORK, PAYLOAD, gamemaster, pages, played_studio, scene_records
 
@@ -230,9 +230,10 @@ def test_the_report_refuses_to_write_into_the_state(tmp_path):
 
 
 def test_other_commands_do_not_import_the_report():
-    code = "import sys, gamemaster.cli; print('gamemaster.report' in sys.modules, 'markdown_it' in sys.modules)"
+    code = ("import sys, gamemaster.cli; "
+            "print(*(m in sys.modules for m in ('gamemaster.report', 'markdown_it', 'jinja2', 'markupsafe')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["False", "False"]
+    assert done.stdout.split() == ["False", "False", "False", "False"]
 
 
 def test_the_accumulator_is_over_the_threshold_where_a_reflection_was_triggered(studio):

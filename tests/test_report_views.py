@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-from html import escape, unescape
+from html import unescape
 
 import pytest
 import yaml
+from markupsafe import escape  # the report's own escaping: quotes as &#34; and &#39;
 
 from report_studio import gamemaster, pages, played_studio, scene_records
 from gamemaster.lang import short_name

@@ -33,9 +33,9 @@ RUN = (
 )
 
 #: Never needed to play a scene by hand: the API backend and its HTTP stack, Claude Code's SDK,
-#: the MCP server, the offline player, the report and its Markdown.
+#: the MCP server, the offline player, the report, its Markdown and its templates (Jinja2).
 NEVER = ("anthropic", "httpx", "httpx2", "claude_agent_sdk", "mcp", "gamemaster.backends.offline",
-         "gamemaster.report", "gamemaster.mcp_server", "markdown_it")
+         "gamemaster.report", "gamemaster.mcp_server", "markdown_it", "jinja2", "markupsafe")
 #: What a command that shows or stores one scene's part does not need: building prompts (the
 #: memory selection, the reply contract naming every kind), spreading news, the other scene
 #: kinds than the pending one (a WORK scene here: reading world.json, which holds MEETING's and

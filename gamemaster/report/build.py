@@ -29,7 +29,7 @@ from ..workspace import Workspace
 from . import character, day as day_page, gallery, knows, overview, search, shown as scene_page, talks
 from .charts import kind_css
 from .gatherings import shown_on as gatherings_shown
-from .html import character_file, day_file, gallery_file, labels, page, scene_file
+from .html import Frame, character_file, day_file, gallery_file, labels, scene_file
 from .studio import Studio, Turn, day_input_files, day_summary, load_studio, scene_turns, workspace_file
 
 MANIFEST = "manifest.json"
@@ -50,13 +50,15 @@ class BuildResult:
 
 
 def _code_fingerprint() -> str:
-    """The report's own modules and assets: a new version of them renders every page again."""
+    """The report's own modules, templates and assets: a new version of them renders every page again."""
     digest = hashlib.sha256()
     package = files("gamemaster.report")
     for name in sorted(p.name for p in package.iterdir() if p.name.endswith(".py")):
         digest.update((package / name).read_bytes())
     for name in ASSETS:
         digest.update((package / "assets" / name).read_bytes())
+    for name in sorted(p.name for p in (package / "templates").iterdir() if p.name.endswith(".html")):
+        digest.update((package / "templates" / name).read_bytes())
     digest.update(kind_css().encode("utf-8"))
     return digest.hexdigest()
 
@@ -111,8 +113,8 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
     words = labels(language)
     names = {a.id: [a.name, a.role, a.team] for a in studio.agents.values()}
 
-    def frame(page_title: str, body: str, prefix: str, current: str, script: bool = False) -> str:
-        return page(title=page_title, studio=title, language=language, body=body, prefix=prefix, current=current, script=script)
+    def frame(page_title: str, prefix: str, current: str, script: bool = False) -> Frame:
+        return Frame(page_title, title, language, prefix, current, script)
 
     for name in ASSETS:
         data = (files("gamemaster.report") / "assets" / name).read_bytes()
@@ -127,25 +129,25 @@ def build_report(workspace: Workspace, out: Path | None = None, track: list[str]
 
     costs = cost_report(workspace)
     writer.page("index.html", _fingerprint(everything, costs),
-                lambda: frame(title, overview.render_overview(studio, costs), "", "overview"))
-    writer.page("days/index.html", everything, lambda: frame(words["days"], overview.render_days_index(studio), "../", "days"))
+                lambda: overview.render_overview(studio, costs, frame(title, "", "overview")))
+    writer.page("days/index.html", everything, lambda: overview.render_days_index(studio, frame(words["days"], "../", "days")))
     writer.page("characters/index.html", everything,
-                lambda: frame(words["characters"], overview.render_characters_index(studio), "../", "characters"))
+                lambda: overview.render_characters_index(studio, frame(words["characters"], "../", "characters")))
     _day_pages(workspace, studio, writer, _fingerprint(code, title, names), frame, turns)
-    writer.page("talks.html", _fingerprint(everything, tracked), lambda: frame(
-        words["talks"], talks.render_talks(studio, bool(tracked)), "", "talks"))
+    writer.page("talks.html", _fingerprint(everything, tracked), lambda: talks.render_talks(
+        studio, frame(words["talks"], "", "talks"), bool(tracked)))
     if tracked:
-        writer.page("knows.html", _fingerprint(everything, tracked), lambda: frame(
-            words["knows"], knows.render_knows(studio, [who_knows(workspace, q) for q in tracked]), "", "talks"))
+        writer.page("knows.html", _fingerprint(everything, tracked), lambda: knows.render_knows(
+            studio, [who_knows(workspace, q) for q in tracked], frame(words["knows"], "", "talks")))
     elif (out / "knows.html").is_file():  # tracking stopped: no page of it is left to be found
         (out / "knows.html").unlink()
     _scene_pages(workspace, studio, writer, code, frame, turns)
     _search(workspace, studio, writer, everything, frame, turns)
     for agent_id in studio.agents:
-        writer.page(character_file(agent_id), everything, lambda agent_id=agent_id: frame(
-            studio.name(agent_id), character.render_character(studio, agent_id), "../", "characters", script=True))
-    writer.page("gallery/index.html", everything, lambda: frame(
-        words["gallery"], gallery.render_gallery_index(studio), "../", "gallery"))
+        writer.page(character_file(agent_id), everything, lambda agent_id=agent_id: character.render_character(
+            studio, agent_id, frame(studio.name(agent_id), "../", "characters", script=True)))
+    writer.page("gallery/index.html", everything, lambda: gallery.render_gallery_index(
+        studio, frame(words["gallery"], "../", "gallery")))
     _artifact_pages(workspace, studio, writer, _fingerprint(code, title, names), frame)
     # The state moved during the build: no page of it vouches for what it shows.
     _write_manifest(out, writer.pages if _stamp(workspace) == stamp else {}, tracked)
@@ -162,10 +164,9 @@ def _day_pages(workspace: Workspace, studio, writer: _Writer, common: str, frame
                                   [d for d in studio.days if d < day][-1:],
                                   _file_bytes(workspace, day_input_files(workspace, records, day)),
                                   _day_context(studio, day))
-        writer.page(day_file(day), day_inputs, lambda day=day, records=records: frame(
-            f'{words["day"]} {day}',
-            day_page.render_day(studio, day, {r.ref: turns[r.ref] for r in records}, day_summary(workspace, day)),
-            "../", "days"))
+        writer.page(day_file(day), day_inputs, lambda day=day, records=records: day_page.render_day(
+            studio, day, {r.ref: turns[r.ref] for r in records}, day_summary(workspace, day),
+            frame(f'{words["day"]} {day}', "../", "days")))
 
 
 def _artifact_pages(workspace: Workspace, studio, writer: _Writer, common: str, frame) -> None:
@@ -175,8 +176,8 @@ def _artifact_pages(workspace: Workspace, studio, writer: _Writer, common: str, 
         inputs = _fingerprint(common, artifact.__dict__, [a.__dict__ for a in series],
                               _file_bytes(workspace, [workspace.root / a.path for a in series]),
                               [(a, m.id, m.description, m.importance) for a, m in studio.mentions(artifact)], sorted(studio.records))
-        writer.page(gallery_file(path), inputs, lambda artifact=artifact: frame(
-            artifact.title, gallery.render_artifact(studio, artifact), "../", "gallery"))
+        writer.page(gallery_file(path), inputs, lambda artifact=artifact: gallery.render_artifact(
+            studio, artifact, frame(artifact.title, "../", "gallery")))
 
 
 def _stamp(workspace: Workspace) -> list:
@@ -204,7 +205,7 @@ def _search(workspace: Workspace, studio: Studio, writer: _Writer, everything: s
     fingerprint = _fingerprint(everything, _file_bytes(workspace, inputs))
     words = labels(studio.language)
     writer.page("search/index.js", fingerprint, lambda: search.build_index(studio, turns).script())
-    writer.page("search.html", fingerprint, lambda: frame(words["search_all"], search.render_search(studio), "", "search"))
+    writer.page("search.html", fingerprint, lambda: search.render_search(studio, frame(words["search_all"], "", "search")))
 
 
 def _scene_pages(workspace: Workspace, studio: Studio, writer: _Writer, code: str, frame,
@@ -220,10 +221,9 @@ def _scene_pages(workspace: Workspace, studio: Studio, writer: _Writer, code: st
         inputs += [p for t in turns for p in scene_page.turn_files(workspace, record, t.label)]
         linked = sorted({i for t in turns for i in scene_page.shown_ids(workspace, record, t.label) or []} & studio.known_ids)
         fingerprint = _fingerprint(code, studio.world.studio, names, neighbours, _file_bytes(workspace, inputs), linked)
-        writer.page(scene_file(record.ref), fingerprint, lambda record=record, turns=turns, neighbours=neighbours: frame(
-            f'{record.ref}', scene_page.render_scene(
-                studio, record, turns, {t.label: scene_page.read_shown(workspace, record, t) for t in turns}, neighbours),
-            "../", "days"))
+        writer.page(scene_file(record.ref), fingerprint, lambda record=record, turns=turns, neighbours=neighbours: scene_page.render_scene(
+            studio, record, turns, {t.label: scene_page.read_shown(workspace, record, t) for t in turns}, neighbours,
+            frame(record.ref, "../", "days")))
 
 
 def _studio_state(studio: Studio) -> list:

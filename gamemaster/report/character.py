@@ -1,32 +1,66 @@
 """A character page: who they are, their plans, the accumulator, reflections as trees,
-what they read, and the whole memory stream with filters and search."""
+what they read, and the whole memory stream with filters and search (``character.html``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..models import Memory, memory_author
-from .charts import accumulator_points, accumulator_svg
-from .html import badge, day_file, esc, gallery_file, labels, link, paragraphs, script_json
+from .charts import accumulator_chart, accumulator_points
+from .html import Frame, Link, day_file, gallery_file, labels, script_json
 from .studio import Studio
+from .templating import render
 
 
-def render_character(studio: Studio, agent_id: str) -> str:
+@dataclass
+class Cited:
+    """A memory named as evidence: in this stream (``#id``), in a colleague's (their page, with
+    their name as ``author``) or one the report has no page for (no link)."""
+
+    ref: Link
+    author: str | None = None
+
+
+@dataclass
+class Evidence:
+    """One piece of a reflection's evidence; ``memory`` None: not in this stream (``cited``)."""
+
+    id: str
+    memory: Memory | None = None
+    cited: Cited | None = None  # in a colleague's stream; neither: missing
+    tree: Insight | None = None  # a reflection drawn here, with its own evidence
+    drawn: bool = False  # a reflection whose tree is drawn above: a link to it
+
+
+@dataclass
+class Insight:
+    memory: Memory
+    evidence: list[Evidence] = field(default_factory=list)
+
+
+@dataclass
+class Row:
+    """A memory of the stream, with where it happened and what it points to."""
+
+    memory: Memory
+    day: Link
+    evidence: list[Cited]
+    artifact: Link | None
+    source: str | None  # a library file it was read from
+
+
+def render_character(studio: Studio, agent_id: str, frame: Frame) -> str:
     words = labels(studio.language)
-    agent = studio.agents[agent_id]
     stream = studio.memories.get(agent_id, [])
-    facts = f'<dt>{esc(words["role"])}</dt><dd>{esc(agent.role)}</dd>'
-    if agent.team:
-        facts += f'<dt>{esc(words["team"])}</dt><dd>{esc(agent.team)}</dd>'
-    points = accumulator_points(studio, agent_id)
-    chart = accumulator_svg(points, studio.world.reflection_threshold, words["threshold"])
-    return (
-        f'<h1>{esc(agent.name)}</h1><dl class="facts">{facts}</dl>'
-        f'<section><h2>{esc(words["persona"])}</h2>{paragraphs(agent.persona)}</section>'
-        + _plans(studio, stream, words)
-        + f'<section id="accumulator"><h2>{esc(words["accumulator"])}</h2>'
-          f'<p class="muted">{esc(words["accumulator_hint"])}</p>{chart}</section>'
-        + _reflections(studio, stream, words)
-        + _library(studio, agent_id, words)
-        + _stream(studio, stream, words)
+    chart = accumulator_chart(accumulator_points(studio, agent_id), studio.world.reflection_threshold, words["threshold"])
+    reflections = [m for m in stream if m.type == "reflection"]
+    reads = [(m, m.metadata["source"], ", ".join(str(s) for s in m.metadata.get("sections") or []),
+              _day_link(studio, _day_of(m), words)) for m in studio.library_reads(agent_id)]
+    return render(
+        "character.html", frame, agent=studio.agents[agent_id], plans=_plans(studio, stream, words), chart=chart,
+        reflections=len(reflections), trees=_trees(studio, stream, reflections), reads=reads,
+        stream=stream, rows=[_row(studio, m, words, {m.id for m in stream}) for m in reversed(stream)],
+        filters=_filters(stream, words), data=script_json(_data(stream)),
     )
 
 
@@ -44,148 +78,87 @@ def _learned(memory: Memory) -> bool:
                                               and (source in LEARNED or source.startswith("library/")))
 
 
-def _plans(studio: Studio, stream: list[Memory], words: dict[str, str]) -> str:
-    """Per day what changed for the character: the plan, new reflections, what they learned."""
+def _plans(studio: Studio, stream: list[Memory], words: dict[str, str]) -> list[tuple[Link, str, list]]:
+    """Per day, newest first, what changed for the character: (the day, the counts, [(group, its memories)])
+    of the plan, new reflections and what they learned."""
     by_day: dict[int, dict[str, list[Memory]]] = {}
     for memory in stream:
         group = ("plan" if memory.type == "plan" else "reflections" if memory.type == "reflection"
                  else "learned" if _learned(memory) else None)
         if group:
             by_day.setdefault(_day_of(memory), {}).setdefault(group, []).append(memory)
-    if not by_day:
-        return ""
     rows = []
-    for n, (day, groups) in enumerate(sorted(by_day.items(), reverse=True)):
-        parts = "".join(
-            f'<h4>{esc(words[key])} ({len(groups[key])})</h4><ul>'
-            + "".join(f"<li>{esc(m.description)} {_anchor(m)}</li>" for m in groups[key]) + "</ul>"
-            for key in ("plan", "reflections", "learned") if groups.get(key))
-        counts = " · ".join(f"{len(groups[k])} {words[k]}" for k in ("plan", "reflections", "learned") if groups.get(k))
-        rows.append(f'<li><details{" open" if n == 0 else ""}><summary>{_day_link(studio, day, words)} '
-                    f'<span class="muted">{esc(counts)}</span></summary>{parts}</details></li>')
-    return f'<section id="plans"><h2>{esc(words["plans"])}</h2><ul class="plans">{"".join(rows)}</ul></section>'
+    for day, groups in sorted(by_day.items(), reverse=True):
+        keys = [k for k in ("plan", "reflections", "learned") if groups.get(k)]
+        counts = " · ".join(f"{len(groups[k])} {words[k]}" for k in keys)
+        rows.append((_day_link(studio, day, words), counts, [(words[k], groups[k]) for k in keys]))
+    return rows
 
 
-def _day_link(studio: Studio, day: int, words: dict[str, str], scene: int | None = None) -> str:
+def _day_link(studio: Studio, day: int, words: dict[str, str], scene: int | None = None) -> Link:
     label = f'{words["day"]} {day}'
     if day not in studio.records:
-        return esc(label)
+        return Link(label)
     fragment = f"#scene-{scene:02d}" if scene is not None and any(r.scene == scene for r in studio.records[day]) else ""
-    return link(f"../{day_file(day)}{fragment}", label + (f" · {scene:02d}" if scene is not None else ""))
+    return Link(label + (f" · {scene:02d}" if scene is not None else ""), f"../{day_file(day)}{fragment}")
 
 
-def _anchor(memory: Memory) -> str:
-    return f'<a class="ref" href="#{esc(memory.id)}">{esc(memory.id)}</a>'
+def _cited(studio: Studio, evidence_id: str, own: set[str]) -> Cited:
+    """Evidence in this stream, in another character's (a link to it on their page, with their name), or unknown."""
+    if evidence_id in own:
+        return Cited(Link(evidence_id, f"#{evidence_id}"))
+    if evidence_id in studio.known_ids:
+        author = memory_author(evidence_id) or ""
+        return Cited(Link(evidence_id, f"{author}.html#{evidence_id}"), studio.name(author))
+    return Cited(Link(evidence_id))
 
 
-def _foreign(studio: Studio, evidence_id: str) -> str:
-    """Evidence from another character's stream: a link to it on their page, with their name."""
-    author = memory_author(evidence_id) or ""
-    return (f'<a class="ref" href="{esc(author)}.html#{esc(evidence_id)}">{esc(evidence_id)}</a> '
-            f'<span class="muted">({esc(studio.name(author))})</span>')
-
-
-def _reflections(studio: Studio, stream: list[Memory], words: dict[str, str]) -> str:
+def _trees(studio: Studio, stream: list[Memory], reflections: list[Memory]) -> list[Insight]:
+    """The reflections no later one cites, newest first, each down to its evidence; a reflection's
+    tree is drawn once, later it is a link to it."""
     by_id = {m.id: m for m in stream}
-    reflections = [m for m in stream if m.type == "reflection"]
-    if not reflections:
-        return ""
     cited = {e for m in reflections for e in m.evidence}
-    roots = [m for m in reflections if m.id not in cited]
+    expanded: set[str] = set()
 
-    expanded: set[str] = set()  # a reflection's tree is drawn once; later it is a link to it
-
-    def tree(memory: Memory, seen: frozenset[str]) -> str:
+    def tree(memory: Memory, seen: frozenset[str]) -> Insight:
         expanded.add(memory.id)
-        items = []
+        insight = Insight(memory)
         for evidence_id in memory.evidence:
             evidence = by_id.get(evidence_id)
-            if evidence is None and evidence_id in studio.known_ids:
-                items.append(f'<li>{_foreign(studio, evidence_id)}</li>')
-            elif evidence is None:
-                items.append(f'<li class="missing">{esc(evidence_id)}</li>')
+            if evidence is None:
+                known = evidence_id in studio.known_ids
+                insight.evidence.append(Evidence(evidence_id, cited=_cited(studio, evidence_id, set()) if known else None))
             elif evidence.type == "reflection" and evidence.id in expanded:
-                items.append(f'<li>{_anchor(evidence)} {badge(evidence.type, "m-" + evidence.type)} {esc(evidence.description)} '
-                             f'<a class="subtree" href="#tree-{esc(evidence.id)}">{esc(words["subtree"])}</a></li>')
+                insight.evidence.append(Evidence(evidence_id, evidence, drawn=True))
             elif evidence.type == "reflection" and evidence.id not in seen:
-                items.append(f'<li>{tree(evidence, seen | {evidence.id})}</li>')
+                insight.evidence.append(Evidence(evidence_id, evidence, tree=tree(evidence, seen | {evidence.id})))
             else:
-                items.append(f'<li>{_anchor(evidence)} {badge(evidence.type, "m-" + evidence.type)} {esc(evidence.description)}</li>')
-        return (f'<div class="insight depth-{min(memory.depth, 4)}" id="tree-{esc(memory.id)}">'
-                f'{badge(words["depth"] + " " + str(memory.depth), "depth")} '
-                f'{_anchor(memory)} {esc(memory.description)}</div>'
-                f'<ul class="evidence" aria-label="{esc(words["evidence"])}">{"".join(items)}</ul>')
+                insight.evidence.append(Evidence(evidence_id, evidence))
+        return insight
 
-    body = "".join(f'<li class="root">{tree(m, frozenset({m.id}))}</li>' for m in reversed(roots))
-    return f'<section id="reflections"><h2>{esc(words["reflections"])} ({len(reflections)})</h2><ul class="trees">{body}</ul></section>'
+    return [tree(m, frozenset({m.id})) for m in reversed([m for m in reflections if m.id not in cited])]
 
 
-def _library(studio: Studio, agent_id: str, words: dict[str, str]) -> str:
-    reads = studio.library_reads(agent_id)
-    if not reads:
-        return ""
-    items = "".join(
-        f'<li><code>{esc(m.metadata["source"])}</code> {esc(", ".join(str(s) for s in m.metadata.get("sections") or []))} '
-        f'<span class="muted">{_day_link(studio, _day_of(m), words)}</span> {_anchor(m)}</li>'
-        for m in reads
-    )
-    return f'<section id="library"><h2>{esc(words["library"])}</h2><ul>{items}</ul></section>'
+def _filters(stream: list[Memory], words: dict[str, str]) -> list[tuple[str, str, list]]:
+    """The stream's filters: (name, label, the values to choose from)."""
+    return [("type", words["filter_type"], sorted({m.type for m in stream})),
+            ("tag", words["filter_tag"], sorted({t for m in stream for t in m.tags})),
+            ("day", words["filter_day"], sorted({_day_of(m) for m in stream})),
+            ("importance", words["filter_importance"], list(range(1, 11)))]
 
 
-def _stream(studio: Studio, stream: list[Memory], words: dict[str, str]) -> str:
-    types = sorted({m.type for m in stream})
-    tags = sorted({t for m in stream for t in m.tags})
-    days = sorted({_day_of(m) for m in stream})
-
-    def select(name: str, label: str, values) -> str:
-        options = "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in values)
-        return (f'<label>{esc(label)}<select data-filter="{name}"><option value="">{esc(words["all"])}</option>'
-                f"{options}</select></label>")
-
-    controls = (
-        '<form class="filters" onsubmit="return false">'
-        f'<label class="grow">{esc(words["search"])}<input type="search" data-filter="text" autocomplete="off"></label>'
-        + select("type", words["filter_type"], types)
-        + select("tag", words["filter_tag"], tags)
-        + select("day", words["filter_day"], days)
-        + select("importance", words["filter_importance"], range(1, 11))
-        + f'<button type="reset">{esc(words["reset"])}</button>'
-        f'<output data-count>{len(stream)} / {len(stream)} {esc(words["shown"])}</output></form>'
-    )
-    own = {m.id for m in stream}
-    rows = "".join(_row(studio, m, words, own) for m in reversed(stream))
-    data = [{"id": m.id, "type": m.type, "day": _day_of(m), "importance": m.importance, "tags": m.tags,
+def _data(stream: list[Memory]) -> list[dict]:
+    """What the page's script filters and searches."""
+    return [{"id": m.id, "type": m.type, "day": _day_of(m), "importance": m.importance, "tags": m.tags,
              "text": " ".join([m.id, m.description, *m.tags])} for m in stream]
-    return (
-        f'<section id="stream"><h2>{esc(words["stream"])} ({len(stream)})</h2>{controls}'
-        f'<ol class="stream" data-shown-label="{esc(words["shown"])}">{rows}</ol>'
-        f'<script type="application/json" id="memory-data">{script_json(data)}</script></section>'
-    )
 
 
-def _row(studio: Studio, memory: Memory, words: dict[str, str], own: set[str]) -> str:
+def _row(studio: Studio, memory: Memory, words: dict[str, str], own: set[str]) -> Row:
     day, scene = memory.scene_key or (0, 0)
-    extra = []
-    if memory.evidence:
-        extra.append(f'{esc(words["evidence"])}: ' + " ".join(
-            f'<a class="ref" href="#{esc(e)}">{esc(e)}</a>' if e in own
-            else _foreign(studio, e) if e in studio.known_ids
-            else f'<span class="ref">{esc(e)}</span>' for e in memory.evidence))
     path = memory.metadata.get("artifact_path")
-    if isinstance(path, str) and path in studio.artifacts:
-        extra.append(link(f"../{gallery_file(path)}", studio.artifacts[path].title))
+    artifact = (Link(studio.artifacts[path].title, f"../{gallery_file(path)}")
+                if isinstance(path, str) and path in studio.artifacts else None)
     source = memory.metadata.get("source")
-    if isinstance(source, str) and source.startswith("library/"):
-        extra.append(f"<code>{esc(source)}</code>")
-    tags = " ".join(f'<span class="tag">{esc(t)}</span>' for t in memory.tags)
-    depth = " " + badge(f'{words["depth"]} {memory.depth}', "depth") if memory.depth else ""
-    return (
-        f'<li class="mem" id="{esc(memory.id)}">'
-        f'<div class="meta">{badge(memory.importance, "imp")} {badge(memory.type, "m-" + memory.type)}{depth} '
-        f'<span class="muted">{_day_link(studio, day, words, scene if day else None) if day else esc(words["day"] + " 0")}</span> '
-        f'<span class="ref">{esc(memory.id)}</span></div>'
-        f'<p>{esc(memory.description)}</p>'
-        + (f'<div class="tags">{tags}</div>' if tags else "")
-        + (f'<div class="extra">{" · ".join(extra)}</div>' if extra else "")
-        + "</li>"
-    )
+    return Row(memory, _day_link(studio, day, words, scene if day else None),
+               [_cited(studio, e, own) for e in memory.evidence], artifact,
+               source if isinstance(source, str) and source.startswith("library/") else None)

@@ -1,4 +1,5 @@
-"""Charts as inline SVG: nothing to load, readable without JavaScript."""
+"""Charts as inline SVG: nothing to load, readable without JavaScript. The numbers are
+computed here, ``charts.html`` draws them; the kinds' colours are CSS (``kind_css``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from dataclasses import dataclass
 from ..kinds import all_kinds
 from ..kinds.reflection import triggered_value
 from ..models import parse_scene_ref
-from .html import esc
 
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{3,8}$")
 _DEFAULT_COLOUR = "#6b6b6b"
@@ -94,66 +94,108 @@ def _starting_count(studio, agent_id: str, present, after: list[tuple[str, int]]
     return triggered - next((v for ref, v in reversed(after) if parse_scene_ref(ref) < key), 0)
 
 
-def accumulator_svg(points: list[AccumulatorPoint], threshold: int, label_threshold: str, width: int = 760, height: int = 220) -> str:
+@dataclass
+class Box:
+    """A chart's size and the margins its axes take, in SVG units."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+
+
+@dataclass
+class Mark:
+    point: AccumulatorPoint
+    x: float
+    y: float
+    radius: float
+
+
+@dataclass
+class AccumulatorChart:
+    """The accumulator over the scenes, in SVG units: ``line`` the count (down to 0 at each
+    reflection), a mark per scene, a tick where each day begins (x, day)."""
+
+    box: Box
+    line: list[tuple[float, float]]
+    marks: list[Mark]
+    days: list[tuple[float, int]]
+    threshold: int
+    limit: float  # the threshold's height
+    zero: float
+    label: str
+
+
+def accumulator_chart(points: list[AccumulatorPoint], threshold: int, label: str,
+                      width: int = 760, height: int = 220) -> AccumulatorChart | None:
+    """``charts.html`` draws it; None without a point."""
     if not points:
-        return ""
-    left, right, top, bottom = 40, 12, 14, 28
+        return None
+    box = Box(width, height, 40, 12, 14, 28)
     peak = max([threshold, *(p.value for p in points)]) * 1.1
     span = max(len(points) - 1, 1)
 
     def x(i: int) -> float:
-        return left + (width - left - right) * (i / span if len(points) > 1 else 0.5)
+        return box.left + (width - box.left - box.right) * (i / span if len(points) > 1 else 0.5)
 
     def y(v: float) -> float:
-        return top + (height - top - bottom) * (1 - v / peak)
+        return box.top + (height - box.top - box.bottom) * (1 - v / peak)
 
     line, marks, days = [], [], []
     previous_day = None
     for i, point in enumerate(points):
-        line.append(f"{x(i):.1f},{y(point.value):.1f}")
+        line.append((x(i), y(point.value)))
         if point.reflected:
-            line.append(f"{x(i):.1f},{y(0):.1f}")
-        css = "point trigger" if point.reflected else "point"
-        marks.append(f'<circle class="{css}" cx="{x(i):.1f}" cy="{y(point.value):.1f}" r="{5 if point.reflected else 3.5}">'
-                     f"<title>{esc(point.ref)} {esc(point.type)}: {point.value}</title></circle>")
+            line.append((x(i), y(0)))
+        marks.append(Mark(point, x(i), y(point.value), 5 if point.reflected else 3.5))
         day = parse_scene_ref(point.ref)[0]
         if day != previous_day:
-            days.append(f'<line class="daytick" x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{top}" y2="{height - bottom}"/>'
-                        f'<text class="axis" x="{x(i) + 3:.1f}" y="{height - 10}">{day}</text>')
+            days.append((x(i), day))
             previous_day = day
-    limit = y(threshold)
-    return (
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" preserveAspectRatio="xMidYMid meet">'
-        + "".join(days)
-        + f'<line class="threshold" x1="{left}" x2="{width - right}" y1="{limit:.1f}" y2="{limit:.1f}"/>'
-        f'<text class="axis" x="{width - right}" y="{limit - 4:.1f}" text-anchor="end">{esc(label_threshold)} {threshold}</text>'
-        f'<line class="axisline" x1="{left}" x2="{width - right}" y1="{y(0):.1f}" y2="{y(0):.1f}"/>'
-        f'<text class="axis" x="{left - 6}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>'
-        f'<polyline class="series" points="{" ".join(line)}"/>'
-        + "".join(marks)
-        + "</svg>"
-    )
+    return AccumulatorChart(box, line, marks, days, threshold, y(threshold), y(0), label)
 
 
-def scenes_per_day_svg(counts: dict[int, dict[str, int]], label_day: str, width: int = 760, height: int = 150) -> str:
-    """Stacked bars: one bar per day, one colour per scene type."""
+@dataclass
+class Bar:
+    kind: str
+    x: float
+    y: float
+    width: float
+    height: float
+    amount: int
+
+
+@dataclass
+class ScenesChart:
+    """Stacked bars: one bar per day (its bars and where its label stands), one colour per scene type."""
+
+    box: Box
+    days: list[tuple[int, list[Bar], float]]
+    label: str  # the word for a day
+
+
+def scenes_chart(counts: dict[int, dict[str, int]], label_day: str, width: int = 760, height: int = 150) -> ScenesChart | None:
+    """``charts.html`` draws it; None without a day."""
     if not counts:
-        return ""
-    left, right, top, bottom = 30, 10, 10, 26
+        return None
+    box = Box(width, height, 30, 10, 10, 26)
     days = sorted(counts)
     most = max(sum(c.values()) for c in counts.values()) or 1
-    slot = (width - left - right) / len(days)
+    slot = (width - box.left - box.right) / len(days)
     bar = min(slot * 0.7, 60)
     order = type_order()
-    parts = []
+    columns = []
     for i, day in enumerate(days):
-        x = left + slot * i + (slot - bar) / 2
-        base = height - bottom
+        x = box.left + slot * i + (slot - bar) / 2
+        base = height - box.bottom
+        bars = []
         for kind in sorted(counts[day], key=lambda k: (order.index(k) if k in order else 99, k)):
             amount = counts[day][kind]
-            h = (height - top - bottom) * amount / most
+            h = (height - box.top - box.bottom) * amount / most
             base -= h
-            parts.append(f'<rect class="bar {esc(type_class(kind))}" x="{x:.1f}" y="{base:.1f}" width="{bar:.1f}" height="{h:.1f}">'
-                         f"<title>{esc(label_day)} {day} · {esc(kind)}: {amount}</title></rect>")
-        parts.append(f'<text class="axis" x="{x + bar / 2:.1f}" y="{height - 8}" text-anchor="middle">{day}</text>')
-    return f'<svg class="chart" viewBox="0 0 {width} {height}" role="img">{"".join(parts)}</svg>'
+            bars.append(Bar(kind, x, base, bar, h, amount))
+        columns.append((day, bars, x + bar / 2))
+    return ScenesChart(box, columns, label_day)

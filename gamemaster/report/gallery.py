@@ -1,16 +1,25 @@
-"""The gallery: every artifact rendered from its Markdown, with author, day and the memories that mention it."""
+"""The gallery: every artifact rendered from its Markdown, with author, day and the memories that
+mention it (``artifact.html``), and the index of every artifact by kind (``gallery.html``)."""
 
 from __future__ import annotations
 
-from .html import badge, character_file, day_file, esc, gallery_file, labels, link
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from .html import Frame, Link, character_file, day_file, gallery_file, labels, person
 from .studio import Artifact, Studio, artifact_body
+from .templating import render
 
 
-def markdown_html(text: str) -> str:
-    """CommonMark with raw HTML switched off: a ``<script>`` in an artifact is shown as text."""
+def markdown_html(text: str) -> Markup:
+    """CommonMark with raw HTML switched off: a ``<script>`` in an artifact is shown as text.
+
+    Markup, so the template writes it as it is: markdown-it escapes every piece of the text
+    itself (raw HTML included, as ``html`` is off) and drops links to ``javascript:`` and the like."""
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": False}).render(text)
+    return Markup(MarkdownIt("commonmark", {"html": False}).render(text))
 
 
 def versions(studio: Studio, artifact: Artifact) -> list[Artifact]:
@@ -19,69 +28,62 @@ def versions(studio: Studio, artifact: Artifact) -> list[Artifact]:
     return sorted(same, key=lambda a: (studio.scene_day(a.created) or 0, a.created or "", a.path))
 
 
-def _diff(studio: Studio, before: Artifact, after: Artifact, words: dict[str, str]) -> str:
-    """The previous version → this one, line by line (difflib), every line escaped."""
+@dataclass
+class Diff:
+    """The previous version → this one, line by line (difflib): (css class, line) after the file names."""
+
+    before: Link
+    after: str
+    lines: list[tuple[str, str]]
+    added: int
+    removed: int
+
+
+def _diff(studio: Studio, before: Artifact, after: Artifact) -> Diff | None:
+    """None when the text did not change."""
     import difflib
 
     old = (artifact_body(studio.workspace, before) or "").splitlines()
     new = (artifact_body(studio.workspace, after) or "").splitlines()
     lines = list(difflib.unified_diff(old, new, before.path, after.path, lineterm="", n=2))
     if not lines:
-        return f'<p class="muted">{esc(words["no_change"])}</p>'
+        return None
     css = {"+": "add", "-": "del", "@": "hunk"}
-    body = "".join(f'<span class="{css.get(line[:1], "same")}">{esc(line)}</span>' for line in lines[2:])
-    added = sum(1 for line in lines[2:] if line.startswith("+"))
-    removed = sum(1 for line in lines[2:] if line.startswith("-"))
-    return (f'<details class="changes" open><summary>{esc(words["diff"])}: {link("../" + gallery_file(before.path), before.path.rsplit("/", 1)[-1])} '
-            f'→ {esc(after.path.rsplit("/", 1)[-1])} <span class="muted">+{added} −{removed}</span></summary><pre class="diff">{body}</pre></details>')
+    return Diff(Link(before.path.rsplit("/", 1)[-1], "../" + gallery_file(before.path)), after.path.rsplit("/", 1)[-1],
+                [(css.get(line[:1], "same"), line) for line in lines[2:]],
+                sum(1 for line in lines[2:] if line.startswith("+")), sum(1 for line in lines[2:] if line.startswith("-")))
 
 
-def render_artifact(studio: Studio, artifact: Artifact) -> str:
+def _day(studio: Studio, day: int | None, words: dict[str, str]) -> Link | None:
+    if day is None:
+        return None
+    label = f'{words["day"]} {day}'
+    return Link(label, f"../{day_file(day)}") if day in studio.records else Link(label)
+
+
+def render_artifact(studio: Studio, artifact: Artifact, frame: Frame) -> str:
     words = labels(studio.language)
     body = artifact_body(studio.workspace, artifact)
-    content = markdown_html(body) if body is not None else f'<p class="muted">{esc(words["file_missing"])}: {esc(artifact.path)}</p>'
-    day = studio.scene_day(artifact.created)
-    facts = [f'{badge(artifact.kind, "kind")}']
-    if artifact.author:
-        author = link(f"../{character_file(artifact.author)}", studio.name(artifact.author)) if artifact.author in studio.agents else esc(artifact.author)
-        facts.append(f'{esc(words["author"])} {author}')
-    if day is not None:
-        facts.append(link(f"../{day_file(day)}", f'{words["day"]} {day}') if day in studio.records else esc(f'{words["day"]} {day}'))
-    facts.append(f"<code>{esc(artifact.path)}</code>")
-    mentions = studio.mentions(artifact)
-    listed = "".join(
-        f'<li>{badge(m.importance, "imp")} {link(f"../{character_file(agent)}#{m.id}", studio.name(agent))}: {esc(m.description)}</li>'
-        for agent, m in mentions
-    )
-    mentioned = (f'<section><h2>{esc(words["mentioned_by"])} ({len(mentions)})</h2><ul class="mems">{listed}</ul></section>'
-                 if mentions else "")
     series = versions(studio, artifact)
-    changes = ""
-    if len(series) > 1:
-        place = series.index(artifact)
-        items = " · ".join(
-            (f"<strong>{n}</strong>" if a is artifact else link("../" + gallery_file(a.path), str(n)))
-            + f' <span class="muted">({esc(words["day"])} {studio.scene_day(a.created) or "?"})</span>' for n, a in enumerate(series, 1))
-        changes = f'<section id="versions"><h2>{esc(words["versions"])}</h2><p>{items}</p>'
-        changes += (_diff(studio, series[place - 1], artifact, words) if place else "") + "</section>"
-    return (f'<p class="crumbs">{link("index.html", words["gallery"])}</p><h1>{esc(artifact.title)}</h1>'
-            f'<p class="facts-line">{" · ".join(facts)}</p>{changes}<article class="markdown">{content}</article>{mentioned}')
+    place = series.index(artifact)
+    mentions = [(m, Link(studio.name(agent), f"../{character_file(agent)}#{m.id}")) for agent, m in studio.mentions(artifact)]
+    return render(
+        "artifact.html", frame, artifact=artifact, content=markdown_html(body) if body is not None else None,
+        author=person(studio, artifact.author) if artifact.author else None,
+        day=_day(studio, studio.scene_day(artifact.created), words), mentions=mentions,
+        versions=[(a is artifact, Link(str(n), "../" + gallery_file(a.path)), studio.scene_day(a.created) or "?")
+                  for n, a in enumerate(series, 1)] if len(series) > 1 else [],
+        diff=_diff(studio, series[place - 1], artifact) if len(series) > 1 and place else None,
+        first=place == 0,
+    )
 
 
-def render_gallery_index(studio: Studio) -> str:
-    words = labels(studio.language)
-    if not studio.artifacts:
-        return f'<h1>{esc(words["gallery"])}</h1><p class="muted">{esc(words["no_artifacts"])}</p>'
+def render_gallery_index(studio: Studio, frame: Frame) -> str:
+    """The artifacts by kind: each a link to its page, with its author and day."""
     by_kind: dict[str, list[Artifact]] = {}
     for artifact in studio.artifacts.values():
         by_kind.setdefault(artifact.kind, []).append(artifact)
-    sections = []
-    for kind, items in sorted(by_kind.items()):
-        cards = "".join(
-            f'<li>{link("../" + gallery_file(a.path), a.title)}'
-            f'<span class="muted">{esc(studio.name(a.author)) if a.author else ""}'
-            f'{" · " + esc(words["day"]) + " " + str(studio.scene_day(a.created)) if studio.scene_day(a.created) is not None else ""}</span></li>'
-            for a in items
-        )
-        sections.append(f'<section><h2>{badge(kind, "kind")} <span class="count">{len(items)}</span></h2><ul class="cards">{cards}</ul></section>')
-    return f'<h1>{esc(words["gallery"])} <small>{len(studio.artifacts)}</small></h1>' + "".join(sections)
+    kinds = [(kind, [(Link(a.title, "../" + gallery_file(a.path)), studio.name(a.author) if a.author else "",
+                      studio.scene_day(a.created)) for a in items])
+             for kind, items in sorted(by_kind.items())]
+    return render("gallery.html", frame, kinds=kinds, count=len(studio.artifacts))

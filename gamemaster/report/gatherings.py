@@ -4,16 +4,18 @@ stayed away, and who came uninvited (those not invited who heard of it are liste
 
 A day page shows the gatherings planned for that day; the latest day's page also shows those
 still ahead (their day has no page yet). The facts are ``gatherings.overview``'s, the same as
-``gamemaster status`` prints. Everything from the world file goes through ``esc``.
+``gamemaster status`` prints; ``gatherings.html`` draws them, everything from the world file escaped.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from ..calendar import day_text
 from ..gatherings import overviews
 from ..ids import parse_scene_ref
 from ..slots import slot_label
-from .html import character_file, esc, link
+from .html import Link, person
 from .studio import Studio
 
 LABELS = {
@@ -34,49 +36,70 @@ def shown_on(studio: Studio, day: int) -> list[dict]:
             if row["day"] == day or (day == latest and row["day"] > day)]
 
 
-def render_gatherings(studio: Studio, day: int) -> str:
+@dataclass
+class Fact:
+    """One line of a gathering's facts: people, each with why they answered so where they said
+    it (``reasons``), the scene it was held in (``link``), or that it is still ahead."""
+
+    label: str
+    people: list[Link] = field(default_factory=list)
+    reasons: list[str] | None = None
+    link: Link | None = None
+    upcoming: bool = False
+
+
+@dataclass
+class Gathering:
+    what: str
+    when: str
+    place: str
+    id: str
+    facts: list[Fact]
+
+
+@dataclass
+class Gatherings:
+    """The gatherings section of a day page, with its labels."""
+
+    words: dict[str, str]
+    items: list[Gathering]
+
+
+def gatherings_of(studio: Studio, day: int) -> Gatherings | None:
+    """The gatherings ``day``'s page shows; None when there are none."""
     rows = shown_on(studio, day)
     if not rows:
-        return ""
+        return None
     words = LABELS.get(studio.language, LABELS["en"])
-    items = "".join(_item(studio, row, words) for row in rows)
-    return f'<section class="gatherings" id="gatherings"><h2>{esc(words["title"])}</h2><ul class="acts">{items}</ul></section>'
+    return Gatherings(words, [_item(studio, row, words) for row in rows])
 
 
-def _who(studio: Studio, agent_id: str) -> str:
-    if agent_id not in studio.agents:
-        return esc(agent_id)
-    return link(f"../{character_file(agent_id)}", studio.name(agent_id))
+def _people(studio: Studio, ids: list[str]) -> list[Link]:
+    return [person(studio, a) for a in ids]
 
 
-def _answered(studio: Studio, people: list[str], reasons: dict[str, str]) -> str:
-    """Who answered so, each with why where they said it."""
-    if not any(reasons.get(a) for a in people):
-        return ", ".join(_who(studio, a) for a in people)
-    items = "".join(f"<li>{_who(studio, a)}" + (f": {esc(reasons[a])}" if reasons.get(a) else "") + "</li>"
-                    for a in people)
-    return f'<ul class="reasons">{items}</ul>'
+def _answered(studio: Studio, label: str, people: list[str], reasons: dict[str, str]) -> Fact:
+    """Who answered so; with why beside each where any of them said it."""
+    said = [reasons.get(a) or "" for a in people] if any(reasons.get(a) for a in people) else None
+    return Fact(label, _people(studio, people), said)
 
 
-def _item(studio: Studio, row: dict, words: dict[str, str]) -> str:
+def _item(studio: Studio, row: dict, words: dict[str, str]) -> Gathering:
     when = f'{words["day"]} {row["day"]} ({day_text(studio.language, studio.world, row["day"])}), {slot_label(studio.language, row["slot"])}'
-    facts = [(words["host"], _who(studio, row["host"]))]
+    facts = [Fact(words["host"], [person(studio, row["host"])])]
     if row["invited"]:
-        facts.append((words["invited"], ", ".join(_who(studio, a) for a in row["invited"])))
+        facts.append(Fact(words["invited"], _people(studio, row["invited"])))
     if row.get("heard"):
-        facts.append((words["heard"], ", ".join(_who(studio, a) for a in row["heard"])))
+        facts.append(Fact(words["heard"], _people(studio, row["heard"])))
     for key in ("accepted", "declined", "no_answer"):
         if row[key]:
-            facts.append((words[key], _answered(studio, row[key], row.get("reasons", {}))))
+            facts.append(_answered(studio, words[key], row[key], row.get("reasons", {})))
     if row["held"]:
         scene_day, scene = parse_scene_ref(row["held"])
-        held = link(f"day-{scene_day:03d}.html#scene-{scene:02d}", row["held"])
-        facts.append((words["held"], held))
+        facts.append(Fact(words["held"], link=Link(row["held"], f"day-{scene_day:03d}.html#scene-{scene:02d}")))
         for key in ("came", "absent", "uninvited"):
             if row[key]:
-                facts.append((words[key], ", ".join(_who(studio, a) for a in row[key])))
+                facts.append(Fact(words[key], _people(studio, row[key])))
     else:
-        facts.append(("", f'<em>{esc(words["upcoming"])}</em>'))
-    listed = "".join(f"<dt>{esc(label)}</dt><dd>{value}</dd>" for label, value in facts)
-    return (f'<li><strong>{esc(row["what"])}</strong> · {esc(when)} · {esc(row["place"])} '
-            f'<span class="muted">({esc(row["id"])})</span><dl class="facts">{listed}</dl></li>')
+        facts.append(Fact("", upcoming=True))
+    return Gathering(row["what"], when, row["place"], row["id"], facts)

@@ -1,15 +1,21 @@
-"""The pieces every page is made of: escaping, the page frame, labels in the studio's language.
+"""The pieces every page is made of: labels in the studio's language, the page frame's
+values, the file name of each page and the links between them.
 
-Everything that comes from a file or a model goes through ``esc`` (text and attributes)
-or ``script_json`` (data for the page's JavaScript), so a reply or an artifact that
-contains HTML is shown as text and never runs.
+The markup is in the templates (``templates/``, rendered by ``templating.py`` with
+autoescaping); what a page shows is gathered here and in the page modules as plain values.
 """
 
 from __future__ import annotations
 
-import html
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
 
 from .. import jsontext
+
+if TYPE_CHECKING:
+    from .studio import Studio
 
 LABELS: dict[str, dict[str, str]] = {
     "de": {
@@ -83,15 +89,48 @@ def labels(language: str) -> dict[str, str]:
     return LABELS.get(language, LABELS["en"])
 
 
-def esc(value: object) -> str:
-    """Text for an element or a quoted attribute."""
-    return html.escape("" if value is None else str(value), quote=True)
+@dataclass(frozen=True)
+class Frame:
+    """What the frame around a page shows; ``prefix`` leads from the page's folder back to the report's root."""
+
+    title: str
+    studio: str
+    language: str
+    prefix: str
+    current: str
+    script: bool = False
+
+    @property
+    def words(self) -> dict[str, str]:
+        return labels(self.language)
 
 
-def script_json(data: object) -> str:
-    """JSON inside ``<script type="application/json">``: no ``</script>`` or comment can close it early."""
+@dataclass(frozen=True)
+class Link:
+    """A link a page shows; ``href`` None: the text alone, where what it names has no page."""
+
+    text: str
+    href: str | None = None
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A cell of a grid of characters (who was where, who talks with whom): how many scenes, each
+    named in ``title``, and where a click leads."""
+
+    href: str
+    title: str
+    count: int
+
+
+def script_json(data: object) -> Markup:
+    """JSON inside ``<script type="application/json">``: no ``</script>`` or comment can close it early.
+
+    Markup, so the template writes it as it is: HTML escaping would turn its quotes into
+    references a script element's text does not resolve (JSON.parse would fail); ``<``, ``>``
+    and ``&`` are written as JSON escapes instead, which is what keeps it inert."""
     text = jsontext.dumps(data, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
 def day_file(day: int) -> str:
@@ -114,47 +153,15 @@ def gallery_file(artifact_path: str) -> str:
     return "gallery/" + "__".join([*parts[1:-1], stem]) + ".html"
 
 
-def link(href: str, text: str, css: str = "") -> str:
-    cls = f' class="{esc(css)}"' if css else ""
-    return f'<a href="{esc(href)}"{cls}>{esc(text)}</a>'
+def person(studio: Studio, agent_id: str, prefix: str = "../") -> Link:
+    """A character by name, linked to their page; an id the studio has no character for, as it is."""
+    if agent_id not in studio.agents:
+        return Link(agent_id)
+    return Link(studio.name(agent_id), f"{prefix}{character_file(agent_id)}")
 
 
-def badge(text: object, css: str) -> str:
-    return f'<span class="badge {esc(css)}">{esc(text)}</span>'
-
-
-def page(*, title: str, studio: str, language: str, body: str, prefix: str, current: str, script: bool = False) -> str:
-    """A whole HTML document; ``prefix`` leads from the page's folder back to the report's root."""
-    words = labels(language)
-    nav = [("index.html", words["overview"], "overview"), ("days/index.html", words["days"], "days"),
-           ("characters/index.html", words["characters"], "characters"), ("talks.html", words["talks"], "talks"),
-           ("gallery/index.html", words["gallery"], "gallery")]
-    here = ' aria-current="page"'
-    items = "".join(
-        f'<a href="{esc(prefix + href)}"{here if key == current else ""}>{esc(text)}</a>' for href, text, key in nav
-    )
-    js = f'<script src="{esc(prefix)}assets/app.js"></script>' if script else ""
-    find = (f'<form class="find" role="search" action="{esc(prefix)}search.html"><input type="search" name="q" '
-            f'aria-label="{esc(words["search_all"])}" placeholder="{esc(words["search_all"])}"></form>')
-    return (
-        "<!DOCTYPE html>\n"
-        f'<html lang="{esc(language)}">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{esc(title)} · {esc(studio)}</title>\n"
-        f'<link rel="stylesheet" href="{esc(prefix)}assets/style.css">\n</head>\n<body>\n'
-        f'<header class="top"><a class="brand" href="{esc(prefix)}index.html">{esc(studio)} · {esc(words["studio_report"])}</a>'
-        f'<nav>{items}</nav>{find}</header>\n<main>\n{body}\n</main>\n{js}\n</body>\n</html>\n'
-    )
-
-
-def table(headers: list[str], rows: list[list[str]], css: str = "") -> str:
-    """A table; ``headers`` are plain text, the cells already HTML."""
-    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    cls = f' class="{esc(css)}"' if css else ""
-    return f'<div class="scroll"><table{cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
-
-
-def paragraphs(text: str) -> str:
-    """Plain text with its line breaks kept, escaped."""
-    return "".join(f"<p>{esc(part)}</p>" for part in text.split("\n\n") if part.strip()).replace("\n", "<br>")
+def memory_link(studio: Studio, agent_id: str, memory_id: str) -> Link:
+    """A memory's id, linked to it on its character's page where the stream still has it."""
+    if memory_id not in studio.known_ids or agent_id not in studio.agents:
+        return Link(memory_id)
+    return Link(memory_id, f"../{character_file(agent_id)}#{memory_id}")

@@ -17,9 +17,10 @@ import json
 import math
 
 from ..retrieval.text import STOPWORDS, analyzer, words as folded_words
-from .html import character_file, day_file, esc, gallery_file, labels, scene_file
+from .html import Frame, character_file, day_file, gallery_file, labels, scene_file
 from .shown import turn_anchor
 from .studio import Studio, Turn, artifact_body
+from .templating import render
 
 SNIPPET = 280
 
@@ -90,13 +91,7 @@ def build_index(studio: Studio, turns: dict[str, list[Turn]]) -> Index:
     return index
 
 
-def render_search(studio: Studio) -> str:
+def render_search(studio: Studio, frame: Frame) -> str:
     words = labels(studio.language)
     kinds = {k: words["kind_" + k] for k in ("memory", "reply", "scene", "artifact")}
-    return (f'<h1>{esc(words["search_all"])}</h1>'
-            f'<form class="filters find-all" role="search" onsubmit="return false">'
-            f'<label class="grow">{esc(words["search_all"])}<input type="search" id="q" name="q" autocomplete="off" autofocus></label>'
-            f'<output id="hits" data-none="{esc(words["no_hits"])}" data-label="{esc(words["hits"])}"></output></form>'
-            f'<p class="muted">{esc(words["search_hint"])}</p>'
-            f'<ol class="results" id="results" data-kinds="{esc(json.dumps(kinds, ensure_ascii=False))}"></ol>'
-            '<script src="search/index.js"></script><script src="assets/search.js"></script>')
+    return render("search.html", frame, kinds=json.dumps(kinds, ensure_ascii=False))

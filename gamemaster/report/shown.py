@@ -1,6 +1,6 @@
 """A scene page: per reply, what the character was shown — the memories of each prompt
 section (each a link to the memory on its character's page), the library excerpts, and the
-whole prompt one click away. It answers "why did she say that?".
+whole prompt one click away (``scene.html``). It answers "why did she say that?".
 
 The prompt is read back from the scene folder (``prompts/``), the ids it showed from
 ``shown/<turn>.json`` (the evidence check's own record), the excerpts from ``library/``.
@@ -17,10 +17,11 @@ from pathlib import Path
 from .. import jsontext, scene_files
 from ..models import memory_author
 from ..records import SceneRecord
+from ..replies import Reply
 from ..workspace import Workspace
-from .charts import type_class
-from .html import badge, character_file, day_file, esc, labels, link, paragraphs, scene_file
+from .html import Frame, Link, day_file, memory_link, person, scene_file
 from .studio import Studio, Turn, workspace_file
+from .templating import render
 
 _MEMORY_LINE = re.compile(r"^\s*- \[(?P<id>[^\s\]·]+) · (?P<meta>[^\]]*)\] ?(?P<text>.*)$")
 _HEADING = re.compile(r"^(?:#{1,6} +(?P<hash>.+)|\*\*(?P<bold>[^*]+)\*\*.*|(?P<colon>[^\s\-*#].{0,80}:))\s*$")
@@ -123,65 +124,49 @@ def turn_anchor(label: str) -> str:
     return f"turn-{label}"
 
 
-def _memory_link(studio: Studio, memory_id: str) -> str:
-    author = memory_author(memory_id) or ""
-    if memory_id in studio.known_ids and author in studio.agents:
-        return f'<a class="ref" href="{esc(f"../{character_file(author)}#{memory_id}")}">{esc(memory_id)}</a>'
-    return f'<span class="ref">{esc(memory_id)}</span>'
+def _memory_link(studio: Studio, memory_id: str) -> Link:
+    """A memory of any character's stream, linked to it on its author's page where it is there."""
+    return memory_link(studio, memory_author(memory_id) or "", memory_id)
 
 
-def render_shown(studio: Studio, shown: Shown, words: dict[str, str]) -> str:
-    if shown.prompt is None and shown.ids is None:
-        return f'<p class="muted">{esc(words["no_prompt"])}</p>'
-    parts = []
+@dataclass
+class View:
+    """What ``scene.html`` shows of one turn's prompt: each memory a link (``_memory_link``)."""
+
+    shown: Shown
+    count: int
+    sections: list[tuple[str, list[tuple[Link, str, str]]]]  # (title, [(memory, where · type …, text)])
+    lookups: list[tuple[object, list[Link]]]  # (the query, the memories it found)
+    excerpts: list[tuple[object, str, str]]  # (path, heading, text) of each library excerpt
+
+
+@dataclass
+class TurnCard:
+    label: str
+    anchor: str
+    who: Link
+    reply: Reply | None  # None: not stored
+    view: View | None
+
+
+def _view(studio: Studio, shown: Shown) -> View:
     count = len(shown.ids) if shown.ids is not None else sum(len(s.memories) for s in shown.sections)
-    parts.append(f'<p class="muted">{count} {esc(words["memories"])}</p>')
-    for section in shown.sections:
-        items = "".join(
-            f'<li>{_memory_link(studio, mid)} <span class="muted">{esc(meta)}</span> {esc(text)}</li>'
-            for mid, meta, text in section.memories)
-        title = f'<h4>{esc(section.title)}</h4>' if section.title else ""
-        parts.append(f'<div class="section">{title}<ul class="mems">{items}</ul></div>')
-    if shown.lookups:
-        items = "".join(
-            f'<li><q>{esc(entry.get("query"))}</q> → '
-            + (", ".join(_memory_link(studio, str(i)) for i in entry.get("memories") or [])
-               or f'<span class="muted">{esc(words["lookup_none"])}</span>') + "</li>"
-            for entry in shown.lookups)
-        parts.append(f'<div class="section"><h4>{esc(words["looked_up"])}</h4><ul class="lookups">{items}</ul></div>')
-    if shown.excerpts:
-        items = "".join(
-            f'<li><code>{esc(e.get("path"))}</code> {esc(e.get("heading") or "")}'
-            f'<blockquote>{paragraphs(str(e.get("text") or ""))}</blockquote></li>' for e in shown.excerpts)
-        parts.append(f'<div class="section"><h4>{esc(words["library"])}</h4><ul class="excerpts">{items}</ul></div>')
-    if shown.prompt is not None:
-        parts.append(f'<details class="prompt"><summary>{esc(words["full_prompt"])}</summary>'
-                     f'<pre>{esc(shown.prompt)}</pre></details>')
-    return "".join(parts)
+    sections = [(s.title, [(_memory_link(studio, mid), meta, text) for mid, meta, text in s.memories]) for s in shown.sections]
+    lookups = [(entry.get("query"), [_memory_link(studio, str(i)) for i in entry.get("memories") or []])
+               for entry in shown.lookups]
+    excerpts = [(e.get("path"), str(e.get("heading") or ""), str(e.get("text") or "")) for e in shown.excerpts]
+    return View(shown, count, sections, lookups, excerpts)
 
 
 def render_scene(studio: Studio, record: SceneRecord, turns: list[Turn], shown: dict[str, Shown],
-                 neighbours: tuple[str | None, str | None]) -> str:
-    words = labels(studio.language)
+                 neighbours: tuple[str | None, str | None], frame: Frame) -> str:
     before, after = neighbours
-    pager = " · ".join(p for p in (
-        link(scene_file(before).split("/", 1)[1], "← " + words["previous_scene"]) if before else "",
-        link(f"../{day_file(record.day)}#scene-{record.scene:02d}", f'{words["day"]} {record.day}'),
-        link(scene_file(after).split("/", 1)[1], words["next_scene"] + " →") if after else "") if p)
-    cards = []
-    for turn in turns:
-        name = studio.name(turn.agent)
-        who = link(f"../{character_file(turn.agent)}", name) if turn.agent in studio.agents else esc(turn.agent)
-        reply = ""
-        if turn.reply is not None:
-            reply = paragraphs(turn.reply.action) + (f'<q>{esc(turn.reply.says)}</q>' if turn.reply.says else "")
-        view = shown.get(turn.label)
-        cards.append(
-            f'<li class="card turn" id="{esc(turn_anchor(turn.label))}"><header><span class="num">{esc(turn.label.split("-", 1)[0])}</span>'
-            f'<h2>{who}</h2></header>{reply}'
-            f'<h3>{esc(words["what_shown"])}</h3>{render_shown(studio, view, words) if view else ""}</li>')
-    title = record.topic or ", ".join(studio.name(p) for p in record.participants)
-    return (f'<h1>{esc(words["scene"])} {esc(record.ref)} {badge(record.type, type_class(record.type))}</h1>'
-            f'<p class="pager">{pager}</p><p><strong>{esc(title)}</strong></p>'
-            f'<dl class="facts"><dt>{esc(words["why"])}</dt><dd>{esc(studio.reason(record))}</dd></dl>'
-            f'<ol class="turns">{"".join(cards)}</ol><p class="pager">{pager}</p>')
+    cards = [TurnCard(turn.label, turn_anchor(turn.label), person(studio, turn.agent), turn.reply,
+                      _view(studio, shown[turn.label]) if turn.label in shown else None) for turn in turns]
+    return render(
+        "scene.html", frame, record=record, cards=cards, reason=studio.reason(record),
+        title=record.topic or ", ".join(studio.name(p) for p in record.participants),
+        before=scene_file(before).split("/", 1)[1] if before else None,
+        day=f"../{day_file(record.day)}#scene-{record.scene:02d}",
+        after=scene_file(after).split("/", 1)[1] if after else None,
+    )
