@@ -292,7 +292,8 @@ class GameMaster:
     # -- days ------------------------------------------------------------------
 
     def close_day_if_over(self) -> Path | None:
-        """Write the day summary once the day is over; returns its path when newly written."""
+        """Write the day summary once the day is over; returns its path when the day had none
+        before (one written already is only brought up to date)."""
         with self.workspace.lock:
             snap = self.snapshot()
             world = snap.world

@@ -73,15 +73,20 @@ def render_summary(summary: DaySummary, world: World, agents: dict[str, Agent]) 
 
 
 def write_day_summary(workspace: Workspace, world: World, agents: dict[str, Agent]) -> Path | None:
-    """Write ``scenes/day-XXX/summary.md`` (and ``.json``); None if it is already up to date."""
+    """Write ``scenes/day-XXX/summary.md`` (and ``.json``); its path when the day had none before.
+
+    A summary written already is brought up to date (a brief given since the day ended is an
+    open thread for tomorrow) but returns None: the day did not end again, and ``day advance``
+    counts the days that end in its run by this."""
     directory = workspace.day_dir(world.day)
     json_path = directory / "summary.json"
     summary = summarize_day(workspace, world, agents)
-    if json_path.exists() and _written(json_path) == summary.dump():
+    first = not json_path.exists()
+    if not first and _written(json_path) == summary.dump():
         return None
     atomic_write_text(directory / "summary.md", render_summary(summary, world, agents))
     atomic_write_json(json_path, summary.dump())
-    return directory / "summary.md"
+    return directory / "summary.md" if first else None
 
 
 def _written(path: Path) -> object:

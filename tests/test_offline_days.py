@@ -162,6 +162,26 @@ def test_offline_days_are_deterministic_and_resume_counts_the_day_under_way(tmp_
         p.relative_to(root).as_posix() for p in (root / "gallery").rglob("*.md"))
 
 
+def test_a_brief_between_days_does_not_end_the_day_before_again(tmp_path):
+    """A brief after a day ended is an open thread of that day's summary, brought up to date; the
+    next ``day advance`` still plays the next day (it ended its run on the rewritten summary, as
+    if that day had just ended, and played nothing)."""
+    root = tmp_path / "studio"
+    init_workspace(root)
+    advance(root)  # day 1
+    summary = root / "scenes/day-001/summary.json"
+    assert json.loads(summary.read_text(encoding="utf-8"))["open_threads"] == []
+    briefed = CliRunner().invoke(app, ["--root", str(root), "brief", "Plant bitte die Knochenturm-Frage."])
+    assert briefed.exit_code == 0, briefed.output
+
+    result = advance(root)
+    world = json.loads((root / "state/world.json").read_text(encoding="utf-8"))
+    assert world["day"] == 2 and (root / "scenes/day-002/summary.json").exists(), result.output
+    assert result.output.count("end of day") == 1
+    threads = json.loads(summary.read_text(encoding="utf-8"))["open_threads"]
+    assert [t for t in threads if "brief-001" in t], threads
+
+
 def test_the_output_says_it_is_offline(tmp_path):
     root = tmp_path / "studio"
     init_workspace(root)
