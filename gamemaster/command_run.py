@@ -105,8 +105,8 @@ def guarded(context: Context, action):
     except (GamemasterError, ReplyError, LockBusy) as exc:
         fail(str(exc))
     except BrokenPipeError:
-        # The reader stopped (`gamemaster prompt vera | head`): click's own handling exits
-        # quietly, as `cat` does; it is no problem of the workspace.
+        # The reader stopped (`gamemaster prompt vera | head`): it is no problem of the workspace;
+        # click's handling (or ``run_subagent_stop``) exits quietly, as `cat` does.
         raise
     except OSError as exc:
         fail(describe_os_error(context.workspace, exc))
@@ -151,8 +151,13 @@ def subagent_stop(from_plugin: bool):
 def run_subagent_stop(root: Optional[str], from_plugin: bool) -> int:
     """``gamemaster [--root R] hook subagent-stop [--from-plugin]`` without the command tree: its exit code."""
     try:
-        context = Context(Path(root) if root else None)
+        context = Context(Path(root) if root is not None else None)  # `--root=` is the current folder, as typer reads it
         guarded(context, subagent_stop(from_plugin))
     except Exit as exc:
         return exc.code
+    except BrokenPipeError:  # Claude Code stopped reading: exit 1 without a traceback, as click does
+        return 1
+    except KeyboardInterrupt:
+        print("Aborted!", file=sys.stderr)
+        return 1
     return 0

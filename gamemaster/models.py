@@ -327,9 +327,10 @@ class World(BaseModel):
     #: Story days a finished day's scene folder stays unpacked before ``day advance`` packs it as
     #: ``day archive`` does (0: only ``day archive`` packs); a week keeps recent prompts readable.
     archive_after: Annotated[int, Field(ge=0), at_most(100_000, "story days; 0 is never")] = 7
-    #: Each kind's own settings under its name in lower case, read here as JSON objects; each is
-    #: checked by its kind where the kind is used (``kinds/settings.py``), not by this value.
-    kinds: dict[str, dict[str, Any] | None] = Field(default_factory=empty_dict)
+    #: Each kind's own settings under its name in lower case, read here as they stand; each is
+    #: checked by its kind where the kind is used (``kinds/settings.py``), not by this value, and
+    #: the section of a kind not installed is kept as it is.
+    kinds: dict[str, Any] = Field(default_factory=empty_dict)
     seed: Annotated[int, Field(ge=-JSON_SAFE_INT), at_most(JSON_SAFE_INT, _JSON_SAFE)] = 0
     model: Annotated[str, at_most(200, "a model name")] | None = None
     #: A folder in the workspace where every reply stored is recorded with its prompt; none: only ``--record`` does.

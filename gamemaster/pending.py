@@ -183,11 +183,8 @@ def load_pending(workspace: Workspace, world: World) -> Pending | None:
     record = read_record(workspace, record_path, SceneRecord)
     try:
         spec = record.spec
-        spec.kind  # the record names a kind by its shape; the scene to play needs the kind itself
     except ValidationError as exc:
         raise StateError(f"{workspace.rel(record_path)}: {describe_validation_error(exc)}") from None
-    except ValueError as exc:
-        raise StateError(f"{workspace.rel(record_path)}: type: {exc}") from None
     pending = Pending(spec, directory, record)
     for turn in range(len(pending.turns)):
         path = pending.reply_path(turn)

@@ -136,8 +136,17 @@ class DaySummary(_Record):
 
 
 def read_record(workspace, path, model):
-    """``model`` from a record file; a file that is not one is named with the field that is wrong."""
+    """``model`` from a record file; a file that is not one is named with the field that is wrong.
+
+    A scene record names its kind by the shape of a name; it is read to be played or shown
+    by its kind, so a kind that is not installed is named here, with the file."""
     try:
-        return model.model_validate(workspace.read_json(path))
+        record = model.model_validate(workspace.read_json(path))
     except ValidationError as exc:
         raise StateError(f"{workspace.rel(path)}: {describe_validation_error(exc)}") from None
+    if isinstance(record, SceneRecord):
+        try:
+            record.spec.kind
+        except ValueError as exc:
+            raise StateError(f"{workspace.rel(path)}: type: {exc}") from None
+    return record

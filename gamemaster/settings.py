@@ -123,7 +123,7 @@ def set_setting(workspace: Workspace, key: str, text: str) -> tuple[Any, Any]:
 
 
 def _validated(world: World, parts: tuple[str, ...], value: Any) -> World:
-    data = world.dump()
+    data = world_data(world)  # as world.json is written: old flat keys in their sections
     target = data
     for part in parts[:-1]:
         target = target.setdefault(part, {})  # a kind's section a world.json leaves out

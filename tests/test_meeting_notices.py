@@ -102,8 +102,9 @@ def test_world_settings_are_checked_by_the_meeting_kind():
                          (World(studio="Test", kinds={"meeting": {"notices_per_day": -1}}), "kinds.meeting.notices_per_day")):
         with pytest.raises(StateError, match=rf"^state/world\.json: {re.escape(named)}: "):
             settings_of(world, "meeting")
-    with pytest.raises(ValidationError):
-        World(studio="Test", kinds={"meeting": 3})  # a section is a JSON object: that much the value checks
+    for section in (3, None):  # a section that is no object is the kind's to refuse, as any other
+        with pytest.raises(StateError, match=r"^state/world\.json: kinds\.meeting: "):
+            settings_of(World(studio="Test", kinds={"meeting": section}), "meeting")
 
 
 # -- written back in the bundled studio -----------------------------------------

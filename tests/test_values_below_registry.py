@@ -111,3 +111,28 @@ def test_a_pending_scene_of_a_kind_not_installed_is_named_by_its_file(workspace)
         "error: scenes/day-001/scene-01/scene.json: type: 'LUNCH': not a scene kind (choose "
         "ARRIVAL, WORK, MEETING, REFLECTION, ENCOUNTER, EVENT, GATHERING)"], shown.output
     assert json.loads(record.read_text(encoding="utf-8")) == data  # nothing written
+
+
+def test_an_old_world_with_a_wrong_section_stops_only_what_reads_that_section(workspace):
+    """The old flat keys are read into their sections at load; a wrong section of the new form
+    waits for its kind there too, and `config` sets the new name of an old key."""
+    data = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    data["kinds"]["encounter"]["per_day"] = 100_000
+    data["meeting_rounds"] = data["kinds"]["meeting"].pop("rounds")
+    workspace.world_path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    runner = CliRunner()
+
+    shown = runner.invoke(app, ["--root", str(workspace.root), "status", "--json"])
+    assert shown.exit_code == 0, shown.output
+    world = World.model_validate(data)
+    assert settings_of(world, "meeting").rounds == 2  # read from its old name
+    with pytest.raises(StateError, match=r"^state/world\.json: kinds\.encounter\.per_day: "):
+        settings_of(world, "encounter")
+
+    data["kinds"]["encounter"]["per_day"] = 3
+    workspace.world_path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    configured = runner.invoke(app, ["--root", str(workspace.root), "config", "kinds.meeting.rounds", "3"])
+    assert configured.exit_code == 0, configured.output
+    after = json.loads(workspace.world_path.read_text(encoding="utf-8"))
+    assert after["kinds"]["meeting"]["rounds"] == 3 and "meeting_rounds" not in after
+    assert after["kinds"]["encounter"]["per_day"] == 3

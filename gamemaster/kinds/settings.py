@@ -1,7 +1,7 @@
 """The kinds' settings in ``state/world.json``: ``"kinds": {"meeting": {"rounds": 2, …}, …}``.
 
 Each kind declares its settings as a ``KindSettings`` model (``SceneKind.settings``). ``World``
-reads the ``kinds`` mapping as a value (a JSON object per section) without asking the registry;
+reads the ``kinds`` mapping as a value, each section as it stands, without asking the registry;
 this module checks a section where its kind is used (``settings_of``), for ``validate`` and
 ``config`` (``problems``, ``checked``) and when the world is written (``world_data``), so a
 setting's bounds and reasons live only in its kind's model and an error names
@@ -226,14 +226,23 @@ def _state_error(lines: list[str]) -> StateError:
     return StateError(f"{WORLD_FILE}: " + "; ".join(lines), [Problem(WORLD_FILE, None, line) for line in lines])
 
 
+def _moved(world: World) -> dict[str, Any]:
+    """``world``'s ``kinds`` with an old world.json's flat keys (``meeting_rounds``) read into their
+    sections; a key under both names, or a bad value under an old one, is a ``StateError`` naming
+    the key. Only the sections those keys move into are checked here."""
+    if not (world.model_extra and old_keys(world.model_extra)):
+        return world.kinds
+    try:
+        return move_former(_data(world), World.model_fields)["kinds"]
+    except PydanticCustomError as exc:
+        raise _state_error([exc.message()]) from None
+
+
 def former_checked(world: World) -> None:
-    """Where world.json holds keys of its own, the old flat names among them read into their
-    sections now: a key under both names, or a bad value under an old one, stops any command that
-    reads the world (a ``StateError`` naming the key), as it did before names were namespaced."""
-    if world.model_extra and set(world.model_extra) & set(former_names()):
-        lines = problems(world)
-        if lines:
-            raise _state_error(lines)
+    """An old world.json's flat keys read into their sections now: a key under both names, or a
+    bad value under an old one, stops any command that reads the world, as it did before names
+    were namespaced. A wrong section of the new form waits for its kind (``settings_of``)."""
+    _moved(world)
 
 
 def settings_of(world: World, kind: str) -> KindSettings:
@@ -241,25 +250,19 @@ def settings_of(world: World, kind: str) -> KindSettings:
     kind is used: a world whose ``encounter`` section is wrong still plays its WORK scenes, and
     ``validate`` names every section that is wrong."""
     name = kind.lower()
-    if world.model_extra and old_keys(world.model_extra):  # an old world.json: flat keys read into their sections
-        try:
-            section = checked(world).get(name)
-        except ValidationError as exc:
-            raise _state_error([described(error) for error in exc.errors()]) from None
-        return section.model_copy() if section is not None else defaults(kind)
-    section = world.kinds.get(name)
-    if section is None:
+    kinds = _moved(world)
+    if name not in kinds:
         return defaults(kind)
-    return _section(name, jsontext.dumps(section, sort_keys=True)).model_copy()
-
-
-@lru_cache(maxsize=64)
-def _section(name: str, text: str) -> KindSettings:
-    """A section checked once while its text stays the same (a kind reads its settings for each
-    character it weighs); callers get a copy."""
     model = get_kind(name.upper()).settings
     if model is None:
         raise _state_error([f"kinds.{name}: this kind has no settings (kinds with settings: {', '.join(configurable())})"])
+    return _section(model, name, jsontext.dumps(kinds[name], sort_keys=True)).model_copy(deep=True)
+
+
+@lru_cache(maxsize=64)
+def _section(model: type[KindSettings], name: str, text: str) -> KindSettings:
+    """A section checked once while its text stays the same (a kind reads its settings for each
+    character it weighs); callers get a deep copy, so none changes what the next one gets."""
     try:
         return model.model_validate(jsontext.loads(text))
     except ValidationError as exc:
