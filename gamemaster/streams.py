@@ -17,7 +17,7 @@ from typing import Iterable
 
 from pydantic import ValidationError
 
-from . import jsontext
+from . import jsontext, parsed_lines
 from .derived import make_way
 from .bulk import no_cycle_collection
 from .jsontext import without_bom
@@ -74,6 +74,7 @@ class MemoryStream:
         self.agent = agent
         self.path = root / "state" / "memories" / f"{agent}.jsonl"
         self.index_path = root / "state" / ".cache" / f"{agent}.json"
+        self._lines: parsed_lines.StreamLines | None = None
 
     @property
     def display(self) -> str:
@@ -108,6 +109,19 @@ class MemoryStream:
         if not memory.id.startswith(f"{self.agent}-"):
             return Problem(self.display, line, f"id: {memory.id!r} does not belong to agent {self.agent!r}")
         return memory
+
+    def parse_at(self, raw: bytes, line: int | None, offset: int) -> Memory | Problem:
+        """``parse_line`` for the line at byte ``offset``: parsed again only where its bytes changed
+        since it was last read (``parsed_lines``)."""
+        if self._lines is None:
+            self._lines = parsed_lines.of(self.agent, self.path)
+        known = self._lines.known(offset, raw)
+        if known is not None:
+            return known
+        parsed = self.parse_line(raw, line)
+        if isinstance(parsed, Memory):
+            self._lines.keep(offset, raw, parsed)
+        return parsed
 
     # -- the derived index -------------------------------------------------
 
@@ -191,7 +205,7 @@ class MemoryStream:
                 continue
             if not raw.strip():
                 continue
-            parsed = self.parse_line(raw, line)
+            parsed = self.parse_at(raw, line, offset)
             if isinstance(parsed, Problem):
                 problems.append(parsed)
             else:
@@ -212,7 +226,7 @@ class MemoryStream:
         with open(self.path, "rb") as handle:
             for offset, length in wanted:
                 handle.seek(offset)
-                parsed = self.parse_line(handle.read(min(length, MAX_LINE_BYTES + 1)), None)
+                parsed = self.parse_at(handle.read(min(length, MAX_LINE_BYTES + 1)), None, offset)
                 if isinstance(parsed, Problem):
                     bad.append((offset, parsed))
                 elif parsed.depth > 0:

@@ -1,0 +1,73 @@
+"""Memory lines parsed once while their bytes stay the same.
+
+Every prompt reads the newest lines of its character's stream (what was said lately) and a few
+hundred candidates for its memories, and a stream changes only by the lines a scene appends: at
+a hundred characters most of a day's parsing was the same lines parsed again, scene after scene,
+and more of them as the streams filled. Here a parsed line is kept under its stream and byte
+offset together with its bytes; it is handed out again only for exactly those bytes at that
+offset, so a line changed by hand is parsed anew (its bytes differ) and nothing depends on a
+file's stat. Only valid memories are kept: a bad line is parsed and reported each time, with the
+line number its reader gives. Each stream has its own lines (a character reads only its own).
+
+The memories handed out are shared, as a ranked selection shares them between its sections:
+readers never change a memory. A stream keeps the lines read since it last filled ``LINES``
+and those read before that (two generations: a line read again moves to the newer), and at
+most ``STREAMS`` streams are kept, so a long-running server stays bounded.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+
+from .models import Memory
+
+#: Lines of one generation of a stream: more than the newest lines a prompt reads (``news.TAIL``)
+#: and a selection's candidates together.
+LINES = 1024
+#: Streams kept: a studio of a few hundred characters.
+STREAMS = 512
+
+
+class StreamLines:
+    """One stream's parsed lines: byte offset → (the line's bytes, its memory)."""
+
+    def __init__(self) -> None:
+        self.newer: dict[int, tuple[bytes, Memory]] = {}
+        self.older: dict[int, tuple[bytes, Memory]] = {}
+
+    def known(self, offset: int, raw: bytes) -> Memory | None:
+        """The memory parsed from exactly ``raw`` at ``offset``, if kept."""
+        found = self.newer.get(offset)
+        if found is None:
+            found = self.older.get(offset)
+            if found is None or found[0] != raw:
+                return None
+            self.keep(offset, raw, found[1])
+        return found[1] if found[0] == raw else None
+
+    def keep(self, offset: int, raw: bytes, memory: Memory) -> None:
+        if len(self.newer) >= LINES:
+            self.older, self.newer = self.newer, {}
+        self.newer[offset] = (raw, memory)
+
+
+_streams: OrderedDict[tuple[str, str], StreamLines] = OrderedDict()
+
+
+def of(agent: str, path: Path) -> StreamLines:
+    """The parsed lines of ``agent``'s stream at ``path``."""
+    key = (agent, str(path))
+    lines = _streams.get(key)
+    if lines is None:
+        lines = _streams[key] = StreamLines()
+        if len(_streams) > STREAMS:
+            _streams.popitem(last=False)
+    else:
+        _streams.move_to_end(key)
+    return lines
+
+
+def forget() -> None:
+    """Drop every kept line (tests that count parses)."""
+    _streams.clear()
