@@ -70,7 +70,14 @@ def _plain(text: str) -> str:
 
 def items(player: Player) -> list[Item]:
     """What the character holds, most important first, then newest; each item once, and of items on
-    one matter only the version that holds (``updates.stale``)."""
+    one matter only the version that holds (``updates.stale``). Worked out once a request: an
+    ARRIVAL asks for them twice (what to tell, whom to seek out)."""
+    if "items" not in player.memo:
+        player.memo["items"] = _items(player)
+    return list(player.memo["items"])
+
+
+def _items(player: Player) -> list[Item]:
     found: dict[str, Item] = {}
     order = 0
     for memory in player.req.news:
@@ -118,14 +125,24 @@ def _holding(code: str, held: list[Item]) -> list[Item]:
 def knows(player: Player, item: Item, person: str) -> bool:
     """Does ``person`` know ``item``, as far as the character can tell: they said it, were told it
     or were there when it was said. What is said about someone they need not know yet."""
-    if person == item.source:
-        return True
-    wanted = {_plain(item.text), _plain(item.words)}
-    # What they said in this very talk they know (it is not in the memories yet).
-    if any(turn.speaker == person and _in(wanted, turn.says) for turn in player.req.transcript):
-        return True
-    return any((line.speaker == person or person in line.present) and _in(wanted, line.says)
-               for line in player.req.exchanges)
+    return person == item.source or person in _knowers(player, item)
+
+
+def _knowers(player: Player, item: Item) -> frozenset[str]:
+    """Who said ``item`` or was there when it was said: found once an item, not again for each
+    listener (an ARRIVAL asks about ninety-nine)."""
+    memo = player.memo.setdefault("knowers", {})
+    key = (item.text, item.words)
+    if key not in memo:
+        wanted = {_plain(item.text), _plain(item.words)}
+        # What they said in this very talk they know (it is not in the memories yet).
+        found = {turn.speaker for turn in player.req.transcript if _in(wanted, turn.says)}
+        for line in player.req.exchanges:
+            if _in(wanted, line.says):
+                found.add(line.speaker)
+                found.update(line.present)
+        memo[key] = frozenset(found)
+    return memo[key]
 
 
 def _in(wanted: set[str], says: str) -> bool:
