@@ -113,15 +113,18 @@ class MemoryStream:
     def parse_at(self, raw: bytes, line: int | None, offset: int) -> Memory | Problem:
         """``parse_line`` for the line at byte ``offset``: parsed again only where its bytes changed
         since it was last read (``parsed_lines``)."""
-        if self._lines is None:
-            self._lines = parsed_lines.of(self.agent, self.path)
-        known = self._lines.known(offset, raw)
+        known = self._parsed().known(offset, raw)
         if known is not None:
             return known
         parsed = self.parse_line(raw, line)
         if isinstance(parsed, Memory):
-            self._lines.keep(offset, raw, parsed)
+            self._parsed().keep(offset, raw, parsed)
         return parsed
+
+    def _parsed(self) -> parsed_lines.StreamLines:
+        if self._lines is None:
+            self._lines = parsed_lines.of(self.agent, self.path)
+        return self._lines
 
     # -- the derived index -------------------------------------------------
 
@@ -189,9 +192,14 @@ class MemoryStream:
     # -- reading -----------------------------------------------------------
 
     def tail(self, count: int) -> tuple[list[Located], list[Problem]]:
-        """The last ``count`` valid memories; bad lines among them are reported."""
-        if not self.path.exists() or count <= 0:
+        """The last ``count`` valid memories; bad lines among them are reported. Read again only
+        where the file's stat changed since the last call for ``count`` (``parsed_lines``)."""
+        stamp = parsed_lines.stamp(self.path)
+        if stamp is None or count <= 0:
             return [], []
+        return self._parsed().tail(count, stamp, lambda: self._read_tail(count))
+
+    def _read_tail(self, count: int) -> tuple[list[Located], list[Problem]]:
         total = self.index().lines
         # A few extra lines so that a bad line does not shrink the window.
         pieces = read_tail_lines(self.path, count + 8, max_line=MAX_LINE_BYTES)
