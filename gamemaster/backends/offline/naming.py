@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 def about(player: Player, item: Item, person: str) -> bool:
     """Whether ``item`` names ``person`` (by the name colleagues use, or the full one), and not
     another whose name holds theirs („Darius 2“ is not Darius)."""
-    names, holding = _names_holding(player, person)
+    names, holding, forms = _names_holding(player, person)
     lowered = item.text.lower()
     # Neither name in the text at all (the common case): no pattern needs trying.
-    if not any(form in lowered for name in names for form in (name.lower(), name.lower().replace("-", " "))):
+    if not any(form in lowered for form in forms):
         return False
     longer = {n for n in holding if mention(item.text, n)}
     text = item.text
@@ -34,8 +34,9 @@ def about(player: Player, item: Item, person: str) -> bool:
     return any(mention(text, name) for name in names)
 
 
-def _names_holding(player: Player, person: str) -> tuple[set[str], set[str]]:
-    """``person``'s names, and the other colleagues' names that hold one of them."""
+def _names_holding(player: Player, person: str) -> tuple[set[str], set[str], tuple[str, ...]]:
+    """``person``'s names, the other colleagues' names that hold one of them, and the names in lower
+    case, with spaces for hyphens too (how a text may write them)."""
     if "names_holding" not in player.memo:
         # Everyone's names, the colleagues' as the request gives them: one table for every player of
         # the scene (each leaves out only itself), and the next scenes' while the names stay.
@@ -46,8 +47,8 @@ def _names_holding(player: Player, person: str) -> tuple[set[str], set[str]]:
     if person not in found:
         names = {n for n in (player.name_of(person), player.req.colleagues.get(person, "")) if len(n) > 2}
         colleagues = player.req.colleagues
-        found[person] = names, {n for other, n in table.holding(frozenset(names))
-                                if other != person and other in colleagues}
+        found[person] = (names, {n for other, n in table.holding(frozenset(names)) if other != person and other in colleagues},
+                         tuple(form for name in names for form in (name.lower(), name.lower().replace("-", " "))))
     return found[person]
 
 
