@@ -24,7 +24,7 @@ weights were chosen with ``bench/recall.py --conv``.
 from __future__ import annotations
 
 import math
-import re
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -37,6 +37,7 @@ from ..heard import heard_lines, shown_lines
 from ..index import Doc, SearchIndex, open_index
 from ..parallel import build_side_by_side
 from ..render import memory_line
+from ..scores import combined
 from ..lines import Said, addressed, speaker_of as _speaker, term_bag
 from ..text import analyzer, phrase_tags, tag_key, words
 
@@ -61,7 +62,8 @@ NUDGE = 0.3
 TAG_WEIGHT = 1.5
 #: Consecutive candidates that did not fit or added nothing before the section counts as full.
 MISSES = 40
-SCENES_PER_DAY_SCALE = 10
+#: Bytes of a stream a run reads whole rather than line by line.
+WHOLE = 1 << 20
 
 
 class RankedStrategy:
@@ -90,6 +92,7 @@ class _Run:
         self._docs: dict[int, Doc | None] = {}  # the index's lines looked up this run, by seq
         self.analyzer = analyzer(settings.language)
         self._handle = None
+        self._whole: bytes | None = None  # the stream's bytes, where it is small (``_read``)
         self._parsed: dict[int, Memory | None] = {}
         self.excluded = settings.excluded
         for memory in settings.elsewhere:
@@ -115,9 +118,17 @@ class _Run:
     def _read(self, doc: Doc) -> Memory | None:
         if self._handle is None:
             self._handle = open(self.stream.path, "rb")
-        self._handle.seek(doc.offset)
+            # A stream of up to WHOLE bytes is read at once: a run reads a line of most of them.
+            size = os.fstat(self._handle.fileno()).st_size
+            self._whole = self._handle.read() if size <= WHOLE else None
         # An index older than the line limit may still list a longer line: one byte past it is enough to refuse it.
-        parsed = self.stream.parse_at(self._handle.read(min(doc.length, MAX_LINE_BYTES + 1)), doc.line, doc.offset)
+        length = min(doc.length, MAX_LINE_BYTES + 1)
+        if self._whole is not None:
+            raw = self._whole[doc.offset:doc.offset + length]
+        else:
+            self._handle.seek(doc.offset)
+            raw = self._handle.read(length)
+        parsed = self.stream.parse_at(raw, doc.line, doc.offset)
         if isinstance(parsed, Problem):
             if parsed not in self.selection.problems:
                 self.selection.problems.append(parsed)
@@ -186,7 +197,7 @@ class _Run:
             return
         # A tag counts like a word of its rarity; a broad tag (``BROAD_TAG``) adds nothing.
         relevance = {seq: matches.get(seq, 0.0) + tagged.get(seq, 0.0) for seq in docs}
-        scores = self._scores(list(docs.values()), relevance)
+        scores = combined(list(docs.values()), relevance, self.settings)
         hits = {seq for seq, value in relevance.items() if value > 0}
         self._explain_taken(docs, scores, hits, shown, tag_keys)
         candidates = [d for d in docs.values() if d.offset not in self.taken]
@@ -369,32 +380,6 @@ class _Run:
         return tuple(dict.fromkeys(found))
 
     # -- scoring --------------------------------------------------------------
-
-    def _scores(self, docs: list[Doc], matches: dict[int, float]) -> dict[int, float]:
-        weights = self.settings.weights
-        now = self.settings.now or max((d.scene_key for d in docs), default=(0, 0))
-        half_life = max(self.settings.recency_half_life, 1e-6)
-
-        def age(doc: Doc) -> float:
-            days = (now[0] - doc.day) + (now[1] - doc.scene) / SCENES_PER_DAY_SCALE
-            return max(days, 0.0) if doc.dated else float("inf")
-
-        relevance = _normalised({d.seq: matches.get(d.seq, 0.0) for d in docs})
-        importance = _normalised({d.seq: float(d.importance) for d in docs})
-        recency = _normalised({d.seq: 0.5 ** (age(d) / half_life) for d in docs})
-        return {
-            d.seq: weights.get("relevance", 0) * relevance[d.seq]
-            + weights.get("importance", 0) * importance[d.seq]
-            + weights.get("recency", 0) * recency[d.seq]
-            for d in docs
-        }
-
-
-def _normalised(values: dict[int, float]) -> dict[int, float]:
-    low, high = min(values.values()), max(values.values())
-    if high <= low:
-        return {key: 0.0 for key in values}
-    return {key: (value - low) / (high - low) for key, value in values.items()}
 
 
 STRATEGY = RankedStrategy()
