@@ -14,8 +14,7 @@ read the end the prompt read, and any write or hand edit gives the file a new st
 has its own lines: a character reads only its own.
 
 The memories handed out are shared, as a ranked selection shares them between its sections:
-readers never change a memory. A stream keeps the lines read since it last filled ``LINES``
-and those read before that (two generations: a line read again moves to the newer), and at
+readers never change a memory. A stream keeps only the lines of its end (``StreamLines``), and at
 most ``STREAMS`` streams are kept, so a long-running server stays bounded.
 """
 
@@ -28,36 +27,39 @@ from typing import Callable
 
 from .models import Memory
 
-#: Lines of one generation of a stream: more than the newest lines a prompt reads (``news.TAIL``)
-#: and a selection's candidates together.
-LINES = 1024
+#: Lines kept of one stream at most: a safety net, as only its end is kept (``StreamLines``).
+LINES = 512
 #: Streams kept: a studio of a few hundred characters.
 STREAMS = 512
 
 
 class StreamLines:
-    """One stream's parsed lines: byte offset → (the line's bytes, its memory)."""
+    """One stream's parsed lines, byte offset → (the line's bytes, its memory): those of the end the
+    widest ``tail`` read (a prompt reads the newest ``news.TAIL``), and what was appended since.
+    An older line a selection reads is parsed again each time: every memory kept is a dozen objects
+    more for the garbage collector to walk at each full collection, so no more is kept than the
+    next prompt reads again."""
 
     def __init__(self) -> None:
-        self.newer: dict[int, tuple[bytes, Memory]] = {}
-        self.older: dict[int, tuple[bytes, Memory]] = {}
+        self.lines: dict[int, tuple[bytes, Memory]] = {}
+        #: The first byte of the end kept, and the count of the widest ``tail`` that set it.
+        self.floor, self.widest = 0, 0
         #: count → (the file's stamp, the last ``count`` memories, the problems among them)
         self.tails: dict[int, tuple[tuple, tuple, tuple]] = {}
 
     def known(self, offset: int, raw: bytes) -> Memory | None:
         """The memory parsed from exactly ``raw`` at ``offset``, if kept."""
-        found = self.newer.get(offset)
-        if found is None:
-            found = self.older.get(offset)
-            if found is None or found[0] != raw:
-                return None
-            self.keep(offset, raw, found[1])
-        return found[1] if found[0] == raw else None
+        found = self.lines.get(offset)
+        return found[1] if found is not None and found[0] == raw else None
 
     def keep(self, offset: int, raw: bytes, memory: Memory) -> None:
-        if len(self.newer) >= LINES:
-            self.older, self.newer = self.newer, {}
-        self.newer[offset] = (raw, memory)
+        if offset < self.floor:
+            return
+        if len(self.lines) >= LINES:
+            self.lines = {o: line for o, line in self.lines.items() if o >= self.floor}
+            if len(self.lines) >= LINES:  # no tail read to say where the end begins: start again
+                self.lines = {}
+        self.lines[offset] = (raw, memory)
 
     def tail(self, count: int, stamp: tuple, read: Callable[[], tuple[list, list]]) -> tuple[list, list]:
         """``read()`` (a stream's last ``count`` memories and problems), read again only when the
@@ -66,6 +68,9 @@ class StreamLines:
         if kept is None or kept[0] != stamp:
             found, problems = read()
             kept = self.tails[count] = (stamp, tuple(found), tuple(problems))
+            if count >= self.widest:  # the end a prompt reads: what lies before it is let go
+                self.widest, self.floor = count, found[0].offset if found else 0
+                self.lines = {o: line for o, line in self.lines.items() if o >= self.floor}
         return list(kept[1]), list(kept[2])
 
 
