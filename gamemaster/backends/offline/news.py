@@ -121,12 +121,19 @@ def untold(player: Player, listeners: list[str]) -> list[tuple[Item, dict[str, s
     are and why (``reason_to_tell``); never a confidence, nor what others say about the character
     itself (told on, it would be about itself in the third person)."""
     found = []
-    for item in items(player):
+    # Item (by its place in ``items``) and listener → why tell them, None if not: an ARRIVAL asks
+    # it of everyone twice, for what to say and for whom to seek out.
+    reasons: dict[tuple[int, str], str | None] = player.memo.setdefault("reasons", {})
+    for number, item in enumerate(items(player)):
         if item.secret or (item.source is not None and about(player, item, player.agent.id)):
             continue
-        reasons = {p: reason_to_tell(player, item, p) for p in listeners
-                   if p != player.agent.id and not knows(player, item, p)}
-        unaware = {p: why for p, why in reasons.items() if why}
+        unaware = {}
+        for person in listeners:
+            if person != player.agent.id:
+                if (number, person) not in reasons:
+                    reasons[number, person] = None if knows(player, item, person) else reason_to_tell(player, item, person)
+                if reasons[number, person]:
+                    unaware[person] = reasons[number, person]
         if unaware:
             found.append((item, unaware))
     return found
