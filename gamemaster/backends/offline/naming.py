@@ -45,10 +45,11 @@ def _names_holding(player: Player, person: str) -> tuple[set[str], set[str], tup
                                                               for other, full in roster.items())), {})
     table, found = player.memo["names_holding"]
     if person not in found:
-        names = {n for n in (player.name_of(person), player.req.colleagues.get(person, "")) if len(n) > 2}
         colleagues = player.req.colleagues
-        found[person] = (names, {n for other, n in table.holding(frozenset(names)) if other != person and other in colleagues},
-                         tuple(form for name in names for form in (name.lower(), name.lower().replace("-", " "))))
+        names = {n for n in (player.name_of(person), colleagues.get(person, "")) if len(n) > 2}
+        holding = {n for other, n in table.holding(frozenset(names)) if other != person and other in colleagues}
+        forms = tuple(form for name in names for form in (name.lower(), name.lower().replace("-", " ")))
+        found[person] = names, holding, forms
     return found[person]
 
 

@@ -379,7 +379,5 @@ class _Run:
         found += [word for term, word in shown.items() if term in own]
         return tuple(dict.fromkeys(found))
 
-    # -- scoring --------------------------------------------------------------
-
 
 STRATEGY = RankedStrategy()
