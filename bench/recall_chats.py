@@ -46,7 +46,7 @@ def near_duplicates(descriptions: list[str], width: int = 30) -> int:
 
 def rule_duplicates(descriptions: list[str], language: str) -> int:
     """Lines that say most of what an earlier line says by ``ranked``'s near-duplicate rule (whatever the query)."""
-    from gamemaster.retrieval.strategies.ranked import says_most_of, term_bag
+    from gamemaster.retrieval.lines import says_most_of, term_bag
     from gamemaster.retrieval.text import analyzer
 
     words, bags, count = analyzer(language), [], 0

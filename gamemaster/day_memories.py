@@ -104,7 +104,7 @@ def _find(stream: "MemoryStream", world: World, ids: list[str]) -> dict[str, Mem
     with open(stream.path, "rb") as handle:
         for memory_id, doc in docs.items():
             handle.seek(doc.offset)
-            parsed = stream.parse_line(handle.read(doc.length), doc.line)
+            parsed = stream.parse_at(handle.read(doc.length), doc.line, doc.offset)
             if isinstance(parsed, Memory) and parsed.id == memory_id:
                 found[memory_id] = parsed
     return found

@@ -10,6 +10,7 @@ that leads out of the workspace is not followed (``reads_inside``).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
@@ -28,6 +29,7 @@ def scene_ref(day: int, scene: int) -> str:
     return f"day-{day:03d}/scene-{scene:02d}"
 
 
+@functools.lru_cache(maxsize=4096)  # every memory's scene, read again for every prompt that shows it
 def parse_scene_ref(ref: str) -> tuple[int, int]:
     match = SCENE_REF_RE.match(ref)
     if not match:

@@ -17,7 +17,7 @@ from typing import Iterable
 
 from pydantic import ValidationError
 
-from . import jsontext
+from . import jsontext, parsed_lines
 from .derived import make_way
 from .bulk import no_cycle_collection
 from .jsontext import without_bom
@@ -65,6 +65,7 @@ class MemoryStream:
         self.agent = agent
         self.path = root / "state" / "memories" / f"{agent}.jsonl"
         self.index_path = root / "state" / ".cache" / f"{agent}.json"
+        self._lines: parsed_lines.StreamLines | None = None
 
     @property
     def display(self) -> str:
@@ -99,6 +100,22 @@ class MemoryStream:
         if not memory.id.startswith(f"{self.agent}-"):
             return Problem(self.display, line, f"id: {memory.id!r} does not belong to agent {self.agent!r}")
         return memory
+
+    def parse_at(self, raw: bytes, line: int | None, offset: int) -> Memory | Problem:
+        """``parse_line`` for the line at byte ``offset``: parsed again only where its bytes changed
+        since it was last read (``parsed_lines``)."""
+        known = self._parsed().known(offset, raw)
+        if known is not None:
+            return known
+        parsed = self.parse_line(raw, line)
+        if isinstance(parsed, Memory):
+            self._parsed().keep(offset, raw, parsed)
+        return parsed
+
+    def _parsed(self) -> parsed_lines.StreamLines:
+        if self._lines is None:
+            self._lines = parsed_lines.of(self.agent, self.path)
+        return self._lines
 
     # -- the derived index -------------------------------------------------
 
@@ -166,9 +183,14 @@ class MemoryStream:
     # -- reading -----------------------------------------------------------
 
     def tail(self, count: int) -> tuple[list[Located], list[Problem]]:
-        """The last ``count`` valid memories; bad lines among them are reported."""
-        if not self.path.exists() or count <= 0:
+        """The last ``count`` valid memories; bad lines among them are reported. Read again only
+        where the file's stat changed since the last call for ``count`` (``parsed_lines``)."""
+        stamp = parsed_lines.stamp(self.path)
+        if stamp is None or count <= 0:
             return [], []
+        return self._parsed().tail(count, stamp, lambda: self._read_tail(count))
+
+    def _read_tail(self, count: int) -> tuple[list[Located], list[Problem]]:
         total = self.index().lines
         # A few extra lines so that a bad line does not shrink the window.
         pieces = read_tail_lines(self.path, count + 8, max_line=MAX_LINE_BYTES)
@@ -182,7 +204,7 @@ class MemoryStream:
                 continue
             if not raw.strip():
                 continue
-            parsed = self.parse_line(raw, line)
+            parsed = self.parse_at(raw, line, offset)
             if isinstance(parsed, Problem):
                 problems.append(parsed)
             else:
@@ -203,7 +225,7 @@ class MemoryStream:
         with open(self.path, "rb") as handle:
             for offset, length in wanted:
                 handle.seek(offset)
-                parsed = self.parse_line(handle.read(min(length, MAX_LINE_BYTES + 1)), None)
+                parsed = self.parse_at(handle.read(min(length, MAX_LINE_BYTES + 1)), None, offset)
                 if isinstance(parsed, Problem):
                     bad.append((offset, parsed))
                 elif parsed.depth > 0:

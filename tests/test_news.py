@@ -449,7 +449,8 @@ def test_news_about_a_colleague_is_about_them_and_not_about_one_whose_name_their
     from gamemaster.backends.offline.news import Item, about
 
     class Seen:  # what `about` reads of a player: the roster's names (and where it keeps what it found of them)
-        req = type("Req", (), {"colleagues": {"darius": "Darius Engel", "darius_2": "Darius „Darius 2“ Engel"}})()
+        colleagues = {"darius": "Darius Engel", "darius_2": "Darius „Darius 2“ Engel"}
+        req = type("Req", (), {"colleagues": colleagues, "roster": {**colleagues, "vera": "Vera Kowalski"}})()
         memo: dict = {}
 
         @staticmethod

@@ -16,9 +16,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 from ..derived import make_way
 from ..ids import confined
@@ -38,9 +37,8 @@ class IndexUnavailable(GamemasterError):
     """The derived index could not be read or written (a full disk, a read-only folder)."""
 
 
-@dataclass(frozen=True)
-class Doc:
-    """One indexed memory line."""
+class Doc(NamedTuple):
+    """One indexed memory line (a tuple: a selection makes a few hundred of them)."""
 
     seq: int
     line: int
@@ -365,10 +363,12 @@ class SearchIndex:
         they are used (one per memory: a list of them grows with the stream); before ``close()``."""
         yield from self._connect().execute("SELECT line, offset, length FROM doc ORDER BY seq")
 
-    def newest(self, count: int, reflections: bool = False) -> list[Doc]:
-        where = "WHERE depth > 0" if reflections else ""
-        rows = self._connect().execute(f"SELECT {_DOC_COLUMNS} FROM doc {where} ORDER BY seq DESC LIMIT ?", (count,))
-        return [_row_doc(row) for row in rows]
+    def newest(self, count: int, reflections: bool = False, seqs: bool = False) -> list:
+        """The ``count`` newest memories (``reflections``: of those), newest first; ``seqs``: only
+        their numbers (a selection's fillers, looked up with the other candidates)."""
+        columns, where = "seq" if seqs else _DOC_COLUMNS, "WHERE depth > 0" if reflections else ""
+        rows = self._connect().execute(f"SELECT {columns} FROM doc {where} ORDER BY seq DESC LIMIT ?", (count,))
+        return [row[0] for row in rows] if seqs else [_row_doc(row) for row in rows]
 
 
 def index_path_for(root: Path, agent: str) -> Path:

@@ -8,6 +8,7 @@ its analysed terms and speaker decide which lines say most of the same (near-dup
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 #: Near-duplicates: this share of two lines' terms in common …
 NEAR_SHARE = 0.7
@@ -48,3 +49,30 @@ def says_most_of(bag: frozenset[str], other: frozenset[str]) -> bool:
     if len(shared) < NEAR_SHARE * (len(bag) + len(other) - len(shared)):
         return False
     return any(term[:1] == "\0" for term in shared)
+
+
+class Said:
+    """What the lines chosen so far say: each one's words, and the term bags of the longer ones, kept
+    by speaker: only a bag of the same speaker can say most of another (``says_most_of``), so a
+    line is compared with those alone, not with every line chosen."""
+
+    def __init__(self) -> None:
+        self.texts: set[str] = set()
+        self.bags: dict[str, list[frozenset[str]]] = {}
+
+    def add(self, description: str, bag: frozenset[str], speaker: str | None) -> None:
+        self.texts.add(" ".join(description.split()).casefold())
+        if len(bag) > NEAR_MIN_TERMS:
+            self.bags.setdefault(f"\0{speaker}", []).append(bag)
+
+    def repeats(self, description: str, bag: Callable[[], frozenset[str]], speaker: str | None,
+                asked: frozenset[str]) -> bool:
+        """The same words as a line chosen, or most of them while answering no more of ``asked``;
+        ``bag`` is the line's (``term_bag`` with ``speaker``), worked out only when the words differ."""
+        if " ".join(description.split()).casefold() in self.texts:
+            return True
+        terms = bag()
+        if len(terms) <= NEAR_MIN_TERMS:
+            return False
+        wanted = terms & asked
+        return any(says_most_of(terms, other) and wanted <= other for other in self.bags.get(f"\0{speaker}", ()))

@@ -299,6 +299,7 @@ class _Words:
             return " ".join(filter(None, map(known.__getitem__, found)))
 
 
+@lru_cache(maxsize=16384)  # a selection compares the tags of every memory it takes
 def tag_key(tag: str) -> str:
     """How tags are compared: folded, with spaces and underscores as hyphens."""
     return re.sub(r"[\s_]+", "-", fold(tag).strip()).strip("-")

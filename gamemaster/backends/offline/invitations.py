@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ...lang import phrase
 from ...schedule import ANSWER_REASON_MAX
 from ...slots import named_slots, slot_label
-from .news import CLOSE
+from .whom import CLOSE
 from .organise import weekday
 from .text import clip
 

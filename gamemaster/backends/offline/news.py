@@ -8,7 +8,7 @@ it told them, heard it from them, or they were there when someone said it. A col
 names is told it, addressed („Leo, das betrifft dich: …“), not about them in the third person;
 what others say about the character itself it does not tell on.
 An item told in confidence („Erzähl es niemandem …“) stays with the one who holds it. Whom the
-rest is told is a choice (``reason_to_tell``): whom it concerns, everyone when it changes what
+rest is told is a choice (``whom.reason_to_tell``): whom it concerns, everyone when it changes what
 the whole studio was told, the few one is close to what one lived oneself. Items are told most
 important first, then newest; two a turn at most, to those who do not know them. Of two items
 on one matter only the version that holds is passed on (``updates.py``: a correction replaces
@@ -17,19 +17,18 @@ the rumour), and whoever the character can tell knows the old one is told the ne
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...ids import parse_scene_ref
-from ...lang import join_names, phrase
+from ...lang import join_names
 from ...news import recent_lines
-from ...retrieval.text import analyzer
-from ...updates import stale, subject_terms
+from ...updates import stale
 from .naming import about
 from .person import first_person
 from .told import NEWS_CHARS, confided, told_in
 from .text import bare, clip, mention
+from .whom import knows, plain as _plain, reason_to_tell
 
 if TYPE_CHECKING:
     from .player import Player
@@ -63,14 +62,16 @@ class Item:
         return self.said or self.text
 
 
-@functools.lru_cache(maxsize=16384)
-def _plain(text: str) -> str:
-    return " ".join(text.split()).lower()
-
-
 def items(player: Player) -> list[Item]:
     """What the character holds, most important first, then newest; each item once, and of items on
-    one matter only the version that holds (``updates.stale``)."""
+    one matter only the version that holds (``updates.stale``). Worked out once a request: an
+    ARRIVAL asks for them twice (what to tell, whom to seek out)."""
+    if "items" not in player.memo:
+        player.memo["items"] = _items(player)
+    return list(player.memo["items"])
+
+
+def _items(player: Player) -> list[Item]:
     found: dict[str, Item] = {}
     order = 0
     for memory in player.req.news:
@@ -115,108 +116,27 @@ def _holding(code: str, held: list[Item]) -> list[Item]:
             if index not in replaced]
 
 
-def knows(player: Player, item: Item, person: str) -> bool:
-    """Does ``person`` know ``item``, as far as the character can tell: they said it, were told it
-    or were there when it was said. What is said about someone they need not know yet."""
-    if person == item.source:
-        return True
-    wanted = {_plain(item.text), _plain(item.words)}
-    # What they said in this very talk they know (it is not in the memories yet).
-    if any(turn.speaker == person and _in(wanted, turn.says) for turn in player.req.transcript):
-        return True
-    return any((line.speaker == person or person in line.present) and _in(wanted, line.says)
-               for line in player.req.exchanges)
-
-
-def _in(wanted: set[str], says: str) -> bool:
-    said = _plain(says)
-    return any(words in said for words in wanted)
-
-
 def untold(player: Player, listeners: list[str]) -> list[tuple[Item, dict[str, str]]]:
     """The items some of ``listeners`` do not know yet and would want to, each with who they
     are and why (``reason_to_tell``); never a confidence, nor what others say about the character
     itself (told on, it would be about itself in the third person)."""
     found = []
-    for item in items(player):
+    # Item (by its place in ``items``) and listener → why tell them, None if not: an ARRIVAL asks
+    # it of everyone twice, for what to say and for whom to seek out.
+    reasons: dict[tuple[int, str], str | None] = player.memo.setdefault("reasons", {})
+    for number, item in enumerate(items(player)):
         if item.secret or (item.source is not None and about(player, item, player.agent.id)):
             continue
-        reasons = {p: reason_to_tell(player, item, p) for p in listeners
-                   if p != player.agent.id and not knows(player, item, p)}
-        unaware = {p: why for p, why in reasons.items() if why}
+        unaware = {}
+        for person in listeners:
+            if person != player.agent.id:
+                if (number, person) not in reasons:
+                    reasons[number, person] = None if knows(player, item, person) else reason_to_tell(player, item, person)
+                if reasons[number, person]:
+                    unaware[person] = reasons[number, person]
         if unaware:
             found.append((item, unaware))
     return found
-
-
-#: Of the colleagues a character talked with lately (``news.partners``, most often first), the
-#: ones it tells what it holds whatever it is about: a handful, as people have a few they tell
-#: everything. Not tuned on a bench: the number of people one confides in.
-CLOSE = 3
-#: An own observation this important ("einschneidend" on seed 001's scale) is told to anyone who
-#: will listen; a heard one is judged by whom it concerns, as the holder did not live it.
-EVERYONE_IMPORTANCE = 9
-#: Terms an item must share with what the whole studio was told to concern everyone: one shared
-#: word („Studio“) is chance, two are the same matter.
-COMMON_TERMS = 2
-
-
-def reason_to_tell(player: Player, item: Item, person: str) -> str | None:
-    """Why the character would tell ``person`` the item, or None: it changes what the whole studio
-    was told (``common``), it touches what ``person`` works on (their role, team and topics, as the
-    roster shows them), ``person`` is one of the few the character is close to, or the character
-    lived it and it is einschneidend. What one lived one tells the few one is close to; what one
-    heard one passes on to whom it concerns. Whom it names is told it (``about them``), addressed
-    (``line``). Who knows an earlier version of it is told the correction (``correction``),
-    whoever they are, and whom the earlier version concerned the correction concerns."""
-    if any(knows(player, old, person) for old in item.replaces):
-        return "correction"
-    if about(player, item, person):
-        return "about them"
-    # Whom the old version concerned, the correction concerns too, whatever words it uses.
-    old_reasons = (reason_to_tell(player, old, person) for old in item.replaces)
-    return next((r for r in old_reasons if r), None) or _reason(player, item, person)
-
-
-def _reason(player: Player, item: Item, person: str) -> str | None:
-    terms = _terms(player.code, item.text) - _names(player)
-    if len(terms & _common_terms(player)) >= COMMON_TERMS:
-        return "everyone"
-    subject = subject_terms(player.code, item.text) - _names(player)
-    if subject & _profile_terms(player.code, player.req.profiles.get(person, "")):
-        return "concerned"
-    if item.source is None and person in player.req.partners[:CLOSE]:
-        return "close"
-    if item.source is None and item.importance >= EVERYONE_IMPORTANCE:
-        return "einschneidend"
-    return None
-
-
-@functools.lru_cache(maxsize=65536)  # bounded: a server plays for days in one process
-def _terms(code: str, text: str) -> frozenset[str]:
-    return frozenset(analyzer(code).query_terms(text))
-
-
-@functools.cache
-def _profile_terms(code: str, profile: str) -> frozenset[str]:
-    """A roster line's terms without the words the roster itself adds („Team“, „arbeitet an“)."""
-    frame = phrase(code, "roster_team", team="") + " " + phrase(code, "roster_works_on", topics="")
-    return _terms(code, profile) - _terms(code, frame)
-
-
-def _common_terms(player: Player) -> frozenset[str]:
-    """What the whole studio was told, without the words of the brief's frame („Creative Director“)."""
-    if "common_terms" not in player.memo:  # the same for every item and listener of the request
-        told = frozenset().union(*(_terms(player.code, text) for text in player.req.common))
-        player.memo["common_terms"] = told - _terms(player.code, phrase(player.code, "brief", text=""))
-    return player.memo["common_terms"]
-
-
-def _names(player: Player) -> frozenset[str]:
-    """The terms of everyone's names: a name says whom an item is about, not what."""
-    if "names" not in player.memo:
-        player.memo["names"] = frozenset().union(*(_terms(player.code, name) for name in player.req.roster.values()))
-    return player.memo["names"]
 
 
 def line(player: Player, item: Item) -> str:

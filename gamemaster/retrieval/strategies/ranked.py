@@ -24,7 +24,7 @@ weights were chosen with ``bench/recall.py --conv``.
 from __future__ import annotations
 
 import math
-import re
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -36,7 +36,9 @@ from ..base import Budget, Picked, Query, Selection, Settings
 from ..heard import heard_lines, shown_lines
 from ..index import Doc, SearchIndex, open_index
 from ..parallel import build_side_by_side
-from ..lines import NEAR_MIN_TERMS, addressed, says_most_of, speaker_of as _speaker, term_bag
+from ..render import memory_line
+from ..scores import combined
+from ..lines import Said, addressed, speaker_of as _speaker, term_bag
 from ..text import analyzer, phrase_tags, tag_key, words
 
 CANDIDATES = 200
@@ -60,7 +62,8 @@ NUDGE = 0.3
 TAG_WEIGHT = 1.5
 #: Consecutive candidates that did not fit or added nothing before the section counts as full.
 MISSES = 40
-SCENES_PER_DAY_SCALE = 10
+#: Bytes of a stream a run reads whole rather than line by line.
+WHOLE = 1 << 20
 
 
 class RankedStrategy:
@@ -85,10 +88,11 @@ class _Run:
         self.stream, self.index, self.query, self.settings, self.selection = stream, index, query, settings, selection
         self.budget = Budget(settings.budget, settings.language)
         self.taken: set[int] = set()  # byte offsets of memories already in
-        self.said: set[str] = set()  # what the memories chosen so far say
-        self.bags: list[frozenset[str]] = []  # and their terms, for near-duplicates
+        self.said = Said()  # what the memories chosen so far say, for near-duplicates
+        self._docs: dict[int, Doc | None] = {}  # the index's lines looked up this run, by seq
         self.analyzer = analyzer(settings.language)
         self._handle = None
+        self._whole: bytes | None = None  # the stream's bytes, where it is small (``_read``)
         self._parsed: dict[int, Memory | None] = {}
         self.excluded = settings.excluded
         for memory in settings.elsewhere:
@@ -114,14 +118,31 @@ class _Run:
     def _read(self, doc: Doc) -> Memory | None:
         if self._handle is None:
             self._handle = open(self.stream.path, "rb")
-        self._handle.seek(doc.offset)
+            # A stream of up to WHOLE bytes is read at once: a run reads a line of most of them.
+            size = os.fstat(self._handle.fileno()).st_size
+            self._whole = self._handle.read() if size <= WHOLE else None
         # An index older than the line limit may still list a longer line: one byte past it is enough to refuse it.
-        parsed = self.stream.parse_line(self._handle.read(min(doc.length, MAX_LINE_BYTES + 1)), doc.line)
+        length = min(doc.length, MAX_LINE_BYTES + 1)
+        if self._whole is not None:
+            raw = self._whole[doc.offset:doc.offset + length]
+        else:
+            self._handle.seek(doc.offset)
+            raw = self._handle.read(length)
+        parsed = self.stream.parse_at(raw, doc.line, doc.offset)
         if isinstance(parsed, Problem):
             if parsed not in self.selection.problems:
                 self.selection.problems.append(parsed)
             return None
         return parsed
+
+    def _lookup(self, seqs) -> dict[int, Doc]:
+        """``index.docs(seqs)``: the candidates' lines are looked up once, and a hit's neighbours
+        are mostly among them (the index does not change during a run)."""
+        missing = [seq for seq in seqs if seq not in self._docs]
+        if missing:
+            found = self.index.docs(missing)
+            self._docs.update({seq: found.get(seq) for seq in missing})
+        return {seq: doc for seq in sorted(set(seqs)) if (doc := self._docs[seq]) is not None}
 
     def _heard(self, memory: Memory) -> tuple[str, ...]:
         """The heard lines this memory brings for the query (``heard.py``)."""
@@ -170,13 +191,13 @@ class _Run:
         for key in tag_keys:
             for seq in self.index.tagged([key], CANDIDATES):
                 tagged[seq] = tagged.get(seq, 0.0) + weights.get(key, 0.0)
-        fillers = [d.seq for d in self.index.newest(FILLERS)] + [d.seq for d in self.index.newest(FILLERS, reflections=True)]
-        docs = self.index.docs(set(matches) | set(tagged) | set(fillers))
+        fillers = self.index.newest(FILLERS, seqs=True) + self.index.newest(FILLERS, reflections=True, seqs=True)
+        docs = self._lookup(set(matches) | set(tagged) | set(fillers))
         if not docs:
             return
         # A tag counts like a word of its rarity; a broad tag (``BROAD_TAG``) adds nothing.
         relevance = {seq: matches.get(seq, 0.0) + tagged.get(seq, 0.0) for seq in docs}
-        scores = self._scores(list(docs.values()), relevance)
+        scores = combined(list(docs.values()), relevance, self.settings)
         hits = {seq for seq, value in relevance.items() if value > 0}
         self._explain_taken(docs, scores, hits, shown, tag_keys)
         candidates = [d for d in docs.values() if d.offset not in self.taken]
@@ -216,7 +237,7 @@ class _Run:
     def _take(self, doc: Doc, tag_keys: list[str] | None, score: float, neighbour_of: str | None = None) -> Memory | None:
         """Add ``doc`` to the relevant section if it fits and adds something; None if not."""
         memory = self._memory(doc)
-        if memory is None or memory.id in self.excluded or self._repeats(memory):
+        if memory is None or memory.id in self.excluded or self._longer_than_left(memory) or self._repeats(memory):
             return None
         carries_broad = bool(self.broad_keys & {tag_key(t) for t in memory.tags})
         if carries_broad and self.broad_count + 1 > max(1, (self.relevant_count + 1) / 3):
@@ -232,6 +253,13 @@ class _Run:
                   heard=heard)
         return memory
 
+    def _longer_than_left(self, memory: Memory) -> bool:
+        """Its line alone does not fit what is left (heard lines only add to it, and the line holds
+        the description): once the budget is nearly full most candidates are such, and this says
+        so before the heard lines and the near-duplicates are worked out for them."""
+        left = self.budget.left
+        return len(memory.description) + 1 > left or len(memory_line(memory, self.settings.language)) + 1 > left
+
     def _explain_taken(self, docs, scores, hits, shown, tag_keys) -> None:
         """Memories already in (newest, reflections) get their score and matched terms too."""
         by_offset = {d.offset: d for d in docs.values()}
@@ -245,7 +273,7 @@ class _Run:
     def _neighbours(self, doc: Doc, memory: Memory, scores: dict[int, float]) -> None:
         """The memories before and after a hit in the same scene, and the same speaker's lines two
         turns away: an answer is often the reply, or the speaker's follow-up after the reply."""
-        around = self.index.docs([doc.seq - 2, doc.seq - 1, doc.seq + 1, doc.seq + 2])
+        around = self._lookup([doc.seq - 2, doc.seq - 1, doc.seq + 1, doc.seq + 2])
         speaker = _speaker(memory.description)
         for seq in (doc.seq - 1, doc.seq + 1, doc.seq + 2, doc.seq - 2):
             other = around.get(seq)
@@ -262,7 +290,7 @@ class _Run:
     def _answer(self, doc: Doc, memory: Memory, speaker: str, scores: dict[int, float]) -> None:
         """A hit that asks someone by name brings their answer, which may come a few turns later
         and share no word with the question („Ines, did you get the car fixed?“ … „Ines: Sold it.“)."""
-        later = self.index.docs(range(doc.seq + 1, doc.seq + 1 + REPLY_WITHIN))
+        later = self._lookup(range(doc.seq + 1, doc.seq + 1 + REPLY_WITHIN))
         for seq in range(doc.seq + 1, doc.seq + 1 + REPLY_WITHIN):
             other = later.get(seq)
             if other is None or other.scene_key != doc.scene_key:
@@ -274,28 +302,17 @@ class _Run:
 
     # -- near-duplicates ------------------------------------------------------
 
-    def _bag(self, memory: Memory) -> frozenset[str]:
-        speaker = _speaker(memory.description) if memory.type == "conversation" else None
-        return term_bag(self.analyzer, memory.description, speaker)
-
     def _repeats(self, memory: Memory) -> bool:
         """Says what a memory already chosen says: the same words, or most of them (a new version
         of one artifact, the same note again) while answering no more of the query. Short lines
         are never near-duplicates."""
-        said = " ".join(memory.description.split()).casefold()
-        if said in self.said:
-            return True
-        bag = self._bag(memory)
-        if len(bag) <= NEAR_MIN_TERMS:
-            return False
-        asked = bag & self.asked
-        return any(says_most_of(bag, other) and asked <= other for other in self.bags)
+        speaker = _speaker(memory.description) if memory.type == "conversation" else None
+        return self.said.repeats(memory.description, lambda: term_bag(self.analyzer, memory.description, speaker),
+                                 speaker, self.asked)
 
     def _said(self, memory: Memory) -> None:
-        self.said.add(" ".join(memory.description.split()).casefold())
-        bag = self._bag(memory)
-        if len(bag) > NEAR_MIN_TERMS:
-            self.bags.append(bag)
+        speaker = _speaker(memory.description) if memory.type == "conversation" else None
+        self.said.add(memory.description, term_bag(self.analyzer, memory.description, speaker), speaker)
 
     # -- the query ------------------------------------------------------------
 
@@ -361,34 +378,6 @@ class _Run:
         found = [f"#{k}" for k in tag_keys if k in tags]
         found += [word for term, word in shown.items() if term in own]
         return tuple(dict.fromkeys(found))
-
-    # -- scoring --------------------------------------------------------------
-
-    def _scores(self, docs: list[Doc], matches: dict[int, float]) -> dict[int, float]:
-        weights = self.settings.weights
-        now = self.settings.now or max((d.scene_key for d in docs), default=(0, 0))
-        half_life = max(self.settings.recency_half_life, 1e-6)
-
-        def age(doc: Doc) -> float:
-            days = (now[0] - doc.day) + (now[1] - doc.scene) / SCENES_PER_DAY_SCALE
-            return max(days, 0.0) if doc.dated else float("inf")
-
-        relevance = _normalised({d.seq: matches.get(d.seq, 0.0) for d in docs})
-        importance = _normalised({d.seq: float(d.importance) for d in docs})
-        recency = _normalised({d.seq: 0.5 ** (age(d) / half_life) for d in docs})
-        return {
-            d.seq: weights.get("relevance", 0) * relevance[d.seq]
-            + weights.get("importance", 0) * importance[d.seq]
-            + weights.get("recency", 0) * recency[d.seq]
-            for d in docs
-        }
-
-
-def _normalised(values: dict[int, float]) -> dict[int, float]:
-    low, high = min(values.values()), max(values.values())
-    if high <= low:
-        return {key: 0.0 for key in values}
-    return {key: (value - low) / (high - low) for key, value in values.items()}
 
 
 STRATEGY = RankedStrategy()
