@@ -75,8 +75,8 @@ class StreamLines:
 
 
 def stamp(path: Path) -> tuple[int, int, int, int] | None:
-    """What tells a file changed from the one read (``snapshot._stamp``): an append or an edit in
-    place gives a new size or mtime, an atomic rewrite a new inode; None: no such file."""
+    """What tells a file changed from the one read (the snapshot's state files, a stream's end): an
+    append or an edit in place gives a new size or mtime, an atomic rewrite a new inode; None: no such file."""
     try:
         st = os.stat(path)
     except OSError:

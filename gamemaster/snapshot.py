@@ -14,7 +14,6 @@ replaces or rewrites a file, and the next step reads a fresh snapshot.
 
 from __future__ import annotations
 
-import os
 from copy import deepcopy
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -26,6 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .ids import is_agent_id
 from .models import Agent, World
+from .parsed_lines import stamp as file_stamp
 from .workspace import Workspace
 
 
@@ -89,16 +89,6 @@ def freeze(value: Any) -> Any:
     return value
 
 
-def _stamp(path: Path) -> tuple[int, int, int, int] | None:
-    """What tells a rewritten file from the one read: an atomic write gives a new inode, an
-    edit in place a new mtime or size."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
-
-
 @dataclass(frozen=True)
 class Snapshot:
     """``world`` and ``agents`` (id → agent), frozen; agents are read when first asked for."""
@@ -110,7 +100,7 @@ class Snapshot:
 
     @classmethod
     def read(cls, workspace: Workspace) -> Snapshot:
-        stamp = _stamp(workspace.world_path)  # before the read: a change in between reads again
+        stamp = file_stamp(workspace.world_path)  # before the read: a change in between reads again
         return cls(workspace, workspace.load_world(), stamp)
 
     @cached_property
@@ -120,7 +110,7 @@ class Snapshot:
     @cached_property
     def _agents(self) -> tuple[dict[str, Agent], dict[Path, tuple | None]]:
         ids = self.workspace.agent_ids()
-        stamps = {self.workspace.agent_path(a): _stamp(self.workspace.agent_path(a)) for a in ids}
+        stamps = {self.workspace.agent_path(a): file_stamp(self.workspace.agent_path(a)) for a in ids}
         # Shared with the workspace's cache of parsed files: never changed here, only copied.
         return {a: self.workspace.load_agent(a, shared=True) for a in ids}, stamps
 
@@ -140,7 +130,7 @@ class Snapshot:
 
     def with_world(self, world: World) -> Snapshot:
         """This snapshot after its own step saved ``world``: the agents read stay, nothing is read again."""
-        after = Snapshot(self.workspace, world, _stamp(self.workspace.world_path))
+        after = Snapshot(self.workspace, world, file_stamp(self.workspace.world_path))
         for name in ("_agents", "agents"):
             if name in self.__dict__:
                 after.__dict__[name] = self.__dict__[name]
@@ -148,10 +138,10 @@ class Snapshot:
 
     def is_current(self) -> bool:
         """Whether the files this snapshot was read from are still the same (stat only)."""
-        if _stamp(self.workspace.world_path) != self._world_stamp:
+        if file_stamp(self.workspace.world_path) != self._world_stamp:
             return False
         if "_agents" not in self.__dict__:
             return True
         stamps = self._agents[1]
         files = {p for p in self.workspace.agents_dir.glob("*.json") if p.is_file() and is_agent_id(p.stem)}
-        return files == set(stamps) and all(_stamp(path) == stamp for path, stamp in stamps.items())
+        return files == set(stamps) and all(file_stamp(path) == stamp for path, stamp in stamps.items())
