@@ -3,7 +3,7 @@ of `validate`; of `memories --tag` and `--type`. "µs a memory" is (CPU cold −
 of the three streams the cold `next` indexed.
 
     python bench/index_build.py [--sizes 100000,1000000] [--repeat 3] [--keep DIR] [--profile] [--no-validate]
-                                [--side-by-side] [--in-process | --inserts | --killed FRACTION]
+                                [--side-by-side] [--in-process | --inserts | --analysis | --killed FRACTION]
 
 The studio is ``bench/run.py``'s synthetic one (the bundled seven on the morning of their last day,
 ``N`` memories per character); `next` opens a WORK scene for three of them, so a cold `next` builds
@@ -12,7 +12,10 @@ and its children (``os.wait4``), RSS its peak. ``--profile`` prints a cProfile o
 one index in-process and the peak of Python allocations (``tracemalloc``) during it. ``--in-process``
 only builds one index, in a fresh process each of ``--repeat`` times, and reports the CPU of the
 build alone; ``--inserts`` builds it in-process from rows analysed beforehand (what is left when
-the analysis costs nothing). ``--killed FRACTION`` builds one index in a fresh process, kills it
+the analysis costs nothing); ``--analysis`` the other part, in-process: the analysis of every piece of
+one stream (``retrieval/analyse.py``: lines read, memories taken apart, words found and turned
+into terms, rows put together), and of it the words alone (``Analyzer.joined_terms_many`` over
+the memories' texts), with nothing inserted. ``--killed FRACTION`` builds one index in a fresh process, kills it
 (SIGKILL) once FRACTION of an uninterrupted build's wall time has passed, and builds it again in
 another: the CPU of each part against the uninterrupted build's. ``--side-by-side`` builds the indexes of three characters in-process,
 one after the other and then side by side (``retrieval/parallel.py``), alternately, and reports CPU
@@ -39,6 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import Snapshot, opened_scene  # noqa: E402
 
+from gamemaster import jsontext  # noqa: E402
 from gamemaster.workspace import Workspace  # noqa: E402
 
 
@@ -197,6 +201,33 @@ def inserts_only(root: Path, repeat: int) -> str:
             f"{min(times):.2f} s, {min(times) / rows.seq * 1e6:.1f} µs a memory, median {statistics.median(times):.2f} s of {repeat}")
 
 
+def analysis_only(root: Path, repeat: int) -> str:
+    """CPU of analysing one stream as a build does, inserting nothing; and of finding its words alone."""
+    from gamemaster.retrieval.analyse import Rows, _body, _memory, analyse
+    from gamemaster.retrieval.pieces import pieces
+    from gamemaster.retrieval.text import analyzer
+
+    agent, language = "vera", Workspace(root).load_world().language
+    with open(root / "state" / "memories" / f"{agent}.jsonl", "rb") as handle:
+        chunks = list(pieces(handle))
+    bodies = [_body(*_memory(jsontext.loads(line))) for chunk in chunks for line in chunk.splitlines()]
+    analyzer(language).joined_terms_many(bodies)  # every word met once: its term is known, as from the second piece on
+    whole, words = [], []
+    for _ in range(repeat):
+        rows, base, start = Rows(), 0, time.process_time()
+        for data in chunks:
+            rows.start_piece()
+            analyse(data, base, language, rows)
+            base += len(data)
+        whole.append(time.process_time() - start)
+        start = time.process_time()
+        analyzer(language).joined_terms_many(bodies)
+        words.append(time.process_time() - start)
+    return (f"one stream ({agent}, {len(bodies):,} memories) analysed as a build does, nothing inserted, CPU: best "
+            f"{min(whole):.2f} s, {min(whole) / len(bodies) * 1e6:.1f} µs a memory; of it its words turned into terms: "
+            f"best {min(words):.2f} s, {min(words) / len(bodies) * 1e6:.1f} µs a memory")
+
+
 def side_by_side(root: Path, repeat: int) -> list[str]:
     from gamemaster.retrieval.index import open_index
     from gamemaster.retrieval.parallel import build_side_by_side
@@ -229,6 +260,7 @@ def main() -> None:
     parser.add_argument("--side-by-side", action="store_true", help="three indexes one by one and side by side")
     parser.add_argument("--in-process", action="store_true", help="only the CPU of building one index, each time in a fresh process")
     parser.add_argument("--inserts", action="store_true", help="only the CPU of building one index from rows analysed beforehand")
+    parser.add_argument("--analysis", action="store_true", help="only the CPU of analysing one stream, nothing inserted")
     parser.add_argument("--killed", type=float, metavar="FRACTION", help="one index killed part way, then built again")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -248,8 +280,9 @@ def main() -> None:
             if args.killed is not None:
                 profiles.append((size, killed_build(root, args.killed, args.repeat)))
                 continue
-            if args.in_process or args.inserts:
-                profiles.append((size, in_process(root, args.repeat) if args.in_process else inserts_only(root, args.repeat)))
+            if args.in_process or args.inserts or args.analysis:
+                measured = in_process if args.in_process else inserts_only if args.inserts else analysis_only
+                profiles.append((size, measured(root, args.repeat)))
                 continue
             log(f"{size}: measuring")
             result = measure(root, args.repeat)

@@ -10,7 +10,10 @@ workspace (``gamemaster init`` into a temporary folder), in the state a real ses
   (``state/.cache/stems.json``), as from the second time a session opens such a scene;
 * ``status``, ``prompt``: with that scene pending;
 * ``hook``: ``hook subagent-stop`` with the first character's reply (the hook Claude Code runs
-  after every character subagent), on a copy of the pending workspace;
+  after every character subagent), on a copy of the pending workspace: that scene is an
+  ENCOUNTER, so the hook also writes the second speaker's prompt;
+* ``hook-work``: the same for the first reply of a WORK scene (``kinds.encounter.per_day`` set
+  to 0 before ``next``), whose replies are independent: the hook writes no prompt;
 * ``gm-bash``: ``hook pre-tool-use`` for a Bash call of the Game Master's (the hook lets it
   through: what every such call costs since characters have their lookup);
 * ``lookup``: ``lookup`` by the first character of the pending scene, on a copy;
@@ -21,7 +24,9 @@ the table gives the median CPU time (user + sys of the child) and its ratio to t
 how many modules the command has in ``sys.modules`` when it ends (the floor's for comparison).
 A reference row runs the least any command reading a state file through pydantic pays: one model
 with one ``Field``, defined and validated once (the floor imports pydantic lazily, without its
-model machinery).
+model machinery). A second reference runs what a hook taking a reply through the reply models
+pays at least: ``gamemaster.reply_models`` imported, ``hook-work``'s reply validated and written
+as JSON to a temporary file, none of the scene's checks and no state file read.
 
 ``--before DIR`` runs every command also with the gamemaster package of another checkout
 (``git archive <commit> gamemaster | tar -x -C DIR``), interleaved with this one, for a
@@ -54,9 +59,18 @@ FLOOR = "import typer, pydantic"
 #: imports pydantic lazily, and the first model class and validator load its model machinery.
 ONE_MODEL = ("import typer\nfrom pydantic import BaseModel, Field\n"
              "class M(BaseModel):\n    x: int = Field(0)\nM.model_validate({'x': 1})")
+#: The least a hook taking a reply through the reply models pays: the models imported, the reply
+#: parsed, validated and written back as JSON — none of the scene's checks, no state file read.
+REPLY_ONLY = ("import json, sys, tempfile\nfrom gamemaster.reply_models import Reply\n"
+              "reply = Reply.model_validate_json(json.loads(sys.stdin.read())['last_assistant_message'])\n"
+              "with tempfile.TemporaryFile('w', encoding='utf-8') as out:\n"
+              "    out.write(json.dumps(reply.model_dump(mode='json', by_alias=True), ensure_ascii=False))")
 HERE = Path(__file__).resolve().parent.parent  # this checkout: ``python -m`` imports from the cwd
-COMMANDS = ("--help", "status", "next", "next-known", "prompt", "hook", "gm-bash", "lookup", "apply")
-LABELS = {"hook": "`hook subagent-stop`", "next-known": "`next`, words stemmed before",
+COMMANDS = ("--help", "status", "next", "next-known", "prompt", "hook", "hook-work", "gm-bash", "lookup", "apply")
+REFERENCES = ("floor", "one-model", "reply-only")
+LABELS = {"hook": "`hook subagent-stop`, an ENCOUNTER's first reply (writes the second speaker's prompt)",
+          "hook-work": "`hook subagent-stop`, a WORK scene's first reply",
+          "reply-only": "the reply models imported, one reply validated and written, nothing else (reference)", "next-known": "`next`, words stemmed before",
           "gm-bash": "`hook pre-tool-use`, the Game Master's Bash call (let through)",
           "lookup": "`lookup`, a character's lookup (hook rewrites, then this)",
           "one-model": "one pydantic model with a `Field`, defined and validated once (reference)"}
@@ -120,29 +134,43 @@ def prepare(tmp: Path) -> dict[str, Path]:
     event = {"session_id": "bench", "hook_event_name": "SubagentStop", "stop_hook_active": False,
              "agent_type": "character-" + first.replace("_", "-"), "last_assistant_message": first_reply}
     (tmp / "hook.json").write_text(json.dumps(event, ensure_ascii=False), encoding="utf-8")
+    work = tmp / "work"  # a WORK scene pending: its replies are independent, the hook writes no prompt
+    shutil.copytree(between, work)
+    world = json.loads((work / "state" / "world.json").read_text(encoding="utf-8"))
+    world["kinds"]["encounter"]["per_day"] = 0
+    (work / "state" / "world.json").write_text(json.dumps(world, ensure_ascii=False), encoding="utf-8")
+    gm(work, "next")
+    master = GameMaster(Workspace(work))
+    scene = master.require_pending()
+    assert scene.spec.kind.name == "WORK", scene.spec.kind.name
+    event = {**event, "agent_type": "character-" + scene.turns[0].replace("_", "-"),
+             "last_assistant_message": OfflineBackend().reply(master.build_request(scene, 0))}
+    (tmp / "hook-work.json").write_text(json.dumps(event, ensure_ascii=False), encoding="utf-8")
     bash = {"session_id": "bench", "hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(pending),
             "tool_input": {"command": "gamemaster status"}}
     (tmp / "bash.json").write_text(json.dumps(bash, ensure_ascii=False), encoding="utf-8")
-    return {"between": between, "known": known, "pending": pending, "replied": replied, "first": Path(first)}
+    return {"between": between, "known": known, "pending": pending, "replied": replied, "work": work,
+            "first": Path(first)}
 
 
 def command_line(name: str, places: dict[str, Path], scratch: Path) -> tuple[list[str], Path | None, str | None]:
     """argv (after ``python``), the workspace it runs on, and its stdin."""
-    if name in ("floor", "one-model"):
-        return ["-c", FLOOR if name == "floor" else ONE_MODEL], None, None
-    source = {"next": "between", "next-known": "known", "hook": "pending", "apply": "replied"}.get(name, "pending")
+    if name in REFERENCES:
+        stdin = (places["between"].parent / "hook-work.json").read_text(encoding="utf-8") if name == "reply-only" else None
+        return ["-c", {"floor": FLOOR, "one-model": ONE_MODEL, "reply-only": REPLY_ONLY}[name]], None, stdin
+    source = {"next": "between", "next-known": "known", "hook": "pending", "hook-work": "work", "apply": "replied"}.get(name, "pending")
     root = places[source]
-    if name in ("next", "next-known", "hook", "lookup", "apply"):  # they write: each run on a fresh copy
+    if name in ("next", "next-known", "hook", "hook-work", "lookup", "apply"):  # they write: each run on a fresh copy
         if scratch.exists():
             shutil.rmtree(scratch)
         shutil.copytree(root, scratch)
         root = scratch
     args = {"--help": ["--help"], "status": ["status"], "next": ["next"], "next-known": ["next"],
             "prompt": ["prompt", str(places["first"])],
-            "hook": ["hook", "subagent-stop"], "gm-bash": ["hook", "pre-tool-use"],
+            "hook": ["hook", "subagent-stop"], "hook-work": ["hook", "subagent-stop"], "gm-bash": ["hook", "pre-tool-use"],
             "lookup": ["lookup", str(places["first"]), "Was habe ich letzte Woche versprochen?"],
             "apply": ["apply"]}[name]
-    stdin = {"hook": "hook.json", "gm-bash": "bash.json"}.get(name)
+    stdin = {"hook": "hook.json", "hook-work": "hook-work.json", "gm-bash": "bash.json"}.get(name)
     stdin = (places["between"].parent / stdin).read_text(encoding="utf-8") if stdin else None
     return ["-m", "gamemaster", "--root", str(root), *args], root, stdin
 
@@ -169,9 +197,9 @@ def instructions_of(argv: list[str], stdin: str | None, code: Path = HERE) -> in
 def modules_of(name: str, places: dict[str, Path], scratch: Path, code: Path = HERE) -> list[str]:
     argv, _, stdin = command_line(name, places, scratch)
     out = scratch.parent / "modules.json"
-    if name in ("floor", "one-model"):
-        code = f"{FLOOR if name == 'floor' else ONE_MODEL}\nimport json, sys\nopen({str(out)!r}, 'w').write(json.dumps(sorted(sys.modules)))"
-        subprocess.run([sys.executable, "-c", code], check=True, env=env())
+    if name in REFERENCES:
+        source = argv[1] + f"\nimport json, sys\nopen({str(out)!r}, 'w').write(json.dumps(sorted(sys.modules)))"
+        subprocess.run([sys.executable, "-c", source], input=stdin, text=True, check=True, env=env(), cwd=code)
     else:
         subprocess.run([sys.executable, "-c", MODULES_OF, str(out), *argv[2:]], input=stdin,
                        capture_output=True, text=True, env=env(), check=True, cwd=code)
@@ -258,7 +286,7 @@ def main() -> None:
         scratch.parent.mkdir()
         if args.importtime:
             return importtime(args.importtime, places, scratch)
-        runs = [("floor", ""), ("one-model", "")] + [(name, code) for name in COMMANDS for code in codes]
+        runs = [(name, "") for name in REFERENCES] + [(name, code) for name in COMMANDS for code in codes]
         times: dict[tuple[str, str], list[float]] = {run: [] for run in runs}
         for name, code in runs:  # a round not counted: it writes the bytecode caches
             cpu_of(*command_line(name, places, scratch)[::2], code=codes[code])
