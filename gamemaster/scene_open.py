@@ -14,6 +14,7 @@ from .records import SceneRecord
 from .requests import build_request
 from .scenes import Force, decide_next
 from .snapshot import Snapshot
+from .statefiles import SceneFolder
 from .turns import ReplyRequest
 from .workspace import Workspace
 
@@ -30,7 +31,7 @@ def open_scene(workspace: Workspace, snap: Snapshot, force: Force | None, warnin
     pinned = force.model_dump(exclude_defaults=True) if force else {}
     record = SceneRecord.opened(spec, pinned or None)
     atomic_write_json(directory / "scene.json", record.dump())
-    pending = Pending(spec, directory, record)
+    pending = Pending(spec, SceneFolder(workspace.root, directory), record)
     for turn in range(len(spec.turns)):
         if spec.kind.in_sequence and turn > 0:
             break  # later speakers' prompts depend on what is said first
@@ -44,7 +45,7 @@ def open_scene(workspace: Workspace, snap: Snapshot, force: Force | None, warnin
 def write_prompt(workspace: Workspace, snap: Snapshot, pending: Pending, turn: int, warnings: list[Problem]) -> ReplyRequest:
     """Build ``turn``'s prompt, keep it with the scene and hand the request to the backend later."""
     request = build_request(workspace, pending, turn, snap.world, snap.agents, warnings=warnings)
-    record_prompt(workspace, pending, turn, request)
+    record_prompt(pending, turn, request)
     pending.requests[turn] = request
     return request
 
