@@ -123,8 +123,10 @@ class GameMaster:
                       agents: dict[str, Agent] | None = None, previous_error: str | None = None) -> ReplyRequest:
         from .requests import build_request
         snap = self.snapshot() if world is None or agents is None else None
-        return build_request(self.workspace, pending, turn, world or snap.world, agents or snap.agents,
-                             previous_error=previous_error, warnings=self.warnings)
+        workspace = self.workspace
+        return build_request(pending, turn, world or snap.world, agents or snap.agents, find=workspace.template_path,
+                             load_agent=workspace.load_agent, warn=workspace.warn, previous_error=previous_error,
+                             warnings=self.warnings)
 
     def lookup(self, agent_id: str, query: str) -> str:
         """What ``agent_id`` finds looking ``query`` up in its own memory: during its open turn of
