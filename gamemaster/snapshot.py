@@ -120,11 +120,6 @@ class Snapshot:
     def agents(self) -> Mapping[str, Agent]:
         return MappingProxyType(self.workspace.kept_each(self._agents[2], self._agents[0], freeze))
 
-    @property
-    def agent_files(self) -> Mapping[str, Path]:
-        """Each agent's id → its file (``state/agents/<id>.json``), as read for this snapshot."""
-        return MappingProxyType(self._agents[2])
-
     def stream(self, agent_id: str) -> MemoryStream:
         """``agent_id``'s memory stream (``Workspace.stream``): what a step reads memories from."""
         return open_stream(self.workspace.root, agent_id)

@@ -142,10 +142,9 @@ def plan_scene(
     copy_agent: Callable[[str], Agent] | None = None,
     stream_of: Callable[[str], MemoryStream] | None = None,
 ) -> SceneResult:
-    """The transaction that writes this scene into the workspace at ``root``. ``turns`` are (agent,
-    reply) in speaking order. ``agents`` are read, never changed; what changes is a copy (``copy_agent``,
-    by default a deep one). ``stream_of(agent)``: its memory stream (by default opened under ``root``).
-    Each reply is written back by the sections the kind uses, in their order (``sections/``)."""
+    """The transaction that writes this scene into the workspace at ``root`` (``stream_of``: an agent's stream).
+    ``turns`` are (agent, reply) in speaking order. ``agents`` are read, never changed; what changes is a copy
+    (``copy_agent``, by default a deep one). Each reply is written back by its kind's sections, in order (``sections/``)."""
     kind, created = spec.kind, spec.ref
     result = SceneResult(Transaction(label=f"scene {created}"))
     updated = _Changed(agents, copy_agent or (lambda agent_id: agents[agent_id].model_copy(deep=True)))
