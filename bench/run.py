@@ -113,7 +113,7 @@ def replies_for(root: Path) -> dict[str, dict]:
             from gamemaster.scene_apply import take_reply
 
             reply = json.loads(OfflineBackend().reply(gm.build_request(pending, turn, agents=agents)))
-            take_reply(gm.workspace, gm.snapshot(), pending, turn, reply)
+            take_reply(gm.snapshot(), pending, turn, reply)
         except Exception as exc:  # the offline player is optional; the timed command is what matters
             log(f"  offline reply for {agent_id} unusable ({exc!r}); using a minimal reply")
             reply = minimal_reply(agents[agent_id], pending.spec)

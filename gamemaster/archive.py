@@ -111,8 +111,8 @@ def archive_days(workspace: Workspace, keep: int = 0) -> Archived:
             else:
                 done.packed.append(_pack(workspace, day))
             update(n)
-        for day in archived_days(workspace):
-            archive = archive_path(workspace, day)
+        for day in archived_days(workspace.scenes):
+            archive = archive_path(workspace.scenes, day)
             if not digest_path(archive).exists():  # packed before digests were written
                 try:
                     check_archive(archive)
@@ -141,7 +141,7 @@ def _files(folder: Path) -> list[Path]:
 
 
 def _pack(workspace: Workspace, day: str) -> Packed:
-    scenes, folder, target = workspace.scenes, workspace.scenes / day, archive_path(workspace, day)
+    scenes, folder, target = workspace.scenes, workspace.scenes / day, archive_path(workspace.scenes, day)
     files = _files(folder)
     folder_bytes = sum(p.lstat().st_size for p in files)
     if not target.exists():  # else an earlier run wrote it and was stopped before the folder was removed

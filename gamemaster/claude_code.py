@@ -12,12 +12,16 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import jsontext
 from .fsio import atomic_write_text
 from .models import Agent, World
 from .problems import GamemasterError
 from .workspace import Workspace, find_workspace
+
+if TYPE_CHECKING:
+    from .statefiles import SceneFolder
 
 SUBAGENT_PREFIX = "character-"
 #: A character reads its prompt and may look at artifacts; it never writes files. Bash runs one
@@ -191,7 +195,7 @@ def handle_subagent_stop(gm, payload: dict) -> dict | None:
         except GamemasterError as exc:
             return {"systemMessage": f"{agent_id}'s answer was not stored: {exc}"}
         key = pending.prompt_path(turn).stem  # "vera", or "03-vera" in a MEETING
-        unseen = _prompt_unseen(payload.get("agent_transcript_path"), pending.prompt_path(turn), gm.workspace)
+        unseen = _prompt_unseen(payload.get("agent_transcript_path"), pending.prompt_path(turn), pending.folder)
         try:
             if unseen:
                 raise ReplyError(agent_id, [unseen])
@@ -277,7 +281,7 @@ def _messages(transcript_path: object) -> list[dict] | None:
     return messages
 
 
-def _prompt_unseen(transcript_path: object, prompt_path: Path, workspace: Workspace) -> str | None:
+def _prompt_unseen(transcript_path: object, prompt_path: Path, folder: SceneFolder) -> str | None:
     """Why the reply cannot be taken if the character never had its prompt: not handed to it as its
     task (the PreToolUse hook puts the file's text there) and not read with ``Read``. None where it
     had it, or where the transcript cannot tell (then the reply is judged on its own)."""
@@ -295,9 +299,9 @@ def _prompt_unseen(transcript_path: object, prompt_path: Path, workspace: Worksp
         for block in message.get("content") if isinstance(message.get("content"), list) else []:
             if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("name") == "Read":
                 given = (block.get("input") or {}).get("file_path")
-                if isinstance(given, str) and os.path.realpath(os.path.join(workspace.root, given)) == wanted:
+                if isinstance(given, str) and os.path.realpath(os.path.join(folder.root, given)) == wanted:
                     return None
-    return (f"prompt: the reply was written without it; read {workspace.rel(prompt_path)} "
+    return (f"prompt: the reply was written without it; read {folder.rel(prompt_path)} "
             "(Read) and answer as it asks")
 
 

@@ -25,8 +25,8 @@ _PACKED_CALLS: dict[tuple[str, int, int], list] = {}
 def _scene_folders(workspace: Workspace):
     """(day, folder) for every scene, including those set aside in scenes/.abandoned (their calls
     were paid) and those of packed days (``scene_files``)."""
-    found = {p.parent for p in scene_files.glob(workspace, "day-*/scene-*/scene.json")}
-    found |= {p.parent.parent for p in scene_files.glob(workspace, "day-*/scene-*/usage/*.json")}
+    found = {p.parent for p in scene_files.glob(workspace.scenes, "day-*/scene-*/scene.json")}
+    found |= {p.parent.parent for p in scene_files.glob(workspace.scenes, "day-*/scene-*/usage/*.json")}
     for folder in sorted(found):
         yield folder.parent.name, folder
     for folder in sorted((workspace.scenes / ".abandoned").glob("day-*_scene-*")):
@@ -37,7 +37,7 @@ def _calls(workspace: Workspace):
     """(day, agent, call) for every recorded API call, applied, pending or abandoned."""
     for (day, abandoned), entries in groupby(_scene_folders(workspace), lambda e: (e[0], e[1].parent.name == ".abandoned")):
         folders = [folder for _, folder in entries]
-        archive = scene_files.archive_path(workspace, day)
+        archive = scene_files.archive_path(workspace.scenes, day)
         if abandoned or (workspace.scenes / day).exists() or not archive.is_file():
             yield from _folder_calls(workspace, day, folders)
             continue
@@ -51,12 +51,12 @@ def _calls(workspace: Workspace):
 def _folder_calls(workspace: Workspace, day: str, folders: list):
     for folder in folders:
         record_path = folder / "scene.json"
-        record = workspace.read_json(record_path) if scene_files.is_file(workspace, record_path) else {}
+        record = workspace.read_json(record_path) if scene_files.is_file(workspace.scenes, record_path) else {}
         usage = record.get("usage")
         if folder.parent.name == ".abandoned":
             files = sorted((folder / "usage").glob("*.json")) if (folder / "usage").is_dir() else []
         else:
-            files = scene_files.glob(workspace, f"{folder.relative_to(workspace.scenes).as_posix()}/usage/*.json")
+            files = scene_files.glob(workspace.scenes, f"{folder.relative_to(workspace.scenes).as_posix()}/usage/*.json")
         sources = [(record_path, label, calls) for label, calls in usage.items()] if isinstance(usage, dict) else [
             (path, path.stem, workspace.read_json(path).get("calls")) for path in files
         ]

@@ -62,7 +62,7 @@ class GameMaster:
             return recover(self.workspace)
 
     def pending(self, world: World | None = None) -> Pending | None:
-        return load_pending(self.workspace, world or self.world())
+        return load_pending(self.workspace.root, world or self.world())
 
     def require_pending(self) -> Pending:
         pending = self.pending()
@@ -123,8 +123,10 @@ class GameMaster:
                       agents: dict[str, Agent] | None = None, previous_error: str | None = None) -> ReplyRequest:
         from .requests import build_request
         snap = self.snapshot() if world is None or agents is None else None
-        return build_request(self.workspace, pending, turn, world or snap.world, agents or snap.agents,
-                             previous_error=previous_error, warnings=self.warnings)
+        workspace = self.workspace
+        return build_request(pending, turn, world or snap.world, agents or snap.agents, find=workspace.template_path,
+                             load_agent=workspace.load_agent, warn=workspace.warn, previous_error=previous_error,
+                             warnings=self.warnings)
 
     def lookup(self, agent_id: str, query: str) -> str:
         """What ``agent_id`` finds looking ``query`` up in its own memory: during its open turn of
@@ -203,7 +205,7 @@ class GameMaster:
                 raise GamemasterError(f"scene {pending.spec.ref}: turn {turn + 1} before turn {pending.missing()[0] + 1}")
             from .scene_apply import take_reply
             try:
-                reply = take_reply(self.workspace, snap, pending, turn, raw)
+                reply = take_reply(snap, pending, turn, raw)
             except ReplyError as exc:
                 self._record(snap.world, pending, turn, raw, "; ".join(exc.problems), source)
                 raise
@@ -227,12 +229,12 @@ class GameMaster:
 
     def apply(self, pending: Pending) -> SceneResult:
         from .scene_apply import apply_scene
-        from .transaction import recover
+        from .transaction import commit, recover
         with self.workspace.lock:
             recover(self.workspace)
             snap = self._still_pending(pending)
             try:
-                return apply_scene(self.workspace, snap, pending)
+                return apply_scene(snap, pending, lambda transaction: commit(self.workspace, transaction))
             finally:
                 self._snapshot = None  # the scene's transaction changed the studio: the next step reads it anew
 
@@ -246,7 +248,7 @@ class GameMaster:
         scene still waits for replies.
         """
         from .scene_apply import stage_replies
-        staged = stage_replies(self.workspace, self.snapshot(), pending, given)
+        staged = stage_replies(self.snapshot(), pending, given)
         with self.workspace.lock:
             snap = self._still_pending(pending)
             new_turns = sorted(t for t in staged.replies if t not in pending.replies)

@@ -86,7 +86,7 @@ def build(workspace: Workspace, agent_id: str, question: str) -> Built:
         "recent": section("recent"),
     }
     talked = partners(workspace, agent_id)
-    name_of = speaker_names(workspace)
+    name_of = speaker_names(workspace.load_agent)
     values.update(plans=plans_text(agent, name_of, world.language),
                   partners=partners_text([name_of(p) for p in talked], world.language))
     prompt = render_template(workspace.template_path, "ask.md", values).strip() + "\n"
@@ -141,14 +141,14 @@ def run(built: Built, backend) -> Result:
 
 
 def _names(built: Built) -> dict[str, str]:
-    name_of = speaker_names(built.workspace)
+    name_of = speaker_names(built.workspace.load_agent)
     wished = [p for wish in built.agent.talk_wishes for p in wish.with_]
     return {person: name_of(person) for person in [*built.partners, *wished]}
 
 
 def shown_heard(workspace: Workspace, picked) -> tuple[tuple[str, str], ...]:
     """The lines the prompt shows under a picked memory, whole: (the speaker's name, what they said)."""
-    name_of = speaker_names(workspace)
+    name_of = speaker_names(workspace.load_agent)
     return tuple((name_of(speaker), says) for speaker, says in heard_lines(picked.memory.metadata, picked.memory.id)
                  if any(" ".join(says.split())[:80] in shown for shown in picked.heard))
 

@@ -89,10 +89,10 @@ def lookup_for(workspace: Workspace, agent_id: str, shown: Collection[str]) -> L
     return lookup
 
 
-def record_lookups(workspace: Workspace, pending: Pending, turn: int, found: list[Found]) -> None:
+def record_lookups(pending: Pending, turn: int, found: list[Found]) -> None:
     """What ``turn``'s character looked up for its latest answer, kept with the scene beside what
     its prompt showed (an answer asked again replaces what the one before looked up)."""
-    path = workspace.inside(lookups_path(pending.dir, pending.label(turn)))
+    path = pending.folder.inside(lookups_path(pending.dir, pending.label(turn)))
     if found:
         atomic_write_json(path, {"lookups": [f.as_dict() for f in found]})
     elif path.exists():
@@ -103,18 +103,18 @@ def lookups_path(scene_dir: Path, label: str) -> Path:
     return scene_dir / "lookups" / f"{label}.json"
 
 
-def _recorded(workspace: Workspace, pending: Pending, turn: int) -> list[dict]:
+def _recorded(pending: Pending, turn: int) -> list[dict]:
     """What ``turn``'s character looked up so far, as kept with the scene (``record_lookups``)."""
     path = lookups_path(pending.dir, pending.label(turn))
-    data = workspace.read_json(path) if path.exists() else {}
+    data = pending.folder.read_json(path) if path.exists() else {}
     entries = data.get("lookups") if isinstance(data, dict) else None
     return [entry for entry in entries if isinstance(entry, dict)] if isinstance(entries, list) else []
 
 
-def looked_up(workspace: Workspace, pending: Pending, turn: int) -> set[str]:
+def looked_up(pending: Pending, turn: int) -> set[str]:
     """The memory ids ``turn``'s lookups gave the character: it has read them, so its reply may
     cite them as evidence, as it may what its prompt showed."""
-    return {str(i) for entry in _recorded(workspace, pending, turn)
+    return {str(i) for entry in _recorded(pending, turn)
             if isinstance(entry.get("memories"), list) for i in entry["memories"]}
 
 
@@ -125,15 +125,15 @@ def look_up_in_turn(workspace: Workspace, pending: Pending, agent_id: str, query
     from .pending import shown_in_prompt  # the scene's files: only a Claude Code lookup reads them
 
     turn = pending.turn_of(agent_id)
-    shown = shown_in_prompt(workspace, pending, turn)
+    shown = shown_in_prompt(pending, turn)
     if shown is None:
         raise GamemasterError(f"{agent_id} has no prompt in scene {pending.spec.ref} yet: read it first "
                               f"({workspace.rel(pending.prompt_path(turn))})")
-    earlier = _recorded(workspace, pending, turn)
+    earlier = _recorded(pending, turn)
     language = workspace.load_world().language
     if len(earlier) >= MAX_LOOKUPS:
         return phrase(language, "lookup_spent")
     found = lookup_for(workspace, agent_id, shown)(query)
-    atomic_write_json(workspace.inside(lookups_path(pending.dir, pending.label(turn))),
+    atomic_write_json(pending.folder.inside(lookups_path(pending.dir, pending.label(turn))),
                       {"lookups": [*earlier, found.as_dict()]})
     return found.text

@@ -90,13 +90,13 @@ def ask(
             request = pending.prepared(turn) if error is None else None
             if request is None:
                 request = gm.build_request(pending, turn, previous_error=error)
-                record_prompt(gm.workspace, pending, turn, request)
+                record_prompt(pending, turn, request)
             if backend.capabilities.lookups:
                 request = replace(request, lookup=lookup_for(gm.workspace, agent, request.shown))
             listen("ask", {"agent": agent, "turn": turn, "attempt": attempt, "scene": pending.spec.ref})
             answer = _normalise(backend.reply(request))
             record_usage(gm.workspace, pending, turn, _usage_record(answer), answer.model, batch=False)
-            record_lookups(gm.workspace, pending, turn, answer.lookups or [])
+            record_lookups(pending, turn, answer.lookups or [])
         if answer.notice:
             listen("notice", {"agent": agent, "turn": turn, "text": answer.notice})
         try:
@@ -144,7 +144,7 @@ def _ask_all(gm: GameMaster, backend: Backend, pending: Pending, listen: Listene
 def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, poll_seconds: float) -> None:
     """A scene's independent calls as one Message Batch, resumable by its stored id."""
     turns = pending.missing()
-    batch = load_batch(gm.workspace, pending)
+    batch = load_batch(pending)
     if batch is None:
         if not backend.capabilities.batches:
             raise GamemasterError(f"backend {backend.name} cannot send batches")
@@ -153,7 +153,7 @@ def _ask_by_batch(gm: GameMaster, backend, pending: Pending, listen: Listener, p
             request = pending.prepared(turn)
             if request is None:
                 request = gm.build_request(pending, turn)
-                record_prompt(gm.workspace, pending, turn, request)
+                record_prompt(pending, turn, request)
             requests.append((pending.turns[turn], request))  # agent ids are valid custom ids
         batch_id = backend.submit_batch(requests)
         batch = save_batch(gm.workspace, pending, batch_id, {custom: turn for (custom, _), turn in zip(requests, turns)})
@@ -198,7 +198,7 @@ def run_scene(
     pending, opened = gm.open_next(force if force is not None and force.pins else _followed(gm, backend, listen))
     listen("scene", {"spec": pending.spec, "opened": opened, "done": len(pending.replies)})
     # A batch already sent for this scene is picked up even without --batch: it is paid for.
-    stored_batch = backend.capabilities.batches and load_batch(gm.workspace, pending) is not None
+    stored_batch = backend.capabilities.batches and load_batch(pending) is not None
     if (batch or stored_batch) and not pending.spec.kind.in_sequence and pending.missing():
         _ask_by_batch(gm, backend, pending, listen, poll_seconds)
     else:

@@ -25,6 +25,7 @@ from .problems import GamemasterError, StateError, describe_validation_error
 from .records import SceneRecord, UsageCall, UsageFile, read_record
 from .replies import Reply, ReplyError, parse_reply
 from .scenes import SceneSpec
+from .statefiles import SceneFolder, scene_dir
 from .workspace import Workspace
 
 if TYPE_CHECKING:
@@ -36,11 +37,16 @@ class Pending:
     """The scene that has been opened and not yet written back."""
 
     spec: SceneSpec
-    dir: Path
+    #: The scene's folder and the workspace's root: what the steps that read or write its files get.
+    folder: SceneFolder
     record: SceneRecord
     replies: dict[int, Reply] = field(default_factory=dict)
     #: Requests built when their prompt was written, so the backend gets that very one.
     requests: dict[int, ReplyRequest] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def dir(self) -> Path:
+        return self.folder.dir
 
     def prepared(self, turn: int) -> ReplyRequest | None:
         """The request whose prompt was written for ``turn`` in this process, once."""
@@ -169,31 +175,32 @@ def require_participants(spec: SceneSpec, agents) -> None:
         )
 
 
-def load_pending(workspace: Workspace, world: World) -> Pending | None:
-    """The scene ``world`` says is pending, with its stored replies; None when there is none."""
+def load_pending(root: Path, world: World) -> Pending | None:
+    """The scene ``world`` says is pending in the workspace at ``root``, with its stored replies;
+    None when there is none."""
     if world.pending is None:
         return None
-    directory = workspace.scene_dir(world.pending)
-    record_path = directory / "scene.json"
+    folder = SceneFolder(root, scene_dir(root, world.pending))
+    record_path = folder.dir / "scene.json"
     if not record_path.exists():
         raise StateError(
             f"state/world.json: pending scene {world.pending} has no scenes/{world.pending}/scene.json; "
             "set \"pending\" to null to choose the scene again"
         )
-    record = read_record(workspace, record_path, SceneRecord)
+    record = read_record(folder, record_path, SceneRecord)
     try:
         spec = record.spec
     except ValidationError as exc:
-        raise StateError(f"{workspace.rel(record_path)}: {describe_validation_error(exc)}") from None
-    pending = Pending(spec, directory, record)
+        raise StateError(f"{folder.rel(record_path)}: {describe_validation_error(exc)}") from None
+    pending = Pending(spec, folder, record)
     for turn in range(len(pending.turns)):
         path = pending.reply_path(turn)
         if path.exists():
             try:
-                pending.replies[turn] = parse_reply(workspace.read_json(path), pending.turns[turn], reply_model_for(spec.kind))
+                pending.replies[turn] = parse_reply(folder.read_json(path), pending.turns[turn], reply_model_for(spec.kind))
             except ReplyError as exc:
                 raise StateError(
-                    f"{workspace.rel(path)}: {'; '.join(exc.problems)} (delete the file to ask again)"
+                    f"{folder.rel(path)}: {'; '.join(exc.problems)} (delete the file to ask again)"
                 ) from None
     return pending
 
@@ -202,21 +209,22 @@ def scene_record(workspace: Workspace, ref: str) -> SceneRecord | None:
     """``scenes/<ref>/scene.json``, or None for a scene never opened."""
     path = workspace.scene_dir(ref) / "scene.json"
     # A finished day may be packed (``gamemaster day archive``): its records are read from there.
-    return read_record(workspace, path, SceneRecord) if scene_files.is_file(workspace, path) else None
+    return read_record(workspace, path, SceneRecord) if scene_files.is_file(workspace.scenes, path) else None
 
 
-def record_prompt(workspace: Workspace, pending: Pending, turn: int, request: ReplyRequest) -> None:
+def record_prompt(pending: Pending, turn: int, request: ReplyRequest) -> None:
     """Keep the prompt a backend was actually sent with the scene, the memory ids it showed and
     what it showed from the library.
 
     The ids go first: once a prompt is on disk, what it showed is too, so its reply's evidence
     is always checked against it (after a crash in between, the prompt is simply written again)."""
-    atomic_write_json(workspace.inside(_shown_path(pending, turn)), {"memories": request.shown,
-                                                                     "heard_from": request.heard_from})
-    atomic_write_text(workspace.inside(pending.prompt_path(turn)), request.prompt)
+    folder = pending.folder
+    atomic_write_json(folder.inside(_shown_path(pending, turn)), {"memories": request.shown,
+                                                                  "heard_from": request.heard_from})
+    atomic_write_text(folder.inside(pending.prompt_path(turn)), request.prompt)
     readings = pending.dir / "library" / f"{pending.label(turn)}.json"
     if request.library:
-        atomic_write_json(workspace.inside(readings), {"excerpts": [e.as_dict() for e in request.library]})
+        atomic_write_json(folder.inside(readings), {"excerpts": [e.as_dict() for e in request.library]})
     elif readings.exists():
         readings.unlink()
 
@@ -225,41 +233,41 @@ def _shown_path(pending: Pending, turn: int) -> Path:
     return pending.dir / "shown" / f"{pending.label(turn)}.json"
 
 
-def shown_in_prompt(workspace: Workspace, pending: Pending, turn: int) -> set[str] | None:
+def shown_in_prompt(pending: Pending, turn: int) -> set[str] | None:
     """The memory ids ``turn``'s prompt showed; None for a turn whose prompt was not recorded
     with them (not written yet, or by a gamemaster before they were kept)."""
     path = _shown_path(pending, turn)
     if not path.exists():
         return None
-    data = workspace.read_json(path)
+    data = pending.folder.read_json(path)
     ids = data.get("memories") if isinstance(data, dict) else None
     if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-        raise StateError(f"{workspace.rel(path)}: memories: expected a list of memory ids; "
+        raise StateError(f"{pending.folder.rel(path)}: memories: expected a list of memory ids; "
                          "delete the file to check evidence only against the streams")
     return set(ids)
 
 
-def heard_in_prompt(workspace: Workspace, pending: Pending, turn: int) -> set[str] | None:
+def heard_in_prompt(pending: Pending, turn: int) -> set[str] | None:
     """Whose words ``turn``'s prompt showed as heard lately; None where the prompt was not recorded
     with them (a reply's ``takeaways`` are then checked against the roster only)."""
     path = _shown_path(pending, turn)
-    data = workspace.read_json(path) if path.exists() else None
+    data = pending.folder.read_json(path) if path.exists() else None
     people = data.get("heard_from") if isinstance(data, dict) else None
     if people is None:
         return None
     if not isinstance(people, list) or not all(isinstance(p, str) for p in people):
-        raise StateError(f"{workspace.rel(path)}: heard_from: expected a list of agent ids; "
+        raise StateError(f"{pending.folder.rel(path)}: heard_from: expected a list of agent ids; "
                          "delete the file to check the reply against the streams only")
     return set(people)
 
 
-def readings_of(workspace: Workspace, pending: Pending) -> dict[str, list[dict]]:
+def readings_of(pending: Pending) -> dict[str, list[dict]]:
     """agent → the library excerpts its prompts showed in this scene."""
     found: dict[str, list[dict]] = {}
     for turn in range(len(pending.turns)):
         path = pending.dir / "library" / f"{pending.label(turn)}.json"
         if path.exists():
-            found.setdefault(pending.turns[turn], []).extend(workspace.read_json(path).get("excerpts", []))
+            found.setdefault(pending.turns[turn], []).extend(pending.folder.read_json(path).get("excerpts", []))
     return found
 
 
@@ -274,18 +282,18 @@ def record_usage(workspace: Workspace, pending: Pending, turn: int, usage: dict 
         atomic_write_json(path, record.dump())
 
 
-def usage_of(workspace: Workspace, pending: Pending) -> dict[str, list[UsageCall]]:
+def usage_of(pending: Pending) -> dict[str, list[UsageCall]]:
     folder = pending.dir / "usage"
     if not folder.is_dir():
         return {}
-    return {p.stem: read_record(workspace, p, UsageFile).calls for p in sorted(folder.glob("*.json"))}
+    return {p.stem: read_record(pending.folder, p, UsageFile).calls for p in sorted(folder.glob("*.json"))}
 
 
-def load_batch(workspace: Workspace, pending: Pending) -> dict | None:
+def load_batch(pending: Pending) -> dict | None:
     path = pending.dir / "batch.json"
     if not path.exists():
         return None
-    data = workspace.read_json(path)
+    data = pending.folder.read_json(path)
     return {"id": data["id"], "turns": {custom: int(turn) for custom, turn in data["turns"].items()}}
 
 

@@ -8,6 +8,9 @@ typed to the backends; this module runs them in order and puts the prompt togeth
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Callable
+
 from . import colleagues
 from .lang import phrase
 from .pending import Pending, require_participants
@@ -17,30 +20,36 @@ from .retrieval import prepare, speaker_names
 from .sections import TurnFacts, sections_for
 from .turns import ReplyRequest, Turn
 from .models import Agent, World
-from .workspace import Workspace
+from .statefiles import open_stream
 
 
 def build_request(
-    workspace: Workspace,
     pending: Pending,
     turn: int,
     world: World,
     agents: dict[str, Agent],
     *,
+    find: Callable[[str], Path],
+    load_agent: Callable[[str], Agent],
+    warn: Callable[[Problem], None] | None = None,
     previous_error: str | None = None,
     warnings: list[Problem] | None = None,
 ) -> ReplyRequest:
     """Everything a backend needs to play ``pending``'s ``turn``: the prompt and the same facts typed.
 
-    Bad memory lines met on the way are added to ``warnings``."""
+    ``find(name)``: where template ``name`` is read from (``Workspace.template_path``);
+    ``load_agent(id)``: an agent ``agents`` lacks, to name a speaker (one that is gone is named by
+    its id); ``warn``: where a file read past is reported. Bad memory lines met on the way are
+    added to ``warnings``."""
     spec = pending.spec
+    root = pending.folder.root
     require_participants(spec, agents)
     if turn == 0:  # the scene's first prompt: what every speaker's selection needs is made at once
-        prepare(workspace, world, list(dict.fromkeys(pending.turns)))
+        prepare(root, world, list(dict.fromkeys(pending.turns)))
     names = {a: agents[a].name for a in agents}
-    facts = TurnFacts(pending, turn, world, agents, names, stream=workspace.stream(pending.turns[turn]),
-                      name_of=speaker_names(workspace, names), root=workspace.root, find=workspace.template_path,
-                      warn=workspace.warn, warnings=warnings)
+    facts = TurnFacts(pending, turn, world, agents, names, stream=open_stream(root, pending.turns[turn]),
+                      name_of=speaker_names(load_agent, names), root=root, find=_once(find),
+                      warn=warn, warnings=warnings)
     used = sections_for(spec.kind)
     for section in used:
         facts.gathered[section.name] = section.gather(facts)
@@ -70,6 +79,19 @@ def build_request(
         sections=dict(facts.gathered),
         **fields,
     )
+
+
+def _once(find: Callable[[str], Path]) -> Callable[[str], Path]:
+    """``find``, asked once per template name while one prompt is built (its fragments are looked
+    for again when the prompt is built a second time, and by the sections)."""
+    found: dict[str, Path] = {}
+
+    def once(name: str) -> Path:
+        if name not in found:
+            found[name] = find(name)
+        return found[name]
+
+    return once
 
 
 def _built(ctx: PromptContext, used: list, facts: TurnFacts) -> tuple[str, list[str]]:

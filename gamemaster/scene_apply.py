@@ -8,7 +8,7 @@ and handed to ``plan_scene``. The caller holds the workspace lock where a functi
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from .models import Agent, Memory, memory_author
 from .lookup import looked_up
@@ -18,23 +18,23 @@ from .records import TranscriptLine
 from .replies import Reply, ReplyError, check_reply, parse_reply
 from .sections import reply_model_for
 from .snapshot import Snapshot
-from .transaction import commit
-from .workspace import Workspace
+from .streams import MemoryStream
+from .transaction import Transaction
 from .writeback import SceneResult, plan_scene
 
 
-def take_reply(workspace: Workspace, snap: Snapshot, pending: Pending, turn: int, raw: str | dict) -> Reply:
+def take_reply(snap: Snapshot, pending: Pending, turn: int, raw: str | dict) -> Reply:
     """``raw`` as the typed reply of ``turn``: parsed and validated (the one time), then checked."""
     reply = parse_reply(raw, pending.turns[turn], reply_model_for(pending.spec.kind))
-    check_turn(workspace, snap, pending, turn, reply)
+    check_turn(snap, pending, turn, reply)
     return reply
 
 
-def check_turn(workspace: Workspace, snap: Snapshot, pending: Pending, turn: int, reply: Reply,
+def check_turn(snap: Snapshot, pending: Pending, turn: int, reply: Reply,
                cited: dict[str, Memory] | None = None) -> None:
     """The scene's rules for a typed reply (``ReplyError``); the memories its evidence cites go into ``cited``."""
     agent_id = pending.turns[turn]
-    found = find_memories(workspace, (e for insight in reply.insights for e in insight.evidence), snap.agents)
+    found = find_memories(snap.stream, (e for insight in reply.insights for e in insight.evidence), snap.agents)
     check_reply(
         reply,
         agent=agent_id,
@@ -42,8 +42,8 @@ def check_turn(workspace: Workspace, snap: Snapshot, pending: Pending, turn: int
         roster=snap.agents,
         evidence_exists=lambda ids: [i for i in ids if i not in found],
         final_turn=pending.is_final_turn(turn),
-        shown=_seen(workspace, pending, turn),
-        heard_from=heard_in_prompt(workspace, pending, turn),
+        shown=_seen(pending, turn),
+        heard_from=heard_in_prompt(pending, turn),
         said_before=tuple(pending.replies[t].says for t in sorted(pending.replies) if t < turn),
         world=snap.world,
     )
@@ -51,13 +51,13 @@ def check_turn(workspace: Workspace, snap: Snapshot, pending: Pending, turn: int
         cited.update(found)
 
 
-def _seen(workspace: Workspace, pending: Pending, turn: int) -> set[str] | None:
+def _seen(pending: Pending, turn: int) -> set[str] | None:
     """The memory ids a turn's reply may cite: what its prompt showed and what it looked up."""
-    shown = shown_in_prompt(workspace, pending, turn)
-    return None if shown is None else shown | looked_up(workspace, pending, turn)
+    shown = shown_in_prompt(pending, turn)
+    return None if shown is None else shown | looked_up(pending, turn)
 
 
-def find_memories(workspace: Workspace, ids: Iterable[str], agents: Mapping[str, Agent]) -> dict[str, Memory]:
+def find_memories(stream_of: Callable[[str], MemoryStream], ids: Iterable[str], agents: Mapping[str, Agent]) -> dict[str, Memory]:
     """The memories with these ids, each looked up in its author's stream (one pass per stream):
     evidence may cite what another character remembers."""
     by_author: dict[str, list[str]] = {}
@@ -67,11 +67,11 @@ def find_memories(workspace: Workspace, ids: Iterable[str], agents: Mapping[str,
             by_author.setdefault(author, []).append(memory_id)
     found: dict[str, Memory] = {}
     for author, wanted in by_author.items():
-        found.update(workspace.stream(author).find(wanted))
+        found.update(stream_of(author).find(wanted))
     return found
 
 
-def stage_replies(workspace: Workspace, snap: Snapshot, pending: Pending, given: dict[str, object]) -> Pending:
+def stage_replies(snap: Snapshot, pending: Pending, given: dict[str, object]) -> Pending:
     """``pending`` with the ``given`` replies taken (see ``GameMaster.apply_replies``), nothing
     stored; every problem with them in one ``GamemasterError``."""
     queues: dict[str, list] = {}
@@ -80,7 +80,7 @@ def stage_replies(workspace: Workspace, snap: Snapshot, pending: Pending, given:
             raise GamemasterError(f"replies: {agent_id} is not in scene {pending.spec.ref}")
         queues[agent_id] = list(value) if isinstance(value, list) else [value]
     repeated, problems = _take_repeats(pending, queues)
-    staged = Pending(pending.spec, pending.dir, pending.record, dict(pending.replies))
+    staged = Pending(pending.spec, pending.folder, pending.record, dict(pending.replies))
     in_order = pending.spec.kind.in_sequence
     for turn in staged.missing():
         agent_id = staged.turns[turn]
@@ -89,7 +89,7 @@ def stage_replies(workspace: Workspace, snap: Snapshot, pending: Pending, given:
                 break  # the meeting waits here for this speaker
             continue
         try:
-            staged.replies[turn] = take_reply(workspace, snap, staged, turn, queues[agent_id].pop(0))
+            staged.replies[turn] = take_reply(snap, staged, turn, queues[agent_id].pop(0))
         except ReplyError as exc:
             problems.append(str(exc))
     for agent_id, rest in queues.items():
@@ -131,8 +131,9 @@ def _parsed(raw, agent_id: str, pending: Pending) -> dict | None:
         return None
 
 
-def apply_scene(workspace: Workspace, snap: Snapshot, pending: Pending) -> SceneResult:
-    """Write the complete scene ``pending`` back in one transaction (the caller holds the lock)."""
+def apply_scene(snap: Snapshot, pending: Pending, commit: Callable[[Transaction], dict[str, str]]) -> SceneResult:
+    """Write the complete scene ``pending`` back in one transaction (the caller holds the lock):
+    ``commit`` carries it out (``transaction.commit`` on the workspace) and returns the ids it renamed."""
     missing = pending.missing()
     if missing:
         waiting = ", ".join(f"{pending.turns[i]} (turn {i + 1})" for i in missing)
@@ -144,33 +145,33 @@ def apply_scene(workspace: Workspace, snap: Snapshot, pending: Pending) -> Scene
     cited: dict[str, Memory] = {}
     for turn, reply in sorted(pending.replies.items()):
         try:
-            check_turn(workspace, snap, pending, turn, reply, cited)
+            check_turn(snap, pending, turn, reply, cited)
         except ReplyError as exc:
-            problems.append(f"{workspace.rel(pending.reply_path(turn))}: {exc}")
+            problems.append(f"{pending.folder.rel(pending.reply_path(turn))}: {exc}")
     if problems:
         raise GamemasterError("stored replies rejected, nothing written:\n" + "\n".join(problems))
     turns = [(pending.turns[i], pending.replies[i]) for i in range(len(pending.turns))]
     depths = {mem_id: memory.depth for mem_id, memory in cited.items()}
     written: dict = {
         "prompts": {
-            pending.label(i): workspace.rel(pending.prompt_path(i))
+            pending.label(i): pending.folder.rel(pending.prompt_path(i))
             for i in range(len(pending.turns))
             if pending.prompt_path(i).exists()
         },
-        "replies": {pending.label(i): workspace.rel(pending.reply_path(i)) for i in range(len(pending.turns))},
+        "replies": {pending.label(i): pending.folder.rel(pending.reply_path(i)) for i in range(len(pending.turns))},
     }
     if pending.spec.kind.in_sequence:
         written["transcript"] = [TranscriptLine(speaker=a, says=r.says) for a, r in turns]
-    usage = usage_of(workspace, pending)
+    usage = usage_of(pending)
     if usage:
         written["usage"] = usage
-    batch = load_batch(workspace, pending)
+    batch = load_batch(pending)
     if batch:
         written["batch"] = batch["id"]
     record = pending.record.model_copy(update=written)
-    result = plan_scene(workspace, snap.working_world(), snap.agents, pending.spec, turns, depths, record,
-                        readings=readings_of(workspace, pending), copy_agent=snap.working_agent)
-    renamed = commit(workspace, result.transaction)
+    result = plan_scene(pending.folder.root, snap.working_world(), snap.agents, pending.spec, turns, depths, record,
+                        readings=readings_of(pending), copy_agent=snap.working_agent, stream_of=snap.stream)
+    renamed = commit(result.transaction)
     # Ids a hand-appended line took meanwhile: what the command prints names the ids written.
     result.written = [{**w, "id": renamed.get(w["id"], w["id"])} for w in result.written]
     return result

@@ -23,13 +23,9 @@ import re
 from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
 
 from .notices import notice
 from .problems import StateError
-
-if TYPE_CHECKING:
-    from .workspace import Workspace
 
 ARCHIVE_SUFFIX = ".tar.xz"
 DIGEST_SUFFIX = ".sha256"
@@ -53,27 +49,27 @@ def _damaged(archive: str, why: str) -> DamagedArchive:
 _DAY = re.compile(r"^day-\d{3,}$")
 
 
-def archive_path(workspace: "Workspace", day_name: str) -> Path:
-    return workspace.scenes / f"{day_name}{ARCHIVE_SUFFIX}"
+def archive_path(scenes: Path, day_name: str) -> Path:
+    return scenes / f"{day_name}{ARCHIVE_SUFFIX}"
 
 
-def archived_days(workspace: "Workspace") -> list[str]:
+def archived_days(scenes: Path) -> list[str]:
     """The day names that have an archive (``day-003``), sorted."""
-    if not workspace.scenes.is_dir():
+    if not scenes.is_dir():
         return []
-    names = (p.name[: -len(ARCHIVE_SUFFIX)] for p in workspace.scenes.glob(f"day-*{ARCHIVE_SUFFIX}"))
+    names = (p.name[: -len(ARCHIVE_SUFFIX)] for p in scenes.glob(f"day-*{ARCHIVE_SUFFIX}"))
     return sorted(n for n in names if _DAY.match(n))
 
 
-def _where(workspace: "Workspace", path: Path) -> tuple[Path, str] | None:
+def _where(scenes: Path, path: Path) -> tuple[Path, str] | None:
     """The archive that would hold ``path`` and its member name there, for a path in a day folder."""
     try:
-        parts = path.relative_to(workspace.scenes).parts
+        parts = path.relative_to(scenes).parts
     except ValueError:
         return None
     if len(parts) < 2 or not _DAY.match(parts[0]):
         return None
-    return archive_path(workspace, parts[0]), "/".join(parts)
+    return archive_path(scenes, parts[0]), "/".join(parts)
 
 
 def digest_path(archive: Path) -> Path:
@@ -153,47 +149,46 @@ def _read(archive: str) -> dict[str, bytes]:
     return found
 
 
-def _in_archive(workspace: "Workspace", path: Path) -> tuple[Path, str] | None:
+def _in_archive(scenes: Path, path: Path) -> tuple[Path, str] | None:
     """(the day's archive, the member name) where the archive holds ``path``; by names only."""
-    where = _where(workspace, path)
+    where = _where(scenes, path)
     if where is None or not where[0].is_file() or where[1] not in archive_names(where[0]):
         return None
     return where
 
 
-def _archived(workspace: "Workspace", path: Path) -> bytes | None:
-    where = _in_archive(workspace, path)
+def _archived(scenes: Path, path: Path) -> bytes | None:
+    where = _in_archive(scenes, path)
     return read_archive(where[0])[where[1]] if where else None
 
 
-def read_bytes(workspace: "Workspace", path: Path) -> bytes:
+def read_bytes(scenes: Path, path: Path) -> bytes:
     """The bytes of a scene file, from its folder or its day's archive; FileNotFoundError if neither has it."""
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        data = _archived(workspace, path)
+        data = _archived(scenes, path)
         if data is None:
             raise
         return data
 
 
-def is_file(workspace: "Workspace", path: Path) -> bool:
+def is_file(scenes: Path, path: Path) -> bool:
     """In its folder or its day's archive: the archive's names answer, its bytes are not unpacked."""
-    return path.is_file() or _in_archive(workspace, path) is not None
+    return path.is_file() or _in_archive(scenes, path) is not None
 
 
-def glob(workspace: "Workspace", pattern: str) -> list[Path]:
+def glob(scenes: Path, pattern: str) -> list[Path]:
     """Paths under ``scenes/`` matching ``pattern`` (relative to it, ``*`` within one part),
     in day folders or archives, sorted. (A day whose folder an interrupted archiving left
     partly removed is in both: the union is the day.)"""
-    scenes = workspace.scenes
     found = set(scenes.glob(pattern)) if scenes.is_dir() else set()
     parts = PurePosixPath(pattern).parts
-    for day in archived_days(workspace):
+    for day in archived_days(scenes):
         if not fnmatchcase(day, parts[0]):
             continue
         try:
-            names = archive_names(archive_path(workspace, day))
+            names = archive_names(archive_path(scenes, day))
         except DamagedArchive as exc:
             notice(f"warning: {exc}; {day} is left out", key=f"damaged {day}")
             continue

@@ -5,8 +5,6 @@ The caller holds the workspace lock; nothing here calls a backend.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from .fsio import atomic_write_json
 from .pending import Pending, record_prompt
 from .problems import GamemasterError, Problem, StateError
@@ -14,6 +12,7 @@ from .records import SceneRecord
 from .requests import build_request
 from .scenes import Force, decide_next
 from .snapshot import Snapshot
+from .statefiles import SceneFolder
 from .turns import ReplyRequest
 from .workspace import Workspace
 
@@ -25,12 +24,13 @@ def open_scene(workspace: Workspace, snap: Snapshot, force: Force | None, warnin
         spec = decide_next(snap.world, snap.agents, force)
     except ValueError as exc:
         raise GamemasterError(str(exc)) from None
-    directory = workspace.scene_dir(spec.ref)
-    set_aside_abandoned(workspace, directory)
+    folder = SceneFolder(workspace.root, workspace.scene_dir(spec.ref))
+    set_aside_abandoned(folder)
+    directory = folder.dir
     pinned = force.model_dump(exclude_defaults=True) if force else {}
     record = SceneRecord.opened(spec, pinned or None)
     atomic_write_json(directory / "scene.json", record.dump())
-    pending = Pending(spec, directory, record)
+    pending = Pending(spec, folder, record)
     for turn in range(len(spec.turns)):
         if spec.kind.in_sequence and turn > 0:
             break  # later speakers' prompts depend on what is said first
@@ -43,27 +43,29 @@ def open_scene(workspace: Workspace, snap: Snapshot, force: Force | None, warnin
 
 def write_prompt(workspace: Workspace, snap: Snapshot, pending: Pending, turn: int, warnings: list[Problem]) -> ReplyRequest:
     """Build ``turn``'s prompt, keep it with the scene and hand the request to the backend later."""
-    request = build_request(workspace, pending, turn, snap.world, snap.agents, warnings=warnings)
-    record_prompt(workspace, pending, turn, request)
+    request = build_request(pending, turn, snap.world, snap.agents, find=workspace.template_path,
+                            load_agent=workspace.load_agent, warn=workspace.warn, warnings=warnings)
+    record_prompt(pending, turn, request)
     pending.requests[turn] = request
     return request
 
 
-def set_aside_abandoned(workspace: Workspace, directory: Path) -> None:
+def set_aside_abandoned(folder: SceneFolder) -> None:
     """A scene folder never applied (its pending mark was cleared) keeps its replies
     out of the new scene: it moves to ``scenes/.abandoned/``, nothing is deleted."""
+    directory, scenes = folder.dir, folder.root / "scenes"
     if not directory.exists():
         return
     record = directory / "scene.json"
     try:
-        status = workspace.read_json(record).get("status") if record.exists() else None
+        status = folder.read_json(record).get("status") if record.exists() else None
     except StateError:
         status = None
     if status == "applied":
-        raise GamemasterError(f"{workspace.rel(record)}: scene already applied; state/world.json is behind it")
-    aside = workspace.scenes / ".abandoned"
+        raise GamemasterError(f"{folder.rel(record)}: scene already applied; state/world.json is behind it")
+    aside = scenes / ".abandoned"
     aside.mkdir(parents=True, exist_ok=True)
-    stem = directory.relative_to(workspace.scenes).as_posix().replace("/", "_")
+    stem = directory.relative_to(scenes).as_posix().replace("/", "_")
     number = 1
     while (aside / f"{stem}.{number}").exists():
         number += 1

@@ -26,6 +26,8 @@ from pydantic import BaseModel, ConfigDict
 from .ids import is_agent_id
 from .models import Agent, World
 from .parsed_lines import stamp as file_stamp
+from .statefiles import open_stream
+from .streams import MemoryStream
 from .workspace import Workspace
 
 
@@ -108,17 +110,19 @@ class Snapshot:
         return freeze(self._world)
 
     @cached_property
-    def _agents(self) -> tuple[dict[str, Agent], dict[Path, tuple | None]]:
-        ids = self.workspace.agent_ids()
-        stamps = {self.workspace.agent_path(a): file_stamp(self.workspace.agent_path(a)) for a in ids}
+    def _agents(self) -> tuple[dict[str, Agent], dict[Path, tuple | None], dict[str, Path]]:
+        files = self.workspace.agent_files()
+        stamps = {path: file_stamp(path) for path in files.values()}  # before the read, as the world's
         # Shared with the workspace's cache of parsed files: never changed here, only copied.
-        return {a: self.workspace.load_agent(a, shared=True) for a in ids}, stamps
+        return self.workspace.load_shared(files), stamps, files
 
     @cached_property
     def agents(self) -> Mapping[str, Agent]:
-        workspace = self.workspace
-        return MappingProxyType({agent_id: workspace.kept(workspace.agent_path(agent_id), agent, freeze)
-                                 for agent_id, agent in self._agents[0].items()})
+        return MappingProxyType(self.workspace.kept_each(self._agents[2], self._agents[0], freeze))
+
+    def stream(self, agent_id: str) -> MemoryStream:
+        """``agent_id``'s memory stream (``Workspace.stream``): what a step reads memories from."""
+        return open_stream(self.workspace.root, agent_id)
 
     def working_world(self) -> World:
         """A mutable deep copy of the world, for write-back to change."""

@@ -17,7 +17,7 @@ HIGHLIGHTS = 5
 
 def day_records(workspace: Workspace, day: int) -> list[SceneRecord]:
     """The day's scenes that were written back, in order."""
-    paths = glob(workspace, f"{workspace.day_dir(day).name}/scene-*/scene.json")
+    paths = glob(workspace.scenes, f"{workspace.day_dir(day).name}/scene-*/scene.json")
     records = [read_record(workspace, path, SceneRecord) for path in paths]
     return [r for r in records if r.applied]
 

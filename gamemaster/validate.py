@@ -21,7 +21,7 @@ def _nothing_to_cite(workspace: Workspace, pending) -> list[Problem]:
         return []
     problems = []
     for turn, agent in enumerate(pending.turns):
-        if shown_in_prompt(workspace, pending, turn) == set():
+        if shown_in_prompt(pending, turn) == set():
             problems.append(Problem(
                 workspace.rel(pending.dir / "shown" / f"{pending.label(turn)}.json"), None,
                 f"{agent}: the {kind.name} prompt asks for evidence from the memories it shows, and shows none "
@@ -49,8 +49,8 @@ def _archives(workspace: Workspace) -> list[Problem]:
     """Every day archive checked as its readers check it (digest, read to its end, members in
     bounds); one without a digest is a warning: ``day archive`` writes it."""
     problems = []
-    for day in scene_files.archived_days(workspace):
-        archive = scene_files.archive_path(workspace, day)
+    for day in scene_files.archived_days(workspace.scenes):
+        archive = scene_files.archive_path(workspace.scenes, day)
         try:
             scene_files.check_archive(archive)
         except scene_files.DamagedArchive as exc:

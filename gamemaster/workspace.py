@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Iterable, Mapping
 
 from pydantic import ValidationError
 
-from . import jsontext, scene_files
+from . import statefiles
 from .fsio import WorkspaceLock, atomic_write_json
 from .kinds import all_kinds
 from .kinds.settings import former_checked, world_data
 from .sections import all_sections
-from .ids import SCENE_REF_RE, WORKSPACE_FOLDERS, OutsideWorkspace, find_workspace, inside, is_agent_id, no_agent, reads_inside  # noqa: F401 (find_workspace re-exported)
+from .ids import WORKSPACE_FOLDERS, find_workspace, is_agent_id, no_agent, reads_inside  # noqa: F401 (find_workspace re-exported)
 from .models import Agent, World
 from .problems import GamemasterError, Problem, StateError, describe_validation_error
 from .streams import MemoryStream
@@ -84,10 +85,7 @@ class Workspace:
         self._kept: dict[Path, tuple[object, object]] = {}
 
     def rel(self, path: Path) -> str:
-        try:
-            return path.relative_to(self.root).as_posix()
-        except ValueError:
-            return str(path)
+        return statefiles.rel(self.root, path)
 
     def require(self) -> None:
         if not self.world_path.exists():
@@ -99,35 +97,12 @@ class Workspace:
     # -- reading state -----------------------------------------------------
 
     def state_file(self, path: Path) -> Path:
-        """``path``, unless a symbolic link takes it out of the workspace: such a state file is
-        neither read (into a prompt) nor written (an append or a rewrite out there)."""
-        if os.path.lexists(path) and not reads_inside(self.root, path):
-            reason = (f"a symbolic link out of the workspace (to {os.path.realpath(path)}); gamemaster neither "
-                      "reads nor writes through it: copy the file into the workspace")
-            raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)])
-        return path
+        """``path``, unless a symbolic link takes it out of the workspace (``statefiles.state_file``)."""
+        return statefiles.state_file(self.root, path)
 
     def read_json(self, path: Path) -> dict:
         """A JSON object from a state file; every failure names the file (and line)."""
-        self.state_file(path)
-        try:
-            data = jsontext.loads(self._read_bytes(path).decode("utf-8"))
-        except FileNotFoundError:
-            raise StateError(f"{self.rel(path)}: missing") from None
-        except jsontext.JSONDecodeError as exc:
-            raise StateError(
-                f"{self.rel(path)}:{exc.lineno}: not valid JSON: {exc.msg}",
-                [Problem(self.rel(path), exc.lineno, f"not valid JSON: {exc.msg}")],
-            ) from None
-        except UnicodeDecodeError as exc:
-            reason = f"not UTF-8 (byte {exc.start})"
-            raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)]) from None
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
-            raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)]) from None
-        if not isinstance(data, dict):
-            raise StateError(f"{self.rel(path)}:1: expected a JSON object", [Problem(self.rel(path), 1, "expected a JSON object")])
-        return data
+        return statefiles.read_json(self.root, path)
 
     def _parsed_model(self, path: Path, model, shared: bool = False):
         """``model`` from a state file, parsed again only when the file's bytes changed.
@@ -160,12 +135,6 @@ class Workspace:
         if found is None or found[0] is not parsed:
             found = self._kept[path] = (parsed, make(parsed))
         return found[1]
-
-    def _read_bytes(self, path: Path) -> bytes:
-        """A file's bytes; a scene file of a packed day comes from its archive (``scene_files``)."""
-        if path.is_relative_to(self.scenes):
-            return scene_files.read_bytes(self, path)
-        return path.read_bytes()
 
     def readable(self, path: Path) -> Path | None:
         """``path`` if reading it reads a file in the workspace; else None and a warning naming it.
@@ -224,31 +193,32 @@ class Workspace:
             raise StateError(f"{self.rel(path)}: {reason}", [Problem(self.rel(path), None, reason)])
         return agent
 
+    def agent_files(self) -> dict[str, Path]:
+        """Each agent's id → its file, for the ids ``agent_ids`` finds: what a snapshot reads, named once."""
+        return {agent_id: self.agent_path(agent_id) for agent_id in self.agent_ids()}
+
+    def load_shared(self, agent_ids: Iterable[str]) -> dict[str, Agent]:
+        """Each agent read-only (``load_agent(shared=True)``), all at once."""
+        return {agent_id: self.load_agent(agent_id, shared=True) for agent_id in agent_ids}
+
+    def kept_each(self, files: Mapping[str, Path], parsed: Mapping[str, object], make) -> dict[str, object]:
+        """``kept`` for each of ``parsed`` (id → shared model), by its file in ``files``."""
+        return {key: self.kept(files[key], model, make) for key, model in parsed.items()}
+
     def load_agents(self) -> dict[str, Agent]:
         return {agent_id: self.load_agent(agent_id) for agent_id in self.agent_ids()}
 
     def stream(self, agent_id: str) -> MemoryStream:
-        self._check_agent_id(agent_id)
-        stream = MemoryStream(self.root, agent_id)
-        self.state_file(stream.path)
-        return stream
-
-    def _check_agent_id(self, agent_id: str) -> None:
-        if not is_agent_id(agent_id):
-            raise StateError(f"{agent_id!r} is not an agent id (lower-case letters, digits and _, starting with a letter)")
+        return statefiles.open_stream(self.root, agent_id)
 
     # -- writing state -----------------------------------------------------
 
     def agent_path(self, agent_id: str) -> Path:
-        self._check_agent_id(agent_id)
-        return self.agents_dir / f"{agent_id}.json"
+        return statefiles.agent_path(self.root, agent_id)
 
     def inside(self, path: Path) -> Path:
         """``path``, if it lies in the workspace; a StateError otherwise. Every write checks this."""
-        try:
-            return inside(self.root, path)
-        except OutsideWorkspace:
-            raise StateError(f"{path}: refusing to write outside the workspace {self.root}") from None
+        return statefiles.inside(self.root, path)
 
     def check_output_folder(self, out: Path, option: str, default: str) -> None:
         """Refuse a folder of output (a report, a recording) that is the workspace itself or lies in
@@ -271,9 +241,7 @@ class Workspace:
     # -- scenes ------------------------------------------------------------
 
     def scene_dir(self, ref: str) -> Path:
-        if not isinstance(ref, str) or not SCENE_REF_RE.match(ref):
-            raise StateError(f"{ref!r} is not a scene ref of the form day-XXX/scene-YY")
-        return self.scenes / ref
+        return statefiles.scene_dir(self.root, ref)
 
     def day_dir(self, day: int) -> Path:
         return self.scenes / f"day-{day:03d}"

@@ -12,6 +12,7 @@ Nothing is written here; ``transaction.commit`` does that.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -28,8 +29,10 @@ from .scenes import SceneSpec
 from .sections import sections_for
 from .sections.artifacts import unique
 from .sections.briefs import brief_reaches
+from .problems import GamemasterError
+from .statefiles import agent_path, open_stream, rel, scene_dir, world_path
+from .streams import MemoryStream
 from .transaction import Transaction
-from .workspace import Workspace
 
 
 @dataclass
@@ -42,13 +45,13 @@ class SceneResult:
 class _Ids:
     """Hands out the next free id number per agent within one transaction."""
 
-    def __init__(self, workspace: Workspace):
-        self.workspace = workspace
+    def __init__(self, stream_of: Callable[[str], MemoryStream]):
+        self.stream_of = stream_of
         self.next: dict[str, int] = {}
 
     def take(self, agent: str) -> str:
         if agent not in self.next:
-            self.next[agent] = self.workspace.stream(agent).next_number()
+            self.next[agent] = self.stream_of(agent).next_number()
         number = self.next[agent]
         self.next[agent] += 1
         return memory_id(agent, number)
@@ -57,19 +60,19 @@ class _Ids:
 class _GalleryPaths:
     """``gallery/<kind>/day-XXX_<name>_vN.md``: the next version not on disk and not taken by this scene."""
 
-    def __init__(self, workspace: Workspace):
-        self.workspace, self.taken = workspace, set()
+    def __init__(self, root: Path):
+        self.root, self.gallery, self.taken = root, root / "gallery", set()
 
     def __call__(self, kind: str, day: int, name: str) -> str:
-        folder = self.workspace.gallery / kind
+        folder = self.gallery / kind
         stem = f"day-{day:03d}_{name}_v"
         versions = [int(m.group(1)) for p in folder.glob(f"{stem}*.md") if (m := re.search(r"_v(\d+)\.md$", p.name))]
         version = max(versions, default=0) + 1
         while f"gallery/{kind}/{stem}{version}.md" in self.taken:
             version += 1
         relative = f"gallery/{kind}/{stem}{version}.md"
-        resolved = (self.workspace.root / relative).resolve()
-        if not resolved.is_relative_to(self.workspace.gallery.resolve()):
+        resolved = (self.root / relative).resolve()
+        if not resolved.is_relative_to(self.gallery.resolve()):
             raise ValueError(f"artifact path {relative} would leave gallery/")
         self.taken.add(relative)
         return relative
@@ -79,9 +82,9 @@ class _Minds:
     """What the speakers of a scene being written back hold, read once each from their streams: for
     what the tool would write again (``remembers``) and what a line passed on (``passes``)."""
 
-    def __init__(self, workspace: Workspace, spec: SceneSpec, turns: list[tuple[str, Reply]],
+    def __init__(self, stream_of: Callable[[str], MemoryStream], spec: SceneSpec, turns: list[tuple[str, Reply]],
                  agents: dict[str, Agent], language: str) -> None:
-        self.workspace, self.spec, self.turns, self.language = workspace, spec, turns, language
+        self.stream_of, self.spec, self.turns, self.language = stream_of, spec, turns, language
         # The names a line opens with to address someone: not part of what it passes on.
         self.addressed = [n for a in agents.values() for n in (short_name(a.name), (a.name.split() or [""])[0]) if n]
         self.tails: dict[str, list[Memory]] = {}
@@ -92,7 +95,7 @@ class _Minds:
         if agent not in self.tails:
             from .news import newest
 
-            self.tails[agent] = newest(self.workspace.stream(agent))
+            self.tails[agent] = newest(self.stream_of(agent))
         return self.tails[agent]
 
     def remembers(self, agent: str, description: str) -> bool:
@@ -128,7 +131,7 @@ class _Changed(dict):
 
 
 def plan_scene(
-    workspace: Workspace,
+    root: Path,
     world: World,
     agents: Mapping[str, Agent],
     spec: SceneSpec,
@@ -137,15 +140,17 @@ def plan_scene(
     scene_record: SceneRecord,
     readings: dict[str, list[dict]] | None = None,
     copy_agent: Callable[[str], Agent] | None = None,
+    stream_of: Callable[[str], MemoryStream] | None = None,
 ) -> SceneResult:
-    """The transaction that writes this scene. ``turns`` are (agent, reply) in speaking order.
-    ``agents`` are read, never changed; what changes is a copy (``copy_agent``, by default a deep one).
-    Each reply is written back by the sections the kind uses, in their order (``sections/``)."""
+    """The transaction that writes this scene into the workspace at ``root`` (``stream_of``: an agent's stream).
+    ``turns`` are (agent, reply) in speaking order. ``agents`` are read, never changed; what changes is a copy
+    (``copy_agent``, by default a deep one). Each reply is written back by its kind's sections, in order (``sections/``)."""
     kind, created = spec.kind, spec.ref
     result = SceneResult(Transaction(label=f"scene {created}"))
     updated = _Changed(agents, copy_agent or (lambda agent_id: agents[agent_id].model_copy(deep=True)))
     gained = {a: 0 for a in agents}
-    ids = _Ids(workspace)
+    stream_of = stream_of or (lambda agent_id: open_stream(root, agent_id))
+    ids = _Ids(stream_of)
 
     def remember(agent: str, **fields) -> Memory:
         memory = Memory(id=ids.take(agent), created=created, **fields)
@@ -156,13 +161,13 @@ def plan_scene(
         return memory
 
     new_world = _advance_world(world, spec, agents)
-    minds = _Minds(workspace, spec, turns, agents, world.language)
+    minds = _Minds(stream_of, spec, turns, agents, world.language)
     names = {a: agents[a].name for a in agents}
     scene = SceneWrite(spec, turns, agents, updated, remember, world.language, new_world, readings or {},
                        minds.remembers, minds.passes, found=world, names=names, files=result.transaction.files,
-                       artifacts=result.artifacts, gallery_path=_GalleryPaths(workspace),
-                       depth_of=lambda cited: max(evidence_depths.get(e, 0) for e in cited), stream_of=workspace.stream,
-                       name_of=_speaker_names(workspace, names))
+                       artifacts=result.artifacts, gallery_path=_GalleryPaths(root),
+                       depth_of=lambda cited: max(evidence_depths.get(e, 0) for e in cited), stream_of=stream_of,
+                       name_of=_speaker_names(agents, names))
     kind.before_replies(scene)
     used = sections_for(kind)
     for agent_id, reply in turns:
@@ -182,39 +187,47 @@ def plan_scene(
         if amount:
             updated[agent_id].importance_accumulator += amount
     kind.settle_accumulators(updated, spec)
-    _write_files(workspace, result, updated, agents, scene_record, new_world, created)
+    _write_files(root, result, updated, agents, scene_record, new_world, created)
     return result
 
 
-def _speaker_names(workspace: Workspace, names: dict[str, str]) -> Callable[[str], str]:
-    """``retrieval.speaker_names``, made when first asked (a day's first plan asks, to choose the
-    day's memories): most scenes name no speaker here, and load no retrieval package for it."""
+def _speaker_names(agents: Mapping[str, Agent], names: dict[str, str]) -> Callable[[str], str]:
+    """``retrieval.speaker_names`` over the studio's ``agents``, made when first asked (a day's first
+    plan asks, to choose the day's memories): most scenes name no speaker here, and load no retrieval
+    package for it."""
     made: list[Callable[[str], str]] = []
 
     def name_of(agent_id: str) -> str:
         if not made:
             from .retrieval import speaker_names
 
-            made.append(speaker_names(workspace, names))
+            made.append(speaker_names(lambda agent_id: _known(agents, agent_id), names))
         return made[0](agent_id)
 
     return name_of
 
 
-def _write_files(workspace: Workspace, result: SceneResult, updated: Mapping[str, Agent], agents: Mapping[str, Agent],
+def _known(agents: Mapping[str, Agent], agent_id: str) -> Agent:
+    """One of the studio's agents; one it does not have is an error, as loading its file would be."""
+    if agent_id not in agents:
+        raise GamemasterError(f"unknown agent {agent_id}")
+    return agents[agent_id]
+
+
+def _write_files(root: Path, result: SceneResult, updated: Mapping[str, Agent], agents: Mapping[str, Agent],
                  scene_record: SceneRecord, new_world: World, created: str) -> None:
     """The agents the scene changed, its record and the world, into the transaction."""
     files = result.transaction.files
     for agent_id, agent in updated.items():
         if agent.model_dump() != agents[agent_id].model_dump():
-            files[workspace.rel(workspace.agent_path(agent_id))] = dump_json(agent.dump())
+            files[rel(root, agent_path(root, agent_id))] = dump_json(agent.dump())
     record = scene_record.model_copy(update={
         "status": "applied",
         "written": [WrittenMemory(**w) for w in result.written],
         "artifacts": result.artifacts,
     })
-    files[workspace.rel(workspace.scene_dir(created) / "scene.json")] = dump_json(record.dump())
-    files[workspace.rel(workspace.world_path)] = dump_json(world_data(new_world))
+    files[rel(root, scene_dir(root, created) / "scene.json")] = dump_json(record.dump())
+    files[rel(root, world_path(root))] = dump_json(world_data(new_world))
 
 
 def _advance_world(world: World, spec: SceneSpec, agents: dict[str, Agent]) -> World:

@@ -29,14 +29,14 @@ def test_recovery_appends_exactly_the_missing_ids_even_after_a_hand_edit(gm, wor
     gm.open_next(Force(type=SceneType.WORK, participants=["emre"]))
     pending = gm.pending()
     gm.store_reply(pending, 0, valid_reply(gm.build_request(pending, 0)))
-    import gamemaster.scene_apply as apply_module
+    import gamemaster.transaction as transaction_module
 
     def journal_only(workspace_, transaction):
         from gamemaster.fsio import atomic_write_json
         atomic_write_json(workspace_.journal_path, transaction.to_json())
         raise KeyboardInterrupt  # the process dies right after the journal
 
-    monkeypatch.setattr(apply_module, "commit", journal_only)
+    monkeypatch.setattr(transaction_module, "commit", journal_only)
     with pytest.raises(KeyboardInterrupt):
         gm.apply(gm.pending())
     monkeypatch.undo()

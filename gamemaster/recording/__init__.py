@@ -51,6 +51,6 @@ def record_turn(recorder: Recorder, workspace: Workspace, pending: Pending, turn
     prompt_path = pending.prompt_path(turn)
     prompt = prompt_path.read_text(encoding="utf-8") if prompt_path.exists() else ""
     reply = raw if isinstance(raw, str) else jsontext.dumps(raw, ensure_ascii=False)
-    shown = shown_in_prompt(workspace, pending, turn)
+    shown = shown_in_prompt(pending, turn)
     return recorder.write(recorded_scene(pending), pending.label(turn), pending.turns[turn], prompt, reply, error, source,
                           sorted(shown) if shown is not None else None)

@@ -72,7 +72,7 @@ def _fingerprint(*parts: object) -> str:
 
 
 def _file_bytes(workspace: Workspace, paths: list[Path]) -> list[bytes]:
-    return [read_bytes(workspace, path) if is_file(workspace, path) else b"<missing>" for path in paths]
+    return [read_bytes(workspace.scenes, path) if is_file(workspace.scenes, path) else b"<missing>" for path in paths]
 
 
 class _Writer:

@@ -62,7 +62,7 @@ def _read(workspace: Workspace, path: Path) -> str | None:
     if path.exists() and not workspace.readable(path):
         return None
     try:
-        return scene_files.read_bytes(workspace, path).decode("utf-8", errors="replace")
+        return scene_files.read_bytes(workspace.scenes, path).decode("utf-8", errors="replace")
     except OSError:
         return None
 

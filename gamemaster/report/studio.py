@@ -120,7 +120,7 @@ def load_studio(workspace: Workspace) -> Studio:
             workspace.warn(problem)
         memories[agent_id] = [item.memory for item in located]
     records: dict[int, list[SceneRecord]] = {}
-    for path in scene_files.glob(workspace, "day-*/scene-*/scene.json"):
+    for path in scene_files.glob(workspace.scenes, "day-*/scene-*/scene.json"):
         if not workspace.readable(path):
             continue
         record = read_record(workspace, path, SceneRecord)
@@ -169,7 +169,7 @@ def _front_matter(workspace: Workspace, relative: str) -> dict:
 
 def day_summary(workspace: Workspace, day: int) -> DaySummary | None:
     path = workspace.day_dir(day) / "summary.json"
-    return read_record(workspace, path, DaySummary) if scene_files.is_file(workspace, path) and workspace.readable(path) else None
+    return read_record(workspace, path, DaySummary) if scene_files.is_file(workspace.scenes, path) and workspace.readable(path) else None
 
 
 def scene_turns(workspace: Workspace, record: SceneRecord) -> list[Turn]:
@@ -179,7 +179,7 @@ def scene_turns(workspace: Workspace, record: SceneRecord) -> list[Turn]:
         agent = label.split("-", 1)[1] if "-" in label else label
         path = workspace_file(workspace, relative)
         turns.append(Turn(label, agent, read_record(workspace, path, reply_model_for(record.spec.kind))
-                          if path and scene_files.is_file(workspace, path) else None))
+                          if path and scene_files.is_file(workspace.scenes, path) else None))
     return turns
 
 

@@ -19,6 +19,8 @@ from ..problems import GamemasterError, StateError
 from .base import SECTIONS, Picked, Query, Selection, Settings, Strategy
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..models import Agent, Brief
     from ..scenes import SceneSpec
     from ..workspace import Workspace
@@ -61,10 +63,10 @@ def settings_for(
     )
 
 
-def speaker_names(workspace: "Workspace", known: "dict[str, str] | None" = None) -> "Callable[[str], str]":
-    """An agent id → how colleagues call them (``lang.short_name``), read only when asked:
-    a selection names just the few speakers whose lines it shows. An agent that is gone or
-    does not load is shown by its id."""
+def speaker_names(load_agent: "Callable[[str], Agent]", known: "dict[str, str] | None" = None) -> "Callable[[str], str]":
+    """An agent id → how colleagues call them (``lang.short_name``), from ``known`` (id → name) or
+    read only when asked (``load_agent``, ``Workspace.load_agent``): a selection names just the few
+    speakers whose lines it shows. An agent that is gone or does not load is shown by its id."""
     cache: dict[str, str] = {}
 
     def name_of(agent_id: str) -> str:
@@ -72,7 +74,7 @@ def speaker_names(workspace: "Workspace", known: "dict[str, str] | None" = None)
             display = (known or {}).get(agent_id)
             if display is None:
                 try:
-                    display = workspace.load_agent(agent_id).name
+                    display = load_agent(agent_id).name
                 except GamemasterError:  # gone or broken (other commands report it): shown by id
                     display = ""
             cache[agent_id] = short_name(display) or agent_id
@@ -132,16 +134,16 @@ def recall(
     if isinstance(query, str):
         query = Query(text=query, names=(agent.id, agent.name))
     now = (world.day, world.scene + 1) if world.day else None
-    settings = settings_for(world, budget, now, speaker_names(workspace))
+    settings = settings_for(world, budget, now, speaker_names(workspace.load_agent))
     stream = workspace.stream(agent_id)
     if shown:
         settings = replace(settings, elsewhere=tuple(stream.find(shown).values()))
     return get_strategy(strategy or world.selection).select(stream, query, settings)
 
 
-def prepare(workspace: "Workspace", world: "World", agents: list[str]) -> None:
-    """Let the world's strategy get ready to select for ``agents`` (all of a scene's speakers):
-    the ranked one builds their missing search indexes side by side (``parallel.py``)."""
+def prepare(root: "Path", world: "World", agents: list[str]) -> None:
+    """Let the world's strategy get ready to select for ``agents`` (all of a scene's speakers) in the
+    workspace at ``root``: the ranked one builds their missing search indexes side by side (``parallel.py``)."""
     strategy = get_strategy(world.selection)
     if hasattr(strategy, "prepare"):
-        strategy.prepare(workspace.root, agents, settings_for(world))
+        strategy.prepare(root, agents, settings_for(world))

@@ -147,9 +147,9 @@ def test_day_advance_packs_days_older_than_archive_after_and_reads_them_as_befor
     from gamemaster.workspace import Workspace
 
     workspace = Workspace(root)
-    assert {p.relative_to(root).as_posix(): scene_files.read_bytes(workspace, p)
-            for depth in ("*", "*/*", "*/*/*") for p in scene_files.glob(workspace, f"day-001/{depth}")
-            if scene_files.is_file(workspace, p)} == day_one
+    assert {p.relative_to(root).as_posix(): scene_files.read_bytes(workspace.scenes, p)
+            for depth in ("*", "*/*", "*/*/*") for p in scene_files.glob(workspace.scenes, f"day-001/{depth}")
+            if scene_files.is_file(workspace.scenes, p)} == day_one
     valid = fk.validate(root)
     assert valid.returncode == 0, fk.show(valid)
 
