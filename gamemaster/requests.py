@@ -31,7 +31,7 @@ def build_request(
     *,
     find: Callable[[str], Path],
     load_agent: Callable[[str], Agent],
-    warn: Callable[[Problem], None] | None = None,
+    warn: Callable[[Problem], None],
     previous_error: str | None = None,
     warnings: list[Problem] | None = None,
 ) -> ReplyRequest:
